@@ -1,0 +1,72 @@
+// Rules that match strings known only at run time (configurable tags, a tag name seen
+// earlier in the same element), as PEGTL custom rules.
+//
+// `Getter::get(state)` returns the string to match. `skip_to_literal` jumps to the next
+// occurrence through the state's `find`, which the scan context answers from a cache, so
+// searching for a closer that never comes costs one pass over the input, not one pass per
+// opener (the linear-time rule for "megabytes of opens without closes").
+#pragma once
+
+#include <cstring>
+#include <string_view>
+
+#include <tao/pegtl.hpp>
+#include <tao/pegtl/contrib/analyze_traits.hpp>
+
+namespace toolgram::grammar {
+
+template <typename Getter>
+struct runtime_literal {
+    using rule_t = runtime_literal;
+    using subs_t = tao::pegtl::empty_list;
+
+    template <tao::pegtl::apply_mode, tao::pegtl::rewind_mode, template <typename...> class,
+              template <typename...> class, typename ParseInput, typename State>
+    [[nodiscard]] static bool match(ParseInput& in, State& st) {
+        const std::string_view lit = Getter::get(st);
+        if (lit.empty() || in.size(lit.size()) < lit.size()) return false;
+        if (std::memcmp(in.current(), lit.data(), lit.size()) != 0) return false;
+        in.bump(lit.size());
+        return true;
+    }
+};
+
+// Skips any text up to and including the next occurrence of the literal; fails (without
+// consuming) when there is none before the end of input, or when the state forbids
+// skipping (a retry after the skipped text turned out to hold another block).
+template <typename Getter>
+struct skip_to_literal {
+    using rule_t = skip_to_literal;
+    using subs_t = tao::pegtl::empty_list;
+
+    template <tao::pegtl::apply_mode, tao::pegtl::rewind_mode, template <typename...> class,
+              template <typename...> class, typename ParseInput, typename State>
+    [[nodiscard]] static bool match(ParseInput& in, State& st) {
+        const std::string_view lit = Getter::get(st);
+        if (lit.empty() || !st.allow_skip) return false;
+        const std::size_t here = st.offset_of(in.current());
+        const std::size_t found = st.find(lit, here);
+        if (found == std::string_view::npos) return false;
+        in.bump(found - here + lit.size());
+        return true;
+    }
+};
+
+// A fixed literal given as a Getter, for use with skip_to_literal.
+template <char... Cs>
+struct fixed {
+    static constexpr char chars[] = {Cs...};
+    template <typename State>
+    static std::string_view get(const State&) { return {chars, sizeof...(Cs)}; }
+};
+
+}  // namespace toolgram::grammar
+
+namespace tao::pegtl {
+template <typename Name, typename Getter>
+struct analyze_traits<Name, toolgram::grammar::runtime_literal<Getter>>
+    : analyze_any_traits<> {};
+template <typename Name, typename Getter>
+struct analyze_traits<Name, toolgram::grammar::skip_to_literal<Getter>>
+    : analyze_any_traits<> {};
+}  // namespace tao::pegtl

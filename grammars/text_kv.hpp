@@ -1,0 +1,45 @@
+// The text key-value format: name and arguments on labelled lines. Only ever a fallback.
+//
+//   function.name: get_weather
+//   function.arguments: {"city": "Antwerp"}
+//
+//   Action: get_weather
+//   Action Input: {"city": "Antwerp"}
+//
+// Often wrapped in a history marker ([TOOL_CALL_HISTORY] … [/TOOL_CALL_HISTORY]), which is
+// then part of the block. The arguments may sit in a ``` fence.
+#pragma once
+
+#include <tao/pegtl.hpp>
+
+#include "fence.hpp"
+#include "lenient_value.hpp"
+
+namespace toolgram::grammar::text_kv {
+using namespace tao::pegtl;
+using lenient::ws;
+
+struct name_text : plus<not_one<'\r', '\n'>> {};
+struct line_gap : seq<star<blank>, eol, star<space>> {};
+struct arguments_value : seq<at<one<'{', '['>>, lenient::value> {};
+struct arguments : seq<ws, sor<seq<fence::open, ws, arguments_value, ws, opt<fence::close>>, arguments_value>> {};
+
+struct function_name_key : string<'f', 'u', 'n', 'c', 't', 'i', 'o', 'n', '.', 'n', 'a', 'm', 'e', ':'> {};
+struct function_arguments_key
+    : string<'f', 'u', 'n', 'c', 't', 'i', 'o', 'n', '.', 'a', 'r', 'g', 'u', 'm', 'e', 'n', 't', 's', ':'> {};
+struct function_pair : seq<function_name_key, star<blank>, name_text, line_gap, function_arguments_key, arguments> {};
+
+struct action_key : string<'A', 'c', 't', 'i', 'o', 'n', ':'> {};
+struct action_input_key : string<'A', 'c', 't', 'i', 'o', 'n', ' ', 'I', 'n', 'p', 'u', 't', ':'> {};
+struct react_pair : seq<action_key, star<blank>, name_text, line_gap, action_input_key, arguments> {};
+
+struct pair : sor<function_pair, react_pair> {};
+
+struct history_open : string<'[', 'T', 'O', 'O', 'L', '_', 'C', 'A', 'L', 'L', '_', 'H', 'I', 'S', 'T', 'O', 'R', 'Y', ']'> {};
+struct history_close
+    : string<'[', '/', 'T', 'O', 'O', 'L', '_', 'C', 'A', 'L', 'L', '_', 'H', 'I', 'S', 'T', 'O', 'R', 'Y', ']'> {};
+struct wrapped : seq<history_open, star<space>, pair, star<space>, opt<history_close>> {};
+
+struct block : sor<wrapped, pair> {};
+
+}  // namespace toolgram::grammar::text_kv

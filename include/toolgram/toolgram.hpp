@@ -1,0 +1,181 @@
+// toolgram's public API: build a Parser once from a profile and a tool list, then
+// turn raw model output into validated tool calls with `parse`.
+//
+// This header is the whole contract with users. It names things in the field's words
+// (profile, grammar, candidate, call, gate) and exposes no PEGTL: grammars live behind
+// src/, so users need only this header and nlohmann/json. Results are values; parsing
+// never throws on bad model output (bad *configuration*, such as an unknown profile or
+// an invalid tool schema, throws std::invalid_argument when the Parser is built).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace toolgram {
+
+using json = nlohmann::json;
+
+// ---------------------------------------------------------------------------------------
+// Tools: what the model may call.
+
+struct Tool {
+    std::string name;
+    std::string description;
+    json parameters = json::object();  // a JSON Schema for the arguments object
+};
+
+// Reads OpenAI's tools array (`[{"type":"function","function":{…}}]`), bare
+// `{name, description?, parameters?}` objects, or one such object.
+// Throws std::invalid_argument naming the offending entry.
+std::vector<Tool> tools_from_json(const json& tools);
+
+// ---------------------------------------------------------------------------------------
+// Profiles: which grammars run, in what order, and how forgiving the parser may be.
+
+enum class Role { primary, fallback };
+
+// Hostile-input limits. Hitting one rejects the candidate (or skips the rest of the
+// input) with the limit named in telemetry; nothing throws and nothing else is lost.
+struct Limits {
+    std::size_t max_depth = 64;                     // bracket / element nesting in any grammar
+    std::size_t max_candidate_bytes = 1u << 20;     // one call's source text
+    std::size_t max_candidates = 1024;              // per parse
+    std::size_t max_input_bytes = 16u << 20;        // whole input; the rest is content only
+};
+
+struct Settings {
+    // The tag grammar's delimiters, configurable at run time.
+    std::string tag_open = "[TOOL_CALL]";
+    std::string tag_close = "[/TOOL_CALL]";
+    // Fallback gate "intent shown": one of these must occur in the output, or the
+    // caller must say a tool call is required.
+    std::vector<std::string> intent_markers = {"need_tool: yes", "CALL_TOOL"};
+    bool tool_required = false;
+    // Fallback gate "candidate small": a fallback candidate's source text at most this long.
+    std::size_t fallback_max_bytes = 2048;
+    // Calls written inside a reasoning block are reported; accepted only when true.
+    bool accept_calls_in_reasoning = false;
+    Limits limits;
+};
+
+struct GrammarUse {
+    std::string grammar;  // a name from grammar_names()
+    Role role = Role::primary;
+};
+
+struct Profile {
+    std::string name;
+    std::string description;
+    std::vector<GrammarUse> grammars;  // primary grammars first, then fallbacks, in order
+    Settings settings;
+};
+
+// The built-in profiles by name; throws std::invalid_argument listing the known names.
+Profile builtin_profile(std::string_view name);
+std::vector<std::string> builtin_profile_names();
+// Every grammar toolgram knows, with a one-line summary each.
+struct GrammarInfo {
+    std::string name;
+    std::string summary;
+};
+std::vector<GrammarInfo> grammar_catalogue();
+
+// ---------------------------------------------------------------------------------------
+// Results.
+
+struct Call {
+    std::string id;
+    std::string name;  // the declared tool's name, after normalisation
+    json arguments = json::object();
+};
+
+// What phase two decided about one candidate.
+struct CandidateReport {
+    std::string grammar;
+    Role role = Role::primary;
+    std::size_t begin = 0, end = 0;      // byte span in the input
+    std::string raw_name;                // as the model wrote it
+    std::string name;                    // resolved tool name, empty when unresolved
+    std::vector<std::string> repairs;    // lenient-JSON and normalisation repairs
+    bool healed = false;                 // truncation healed (closers supplied)
+    std::string schema = "skipped";      // pass | fail | skipped
+    std::string schema_reason;           // why it failed (or was skipped)
+    bool accepted = false;
+    std::string reason;                  // why it was rejected, empty when accepted
+};
+
+struct Rejection {
+    std::string name;
+    std::string grammar;
+    std::string reason;
+};
+
+struct Telemetry {
+    std::string parse_mode = "none";  // primary | fallback | none
+    std::string grammar;              // the grammar that produced the calls
+    bool fallback_used = false;
+    std::size_t candidate_count = 0;
+    std::vector<std::string> repairs;  // union over accepted calls, in order seen
+    bool healed = false;
+    bool saw_tool_syntax = false;
+    std::vector<CandidateReport> candidates;  // one per candidate, in input order
+    std::vector<Rejection> rejected;
+};
+
+// Malformed tool syntax that yielded no call: what, where, what was expected, and a
+// ready message to send back to the model on its next turn.
+struct FormatError {
+    std::string message;
+    std::size_t offset = 0;
+    std::size_t line = 1, column = 1;
+    std::string expected;
+    std::string correction_prompt;
+};
+
+struct Result {
+    std::vector<Call> calls;
+    std::string content;    // text outside tool syntax and reasoning
+    std::string reasoning;  // text of reasoning blocks
+    Telemetry telemetry;
+    std::optional<FormatError> error;
+};
+
+// `{"calls":[…],"content":…,"reasoning":…,"telemetry":{…},"error":null|{…}}`
+json to_json(const Result& result);
+// An OpenAI chat-completion assistant message: tool_calls with arguments as a JSON string.
+json to_openai_message(const Result& result);
+
+// ---------------------------------------------------------------------------------------
+// The parser.
+
+class Parser {
+public:
+    // Compiles every tool's schema once. Throws std::invalid_argument on an unknown
+    // grammar in the profile or a tool whose schema cannot be compiled.
+    explicit Parser(Profile profile, std::vector<Tool> tools = {});
+    ~Parser();
+    Parser(Parser&&) noexcept;
+    Parser& operator=(Parser&&) noexcept;
+
+    // Never throws on any input: malformed syntax is a rejection or a format_error.
+    Result parse(std::string_view text) const;
+
+    const Profile& profile() const;
+    const std::vector<Tool>& tools() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// The system-prompt text that teaches a model to write calls in the profile's primary
+// syntax, listing the tools.
+std::string format_instruction(const Profile& profile, const std::vector<Tool>& tools);
+
+}  // namespace toolgram

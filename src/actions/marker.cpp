@@ -1,0 +1,72 @@
+// Actions and reader for the marker format (grammars/marker.hpp): TOOL_CALL then an
+// object. The block ends with the object, so whatever follows stays content.
+#include "block_reader.hpp"
+#include "grammar_def.hpp"
+#include "marker.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+namespace mk = grammar::marker;
+
+struct MarkerState : BlockState {
+    json payload;
+    bool has_payload = false;
+};
+
+template <typename Rule>
+struct action : value_action<Rule> {};
+
+template <>
+struct action<mk::payload> {
+    template <typename Input>
+    static void apply(const Input&, MarkerState& st) {
+        st.payload = st.take_root();
+        st.has_payload = true;
+    }
+};
+template <>
+struct action<grammar::fence::close> {
+    template <typename Input>
+    static void apply(const Input&, MarkerState& st) { st.note("fenced_payload"); }
+};
+
+std::vector<std::string> markers(const Settings&) { return {"TOOL_CALL"}; }
+
+bool is_word_byte(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    if (at > 0) {
+        const char before = ctx.text()[at - 1];
+        if (is_word_byte(before) || before == '[' || before == '/') return std::nullopt;
+    }
+    MarkerState st;
+    const RunResult r = run_rule_at<mk::block, action>(ctx, at, st);
+    if (r.failed) {
+        const std::size_t end = r.failure.kind == Failure::cut ? ctx.text().size() : r.failure.offset;
+        return failed_block("marker", at, end, r.failure, ctx.settings().limits.max_depth);
+    }
+    if (!r.matched || !st.has_payload) return std::nullopt;
+    Block block;
+    block.begin = at;
+    block.end = r.end;
+    candidates_from_payload(st.payload, candidate_from_state("marker", at, r.end, st), NameRule::required_in_syntax,
+                            block.candidates);
+    return block;
+}
+
+std::string instruction(const Settings&) {
+    return "Write each tool call as the word TOOL_CALL followed by one JSON object with the tool's name under "
+           "\"tool_name\" and its arguments object under \"parameters\":\nTOOL_CALL {\"tool_name\": \"TOOL_NAME\", "
+           "\"parameters\": {\"PARAM\": \"VALUE\"}}";
+}
+
+}  // namespace
+
+extern const GrammarDef marker_grammar{
+    "marker", "TOOL_CALL followed by a JSON object, no closing tag", markers, read_at, nullptr, instruction,
+};
+
+}  // namespace toolgram::detail

@@ -1,0 +1,72 @@
+// Actions and reader for the strict JSON format (grammars/strict_json.hpp): the whole
+// trimmed output is the payload. Text after the value is ignored and reported.
+#include "block_reader.hpp"
+#include "grammar_def.hpp"
+#include "strict_json.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+namespace sj = grammar::strict_json;
+
+struct JsonState : BlockState {
+    json payload;
+    bool has_payload = false;
+    std::size_t payload_end = 0;
+};
+
+template <typename Rule>
+struct action : value_action<Rule> {};
+
+template <>
+struct action<sj::payload> {
+    template <typename Input>
+    static void apply(const Input& in, JsonState& st) {
+        st.payload = st.take_root();
+        st.has_payload = true;
+        st.payload_end = st.offset_of(in.end());
+    }
+};
+template <>
+struct action<sj::fence_open> {
+    template <typename Input>
+    static void apply(const Input&, JsonState& st) { st.note("fenced_payload"); }
+};
+template <>
+struct action<sj::trailing_text> {
+    template <typename Input>
+    static void apply(const Input&, JsonState& st) { st.note("trailing_text_ignored"); }
+};
+
+std::optional<Block> read_whole(ScanContext& ctx, std::size_t begin, std::size_t end) {
+    const std::string_view text = ctx.text();
+    if (begin >= end || (text[begin] != '{' && text[begin] != '[' && text[begin] != '`')) return std::nullopt;
+    JsonState st;
+    const RunResult r = run_rule_at<sj::document, action>(ctx, begin, st, end);
+    if (r.failed) {
+        // Only a payload that is plainly JSON-shaped counts as broken tool syntax.
+        return failed_block("json", begin, end, r.failure, ctx.settings().limits.max_depth);
+    }
+    if (!r.matched || !st.has_payload) return std::nullopt;
+    Block block;
+    block.begin = begin;
+    block.end = end;
+    candidates_from_payload(st.payload, candidate_from_state("json", begin, end, st), NameRule::optional_in_prose,
+                            block.candidates);
+    if (block.candidates.empty()) return std::nullopt;
+    return block;
+}
+
+std::string instruction(const Settings&) {
+    return "When you call a tool, answer with nothing but one JSON object: {\"name\": \"TOOL_NAME\", \"arguments\": "
+           "{\"PARAM\": \"VALUE\"}}. For several calls, answer with a JSON array of such objects.";
+}
+
+}  // namespace
+
+extern const GrammarDef json_grammar{
+    "json", "the whole output is one JSON call object, an array of them, or {\"tool_calls\": […]}",
+    nullptr, nullptr, read_whole, instruction,
+};
+
+}  // namespace toolgram::detail

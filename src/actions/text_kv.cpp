@@ -1,0 +1,80 @@
+// Actions and reader for the text key-value format (grammars/text_kv.hpp):
+// `function.name:` / `function.arguments:` and ReAct's `Action:` / `Action Input:`.
+#include "block_reader.hpp"
+#include "grammar_def.hpp"
+#include "text_kv.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+namespace kv = grammar::text_kv;
+
+struct KvState : BlockState {
+    std::string name;
+    json arguments;
+    bool has_arguments = false;
+};
+
+template <typename Rule>
+struct action : value_action<Rule> {};
+
+template <>
+struct action<kv::name_text> {
+    template <typename Input>
+    static void apply(const Input& in, KvState& st) {
+        std::string_view s = in.string_view();
+        while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+        st.name.assign(s);
+    }
+};
+template <>
+struct action<kv::arguments_value> {
+    template <typename Input>
+    static void apply(const Input&, KvState& st) {
+        st.arguments = st.take_root();
+        st.has_arguments = true;
+    }
+};
+template <>
+struct action<kv::history_open> {
+    template <typename Input>
+    static void apply(const Input&, KvState& st) { st.note("history_marker"); }
+};
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    if (at > 0 && ctx.text()[at - 1] != '\n' && ctx.text()[at - 1] != ' ' && ctx.text()[at - 1] != '\t') {
+        return std::nullopt;  // a label mid-word is not a label
+    }
+    KvState st;
+    const RunResult r = run_rule_at<kv::block, action>(ctx, at, st);
+    if (r.failed) {
+        const std::size_t end = r.failure.kind == Failure::cut ? ctx.text().size() : r.failure.offset;
+        return failed_block("text_kv", at, end, r.failure, ctx.settings().limits.max_depth);
+    }
+    if (!r.matched || !st.has_arguments) return std::nullopt;
+    Block block;
+    block.begin = at;
+    block.end = r.end;
+    Candidate c = candidate_from_state("text_kv", at, r.end, st);
+    c.name = st.name;
+    c.arguments = std::move(st.arguments);
+    block.candidates.push_back(std::move(c));
+    return block;
+}
+
+std::vector<std::string> markers(const Settings&) {
+    return {"function.name:", "Action:", "[TOOL_CALL_HISTORY]"};
+}
+
+std::string instruction(const Settings&) {
+    return "Write a tool call as two lines:\nfunction.name: TOOL_NAME\nfunction.arguments: {\"PARAM\": \"VALUE\"}";
+}
+
+}  // namespace
+
+extern const GrammarDef text_kv_grammar{
+    "text_kv", "labelled lines: function.name:/function.arguments:, Action:/Action Input:",
+    markers, read_at, nullptr, instruction,
+};
+
+}  // namespace toolgram::detail

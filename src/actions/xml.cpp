@@ -1,0 +1,192 @@
+// Reader for the XML markup format (grammars/xml.hpp): reads the element tree, then finds
+// each call's name, id and arguments among the aliases FORMATS.md lists.
+//
+// Where the arguments are a JSON body (<arguments>{…}</arguments>) they are read with the
+// lenient value grammar; where they are elements (<parameter name="k">v</parameter> or
+// <k>v</k>) the values stay text and phase two types them from the tool's schema.
+#include "block_reader.hpp"
+#include "grammar_def.hpp"
+#include "markup_tree.hpp"
+#include "xml.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+// One leading and one trailing newline around a text value are layout, not value.
+std::string value_text(const Element& e) {
+    std::string_view s = e.text;
+    if (e.cdata) return std::string(s);
+    if (!s.empty() && s.front() == '\n') s.remove_prefix(1);
+    else if (s.size() > 1 && s[0] == '\r' && s[1] == '\n') s.remove_prefix(2);
+    if (!s.empty() && s.back() == '\n') s.remove_suffix(1);
+    if (!s.empty() && s.back() == '\r') s.remove_suffix(1);
+    return decode_entities(s);
+}
+
+std::string trimmed(std::string_view s) {
+    const auto b = s.find_first_not_of(" \t\r\n");
+    if (b == std::string_view::npos) return {};
+    const auto e = s.find_last_not_of(" \t\r\n");
+    return std::string(s.substr(b, e - b + 1));
+}
+
+const Element* find_cut(const Element& e) {
+    if (e.cut) return &e;
+    for (const auto& c : e.children)
+        if (const Element* hit = find_cut(c)) return hit;
+    return nullptr;
+}
+
+bool is_parameter_element(const Element& e) {
+    return e.name == "parameter" || e.name == "param" || e.name == "arg" || e.name == "argument";
+}
+
+// Reads a JSON body (text of an arguments element); false with a problem when broken.
+bool read_json_body(ScanContext& ctx, std::string_view body, Candidate& c) {
+    const std::string text = trimmed(body);
+    const ValueRead r = read_value(text, 0, ctx.settings().limits.max_depth);
+    if (!r.ok || r.healed) {
+        c.problem = "arguments are not valid JSON: " + (r.ok ? std::string("unclosed") : r.failure.message);
+        c.problem_offset = c.begin;
+        return false;
+    }
+    if (r.end != text.size()) c.notes.push_back("trailing_text_ignored");
+    c.arguments = r.value;
+    c.repairs |= r.repairs;
+    return true;
+}
+
+void add_text_parameter(const Element& p, Candidate& c) {
+    const std::string* key = p.attribute("name");
+    if (!key) key = p.attribute("key");
+    const std::string k = key ? *key : p.name;
+    c.arguments[k] = value_text(p);
+}
+
+void read_call(ScanContext& ctx, const Element& e, const Candidate& proto, std::vector<Candidate>& out) {
+    Candidate c = proto;
+    c.begin = e.begin;
+    c.end = e.end;
+    c.healed = c.healed || e.healed;
+
+    // A JSON body straight inside the call element: <tool_call>{"name": …}</tool_call>.
+    if (e.children.empty() && !e.cut) {
+        const std::string body = trimmed(e.text);
+        if (!body.empty() && body.front() == '{') {
+            const ValueRead r = read_value(body, 0, ctx.settings().limits.max_depth);
+            if (r.ok && !r.healed) {
+                c.repairs |= r.repairs;
+                candidates_from_payload(r.value, c, NameRule::required_in_syntax, out);
+                return;
+            }
+        }
+    }
+
+    if (const Element* cut = find_cut(e)) {
+        c.problem = "output cut inside <" + cut->name + ">";
+        c.problem_offset = cut->begin;
+        c.cut = true;
+    }
+
+    const std::string* name = nullptr;
+    for (const char* k : {"name", "tool_name", "tool", "function"})
+        if (!name) name = e.attribute(k);
+    std::string name_text;
+    if (!name) {
+        if (const Element* n = e.child({"name", "tool_name", "tool", "function"})) {
+            name_text = trimmed(decode_entities(n->text));
+            name = &name_text;
+        }
+    }
+    if (name) c.name = *name;
+
+    if (const std::string* id = e.attribute("id")) c.id = *id;
+    else if (const Element* idc = e.child({"id", "tool_call_id"})) c.id = trimmed(idc->text);
+
+    c.arguments = json::object();
+    c.arguments_are_text = false;
+    if (const std::string* attr = e.attribute("arguments")) {
+        read_json_body(ctx, *attr, c);
+    } else if (const Element* args = e.child({"arguments", "parameters", "params", "args", "input"})) {
+        if (!args->children.empty()) {
+            c.arguments_are_text = true;
+            for (const auto& p : args->children) add_text_parameter(p, c);
+        } else if (!trimmed(args->text).empty() && !args->cut) {
+            read_json_body(ctx, args->text, c);
+        }
+    } else {
+        for (const auto& p : e.children) {
+            if (!is_parameter_element(p)) continue;
+            c.arguments_are_text = true;
+            add_text_parameter(p, c);
+        }
+    }
+    if (c.name.empty() && c.problem.empty()) {
+        c.problem = "<" + e.name + "> names no tool (expected a name attribute or a <name> element)";
+        c.problem_offset = e.begin;
+    }
+    out.push_back(std::move(c));
+}
+
+bool is_wrapper(const Element& e) {
+    if (e.name == "function_calls" || e.name == "tool_calls") return true;
+    // <tool_call><invoke …>…</invoke></tool_call>: a wrapper too.
+    return !e.children.empty() && e.child({"invoke", "tool_call", "function_call"}) != nullptr &&
+           e.attribute("name") == nullptr && e.child({"name"}) == nullptr;
+}
+
+void read_calls(ScanContext& ctx, const Element& e, const Candidate& proto, std::vector<Candidate>& out) {
+    if (is_wrapper(e)) {
+        for (const auto& c : e.children) {
+            if (c.name == "invoke" || c.name == "tool_call" || c.name == "function_call") read_calls(ctx, c, proto, out);
+        }
+        if (e.children.empty()) {
+            Candidate c = proto;
+            c.problem = "<" + e.name + "> holds no call";
+            c.problem_offset = e.begin;
+            c.cut = e.cut;
+            out.push_back(std::move(c));
+        }
+        return;
+    }
+    read_call(ctx, e, proto, out);
+}
+
+struct XmlState : MarkupState {};
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    XmlState st;
+    const RunResult r = run_rule_at<grammar::xml::block, markup_action, markup_control>(ctx, at, st);
+    if (r.failed) return failed_block("xml", at, ctx.text().size(), r.failure, ctx.settings().limits.max_depth);
+    if (!r.matched || st.done.empty()) return std::nullopt;
+    const Element& root = st.done.front();
+    // An element whose body is plain prose is a mention, not a call.
+    if (root.children.empty() && root.attribute("name") == nullptr) {
+        const std::string body = trimmed(root.text);
+        if (body.empty() || body.front() != '{') return std::nullopt;
+    }
+    Block block;
+    block.begin = at;
+    block.end = r.end;
+    Candidate proto = candidate_from_state("xml", at, r.end, st);
+    read_calls(ctx, root, proto, block.candidates);
+    if (block.candidates.empty()) return std::nullopt;
+    return block;
+}
+
+std::vector<std::string> markers(const Settings&) { return {"<tool_call", "<function_call", "<invoke"}; }
+
+std::string instruction(const Settings&) {
+    return "Write each tool call as XML, one <parameter> element per argument:\n<tool_call>\n<invoke "
+           "name=\"TOOL_NAME\">\n<parameter name=\"PARAM\">VALUE</parameter>\n</invoke>\n</tool_call>\nWrite "
+           "objects and arrays as JSON inside the parameter element.";
+}
+
+}  // namespace
+
+extern const GrammarDef xml_grammar{
+    "xml", "XML markup: <tool_call>/<function_call> with name and arguments, <invoke name=…><parameter name=…>",
+    markers, read_at, nullptr, instruction,
+};
+
+}  // namespace toolgram::detail

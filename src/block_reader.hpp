@@ -1,0 +1,100 @@
+// The machinery every grammar's reader shares: the block state (a ValueBuilder that also
+// knows the scan context), running a block rule at a marker, and turning a JSON payload
+// into candidates with the key aliases of FORMATS.md.
+//
+// A rule that raises (malformed syntax after a commit point) becomes a *rejected*
+// candidate whose problem says what broke and where; a rule that simply does not match
+// means "not this syntax here", and the scanner moves on. Never an exception out.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <tao/pegtl.hpp>
+
+#include "candidate.hpp"
+#include "error_messages.hpp"
+#include "scan_context.hpp"
+#include "value_reader.hpp"
+
+namespace toolgram::detail {
+
+struct BlockState : ValueBuilder {
+    ScanContext* ctx = nullptr;
+    const Settings* settings = nullptr;
+    const char* base = nullptr;
+    bool allow_skip = true;
+    std::vector<std::string> notes;
+    std::vector<std::pair<std::string, std::string>> attributes;  // of the opening tag, where one has them
+    std::string attribute_name;
+
+    std::size_t offset_of(const char* p) const { return static_cast<std::size_t>(p - base); }
+    std::size_t find(std::string_view needle, std::size_t from) { return ctx->find(needle, from); }
+    void note(std::string n) {
+        for (const auto& s : notes)
+            if (s == n) return;
+        notes.push_back(std::move(n));
+    }
+    const std::string* attribute(std::string_view key) const {
+        for (const auto& [k, v] : attributes)
+            if (k == key) return &v;
+        return nullptr;
+    }
+};
+
+struct RunResult {
+    bool matched = false;
+    std::size_t end = 0;
+    bool failed = false;
+    FailureInfo failure;
+};
+
+template <typename Rule, template <typename...> class Action,
+          template <typename...> class Control = grammar::errors::control, typename State>
+RunResult run_rule_at(ScanContext& ctx, std::size_t at, State& st, std::size_t stop = std::string_view::npos) {
+    namespace pg = tao::pegtl;
+    const std::string_view text = ctx.text();
+    st.ctx = &ctx;
+    st.settings = &ctx.settings();
+    st.base = text.data();
+    st.max_depth = ctx.settings().limits.max_depth;
+    const char* end = text.data() + (stop == std::string_view::npos ? text.size() : stop);
+    pg::memory_input<pg::tracking_mode::lazy> in(text.data() + at, end, "output");
+    RunResult r;
+    try {
+        if (pg::parse<Rule, Action, Control>(in, st)) {
+            r.matched = true;
+            r.end = static_cast<std::size_t>(in.current() - text.data());
+        }
+    } catch (const pg::parse_error& e) {
+        r.failed = true;
+        const std::size_t off = at + static_cast<std::size_t>(e.positions().front().byte);
+        r.failure = classify_failure(text.substr(0, static_cast<std::size_t>(end - text.data())), off, e.message());
+    }
+    return r;
+}
+
+// The block for syntax that committed and then broke: one rejected candidate.
+Block failed_block(std::string_view grammar, std::size_t begin, std::size_t end, const FailureInfo& failure,
+                   std::size_t limit_depth);
+
+// A candidate prototype carrying the block state's repairs and notes.
+Candidate candidate_from_state(std::string_view grammar, std::size_t begin, std::size_t end, const BlockState& st);
+
+// How strictly a payload must look like a call.
+enum class NameRule {
+    required_in_syntax,  // inside tool syntax: an element without a name is a broken call
+    optional_in_prose,   // bare JSON: an element without a name is just JSON, not a candidate
+};
+
+// Interprets a JSON payload (a call object, an array of them, {"tool_calls": […]}, OpenAI's
+// {"type":"function","function":{…}}) as candidates built on `proto`.
+void candidates_from_payload(const json& payload, const Candidate& proto, NameRule rule, std::vector<Candidate>& out);
+
+// Applies the name/id/arguments aliases to one call object; false when it has no name.
+bool read_call_object(const json& object, Candidate& c);
+
+}  // namespace toolgram::detail

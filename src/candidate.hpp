@@ -1,0 +1,46 @@
+// Candidates: what phase one (extract) produces and phase two (validate) judges.
+//
+// A candidate is a possible call as the model wrote it: which grammar found it, where,
+// the raw name and arguments, and what the grammar had to repair. Nothing here is a call
+// yet; only the combinator (src/parser.cpp) turns a candidate into one, after the gates
+// and validation. A block is the source span a grammar recognised as tool syntax: it
+// holds zero or more candidates and is what content extraction removes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "toolgram/toolgram.hpp"
+
+namespace toolgram::detail {
+
+struct Candidate {
+    std::string grammar;
+    Role role = Role::primary;
+    std::size_t begin = 0, end = 0;  // the call's source span
+    std::string name;                // raw, as written
+    std::optional<std::string> id;
+    json arguments = json::object();  // as written: object, JSON string, or anything else
+    bool arguments_are_text = false;  // XML-style values: typed from the schema in phase two
+    bool has_arguments = true;        // false when the call had no arguments field at all
+    std::uint32_t repairs = 0;        // value_reader.hpp's Repair flags
+    std::vector<std::string> notes;   // grammar-level repairs: missing_end_tag, fence_inside_tags…
+    bool healed = false;
+    std::string problem;              // non-empty: extraction found the call broken, and why
+    std::size_t problem_offset = 0;
+    bool cut = false;                 // the problem is a value cut by the end of output
+    bool in_reasoning = false;
+    bool in_example = false;
+};
+
+struct Block {
+    std::size_t begin = 0, end = 0;
+    std::vector<Candidate> candidates;
+};
+
+}  // namespace toolgram::detail

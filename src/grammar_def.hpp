@@ -1,0 +1,37 @@
+// What the combinator knows about a grammar, and the registry of all of them.
+//
+// A grammar is found by name (profiles list names), and offers:
+//  - markers: strings whose occurrence may open one of its blocks; the scanner looks only
+//    for these, so plain prose is skipped at memchr speed;
+//  - read_at: read one block at a marker, or say "not mine" (a mention in prose);
+//  - read_whole: for grammars that only make sense as the whole output (strict JSON, a
+//    bare Python call), read the trimmed output;
+//  - instruction: how to write a call in this syntax, for format_instruction and for
+//    the correction prompt.
+// Every grammar is listed once in src/grammar_registry.cpp; nothing else needs to know it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "candidate.hpp"
+#include "scan_context.hpp"
+#include "toolgram/toolgram.hpp"
+
+namespace toolgram::detail {
+
+struct GrammarDef {
+    std::string_view name;
+    std::string_view summary;
+    std::vector<std::string> (*markers)(const Settings&) = nullptr;
+    std::optional<Block> (*read_at)(ScanContext&, std::size_t at) = nullptr;
+    std::optional<Block> (*read_whole)(ScanContext&, std::size_t begin, std::size_t end) = nullptr;
+    std::string (*instruction)(const Settings&) = nullptr;
+};
+
+const GrammarDef* find_grammar(std::string_view name);
+const std::vector<const GrammarDef*>& all_grammars();
+
+}  // namespace toolgram::detail

@@ -1,0 +1,28 @@
+// The one place every grammar is registered. Adding a syntax: write grammars/NAME.hpp
+// (rules) and src/actions/NAME.cpp (actions, reader, a `NAME_grammar` definition), then
+// add it to this table. Profiles refer to grammars by the names listed here.
+#include "grammar_def.hpp"
+
+namespace toolgram::detail {
+
+extern const GrammarDef tag_grammar;
+extern const GrammarDef marker_grammar;
+extern const GrammarDef json_grammar;
+extern const GrammarDef bracket_grammar;
+extern const GrammarDef xml_grammar;
+extern const GrammarDef text_kv_grammar;
+
+const std::vector<const GrammarDef*>& all_grammars() {
+    static const std::vector<const GrammarDef*> table = {
+        &tag_grammar, &marker_grammar, &json_grammar, &bracket_grammar, &xml_grammar, &text_kv_grammar,
+    };
+    return table;
+}
+
+const GrammarDef* find_grammar(std::string_view name) {
+    for (const GrammarDef* g : all_grammars())
+        if (g->name == name) return g;
+    return nullptr;
+}
+
+}  // namespace toolgram::detail

@@ -1,0 +1,291 @@
+// Value-building helpers and the `read_value` entry point (see value_reader.hpp).
+//
+// String decoding accepts JSON and Python escapes. Anything a strict JSON reader would
+// refuse but we accept is recorded as a repair; nothing is dropped without a trace.
+#include "value_reader.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+
+#include "error_messages.hpp"
+
+namespace toolgram::detail {
+
+void append_repair_names(std::uint32_t repairs, std::vector<std::string>& out) {
+    static constexpr std::pair<std::uint32_t, const char*> names[] = {
+        {repair_single_quotes, "single_quotes"},
+        {repair_python_literals, "python_literals"},
+        {repair_trailing_comma, "trailing_comma"},
+        {repair_unquoted_keys, "unquoted_keys"},
+        {repair_raw_control_chars, "raw_control_chars"},
+        {repair_comments, "comments"},
+        {repair_tuple_as_array, "tuple_as_array"},
+        {repair_lone_surrogate, "lone_surrogate"},
+        {repair_unknown_escape, "unknown_escape"},
+        {repair_duplicate_key, "duplicate_key"},
+        {repair_lenient_number, "lenient_number"},
+    };
+    for (const auto& [bit, name] : names) {
+        if ((repairs & bit) == 0) continue;
+        bool present = false;
+        for (const auto& s : out) present = present || s == name;
+        if (!present) out.emplace_back(name);
+    }
+}
+
+void ValueBuilder::emit(json v) {
+    if (stack.empty()) {
+        root = std::move(v);
+        has_root = true;
+        return;
+    }
+    json& top = stack.back();
+    if (top.is_array()) {
+        top.push_back(std::move(v));
+        return;
+    }
+    std::string key = std::move(keys.back());
+    keys.pop_back();
+    auto it = top.find(key);
+    if (it != top.end()) {
+        repairs |= repair_duplicate_key;  // last one wins, as in JSON.parse
+        *it = std::move(v);
+    } else {
+        top.emplace(std::move(key), std::move(v));
+    }
+}
+
+namespace {
+
+void append_utf8(std::uint32_t cp, std::string& out) {
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        out += static_cast<char>(0xC0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out += static_cast<char>(0xE0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+        out += static_cast<char>(0xF0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+}
+
+// Reads `n` hex digits at raw[i]; returns false when they are not all there.
+bool read_hex(std::string_view raw, std::size_t i, std::size_t n, std::uint32_t& cp) {
+    if (i + n > raw.size()) return false;
+    cp = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+        const char c = raw[i + k];
+        cp <<= 4;
+        if (c >= '0' && c <= '9') cp |= static_cast<std::uint32_t>(c - '0');
+        else if (c >= 'a' && c <= 'f') cp |= static_cast<std::uint32_t>(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F') cp |= static_cast<std::uint32_t>(c - 'A' + 10);
+        else return false;
+    }
+    return true;
+}
+
+constexpr std::uint32_t replacement_char = 0xFFFD;
+
+}  // namespace
+
+void decode_string_content(std::string_view raw, char quote, std::string& out, std::uint32_t& repairs) {
+    out.reserve(raw.size());
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+        const char c = raw[i];
+        if (c != '\\') {
+            if (static_cast<unsigned char>(c) < 0x20) repairs |= repair_raw_control_chars;
+            out += c;
+            continue;
+        }
+        // The grammar guarantees a character after every backslash.
+        const char e = raw[++i];
+        switch (e) {
+            case '"': out += '"'; break;
+            case '\'':
+                if (quote != '\'') repairs |= repair_unknown_escape;
+                out += '\'';
+                break;
+            case '\\': out += '\\'; break;
+            case '/': out += '/'; break;
+            case 'b': out += '\b'; break;
+            case 'f': out += '\f'; break;
+            case 'n': out += '\n'; break;
+            case 'r': out += '\r'; break;
+            case 't': out += '\t'; break;
+            case '\n': break;  // Python line continuation
+            case 'x': {
+                std::uint32_t cp = 0;
+                if (read_hex(raw, i + 1, 2, cp)) {
+                    append_utf8(cp, out);
+                    i += 2;
+                } else {
+                    repairs |= repair_unknown_escape;
+                    out += "\\x";
+                }
+                break;
+            }
+            case 'U': {
+                std::uint32_t cp = 0;
+                if (read_hex(raw, i + 1, 8, cp) && cp <= 0x10FFFF && (cp < 0xD800 || cp > 0xDFFF)) {
+                    append_utf8(cp, out);
+                    i += 8;
+                } else {
+                    repairs |= repair_unknown_escape;
+                    out += "\\U";
+                }
+                break;
+            }
+            case 'u': {
+                std::uint32_t cp = 0;
+                if (!read_hex(raw, i + 1, 4, cp)) {
+                    repairs |= repair_unknown_escape;
+                    out += "\\u";
+                    break;
+                }
+                i += 4;
+                if (cp >= 0xD800 && cp <= 0xDBFF) {
+                    std::uint32_t low = 0;
+                    if (i + 2 < raw.size() && raw[i + 1] == '\\' && raw[i + 2] == 'u' &&
+                        read_hex(raw, i + 3, 4, low) && low >= 0xDC00 && low <= 0xDFFF) {
+                        cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+                        i += 6;
+                    } else {
+                        repairs |= repair_lone_surrogate;
+                        cp = replacement_char;
+                    }
+                } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                    repairs |= repair_lone_surrogate;
+                    cp = replacement_char;
+                }
+                append_utf8(cp, out);
+                break;
+            }
+            default:
+                // Python keeps an unknown escape as written; so do we, and say so.
+                repairs |= repair_unknown_escape;
+                out += '\\';
+                out += e;
+        }
+    }
+}
+
+bool convert_number(std::string_view text, json& out, std::uint32_t& repairs) {
+    std::string_view t = text;
+    if (!t.empty() && t.front() == '+') {
+        repairs |= repair_lenient_number;
+        t.remove_prefix(1);
+    }
+    const bool is_integer = t.find_first_of(".eE") == std::string_view::npos;
+    if (t.front() == '.' || t.back() == '.' || (t.size() > 1 && t[0] == '0' && t[1] != '.' && is_integer)) {
+        repairs |= repair_lenient_number;
+    }
+    if (is_integer) {
+        if (t.front() == '-') {
+            std::int64_t v = 0;
+            auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+            if (ec == std::errc() && p == t.data() + t.size()) {
+                out = v;
+                return true;
+            }
+        } else {
+            std::uint64_t v = 0;
+            auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+            if (ec == std::errc() && p == t.data() + t.size()) {
+                out = v;
+                return true;
+            }
+        }
+        // Too large for 64 bits: fall through to a double, as JSON.parse would.
+    }
+    std::string copy(t);
+    char* endp = nullptr;
+    const double d = std::strtod(copy.c_str(), &endp);
+    if (!std::isfinite(d)) return false;
+    out = d;
+    return true;
+}
+
+namespace {
+
+bool is_literal_prefix(std::string_view rest) {
+    static constexpr std::string_view literals[] = {"true", "false", "null", "True", "False", "None"};
+    if (rest.empty()) return false;
+    for (auto lit : literals) {
+        if (rest.size() < lit.size() && lit.substr(0, rest.size()) == rest) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+FailureInfo classify_failure(std::string_view text, std::size_t offset, std::string_view message) {
+    FailureInfo f;
+    f.offset = offset;
+    std::string_view rest = offset < text.size() ? text.substr(offset) : std::string_view{};
+    // Whitespace at the very end does not make a value complete.
+    while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\n' || rest.back() == '\r' || rest.back() == '\t')) {
+        rest.remove_suffix(1);
+    }
+    if (message == grammar::errors::nesting_too_deep) {
+        f.kind = Failure::too_deep;
+        f.message = std::string(message);
+    } else if (message == "unterminated string") {
+        f.kind = Failure::cut;
+        f.message = "output cut mid-string";
+    } else if (message == "number at end of input") {
+        f.kind = Failure::cut;
+        f.message = "output cut mid-number";
+    } else if (rest.empty()) {
+        f.kind = Failure::cut;
+        f.message = "output cut before the value was complete (" + std::string(message) + ")";
+    } else if (is_literal_prefix(rest)) {
+        f.kind = Failure::cut;
+        f.message = "output cut mid-literal";
+    } else {
+        f.kind = Failure::syntax;
+        f.message = std::string(message);
+    }
+    return f;
+}
+
+std::string_view failure_kind_name(Failure kind) {
+    switch (kind) {
+        case Failure::none: return "none";
+        case Failure::cut: return "cut";
+        case Failure::syntax: return "syntax";
+        case Failure::too_deep: return "too_deep";
+        case Failure::unclosed: return "unclosed";
+    }
+    return "unknown";
+}
+
+ValueRead read_value(std::string_view text, std::size_t pos, std::size_t max_depth) {
+    ValueRead r;
+    ValueBuilder b;
+    b.max_depth = max_depth;
+    pg::memory_input<pg::tracking_mode::lazy> in(text.data() + pos, text.data() + text.size(), "value");
+    try {
+        if (pg::parse<pg::seq<lv::ws, lv::value>, value_action, grammar::errors::control>(in, b) && b.has_root) {
+            r.ok = true;
+            r.value = b.take_root();
+            r.end = static_cast<std::size_t>(in.current() - text.data());
+            r.repairs = b.repairs;
+            r.healed = b.healed;
+        } else {
+            r.failure = classify_failure(text, static_cast<std::size_t>(in.current() - text.data()), "value expected");
+        }
+    } catch (const pg::parse_error& e) {
+        const auto off = static_cast<std::size_t>(e.positions().front().byte) + pos;
+        r.failure = classify_failure(text, off, e.message());
+    }
+    return r;
+}
+
+}  // namespace toolgram::detail

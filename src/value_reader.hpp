@@ -1,0 +1,244 @@
+// Actions for the lenient value grammar (grammars/lenient_value.hpp) and the one entry
+// point the rest of toolgram uses to read a value: `read_value`.
+//
+// The actions build an nlohmann::json with an explicit stack (no recursion beyond the
+// grammar's own, which `depth_limited` bounds) and record every repair as a flag. Block
+// grammars that embed `lenient::value` derive their state from `ValueBuilder` and their
+// action template from `value_action`, so one set of actions serves every payload.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <tao/pegtl.hpp>
+
+#include "lenient_value.hpp"  // from grammars/
+
+namespace toolgram::detail {
+
+using json = nlohmann::json;
+
+// Repairs the lenient grammar can apply; names are what telemetry prints.
+enum Repair : std::uint32_t {
+    repair_single_quotes = 1u << 0,
+    repair_python_literals = 1u << 1,
+    repair_trailing_comma = 1u << 2,
+    repair_unquoted_keys = 1u << 3,
+    repair_raw_control_chars = 1u << 4,
+    repair_comments = 1u << 5,
+    repair_tuple_as_array = 1u << 6,
+    repair_lone_surrogate = 1u << 7,
+    repair_unknown_escape = 1u << 8,
+    repair_duplicate_key = 1u << 9,
+    repair_lenient_number = 1u << 10,
+};
+void append_repair_names(std::uint32_t repairs, std::vector<std::string>& out);
+
+// The state the value actions need. Block grammars derive their state from it.
+struct ValueBuilder {
+    std::size_t depth = 0;
+    std::size_t max_depth = 64;
+    std::uint32_t repairs = 0;
+    bool healed = false;
+    json root;
+    bool has_root = false;
+    std::vector<json> stack;
+    std::vector<std::string> keys;
+    std::string scratch;
+
+    void emit(json v);
+    void open(json container) { stack.push_back(std::move(container)); }
+    void close() {
+        json done = std::move(stack.back());
+        stack.pop_back();
+        emit(std::move(done));
+    }
+    json take_root() {
+        has_root = false;
+        return std::move(root);
+    }
+};
+
+// Decodes a string's raw content (between its quotes) into `out`, recording repairs.
+void decode_string_content(std::string_view raw, char quote, std::string& out, std::uint32_t& repairs);
+// Converts a matched number to JSON; false when it is out of range.
+bool convert_number(std::string_view text, json& out, std::uint32_t& repairs);
+
+namespace pg = tao::pegtl;
+namespace lv = toolgram::grammar::lenient;
+
+template <typename Rule>
+struct value_action : pg::nothing<Rule> {};
+
+template <>
+struct value_action<lv::dq_content> {
+    template <typename Input>
+    static void apply(const Input& in, ValueBuilder& b) {
+        b.scratch.clear();
+        decode_string_content(in.string_view(), '"', b.scratch, b.repairs);
+    }
+};
+template <>
+struct value_action<lv::sq_content> {
+    template <typename Input>
+    static void apply(const Input& in, ValueBuilder& b) {
+        b.scratch.clear();
+        b.repairs |= repair_single_quotes;
+        decode_string_content(in.string_view(), '\'', b.scratch, b.repairs);
+    }
+};
+template <>
+struct value_action<lv::string_value> {
+    template <typename Input>
+    static void apply(const Input&, ValueBuilder& b) { b.emit(json(std::move(b.scratch))); }
+};
+template <>
+struct value_action<lv::bare_key> {
+    template <typename Input>
+    static void apply(const Input& in, ValueBuilder& b) {
+        b.repairs |= repair_unquoted_keys;
+        b.scratch.assign(in.begin(), in.end());
+    }
+};
+template <>
+struct value_action<lv::key> {
+    template <typename Input>
+    static void apply(const Input&, ValueBuilder& b) { b.keys.push_back(std::move(b.scratch)); }
+};
+template <>
+struct value_action<lv::number> {
+    template <typename Input>
+    static void apply(const Input& in, ValueBuilder& b) {
+        json v;
+        if (!convert_number(in.string_view(), v, b.repairs)) {
+            throw pg::parse_error("number out of range", in);
+        }
+        b.emit(std::move(v));
+    }
+};
+template <>
+struct value_action<lv::json_true> {
+    template <typename Input>
+    static void apply(const Input&, ValueBuilder& b) { b.emit(json(true)); }
+};
+template <>
+struct value_action<lv::json_false> {
+    template <typename Input>
+    static void apply(const Input&, ValueBuilder& b) { b.emit(json(false)); }
+};
+template <>
+struct value_action<lv::json_null> {
+    template <typename Input>
+    static void apply(const Input&, ValueBuilder& b) { b.emit(json(nullptr)); }
+};
+template <>
+struct value_action<lv::py_true> {
+    template <typename Input>
+    static void apply(const Input&, ValueBuilder& b) {
+        b.repairs |= repair_python_literals;
+        b.emit(json(true));
+    }
+};
+template <>
+struct value_action<lv::py_false> {
+    template <typename Input>
+    static void apply(const Input&, ValueBuilder& b) {
+        b.repairs |= repair_python_literals;
+        b.emit(json(false));
+    }
+};
+template <>
+struct value_action<lv::py_none> {
+    template <typename Input>
+    static void apply(const Input&, ValueBuilder& b) {
+        b.repairs |= repair_python_literals;
+        b.emit(json(nullptr));
+    }
+};
+template <>
+struct value_action<lv::object_open> {
+    template <typename Input>
+    static void apply(const Input&, ValueBuilder& b) { b.open(json::object()); }
+};
+template <>
+struct value_action<lv::array_open> {
+    template <typename Input>
+    static void apply(const Input&, ValueBuilder& b) { b.open(json::array()); }
+};
+template <>
+struct value_action<lv::tuple_open> {
+    template <typename Input>
+    static void apply(const Input&, ValueBuilder& b) {
+        b.repairs |= repair_tuple_as_array;
+        b.open(json::array());
+    }
+};
+template <>
+struct value_action<lv::object_close> {
+    template <typename Input>
+    static void apply(const Input&, ValueBuilder& b) { b.close(); }
+};
+template <>
+struct value_action<lv::array_close> : value_action<lv::object_close> {};
+template <>
+struct value_action<lv::tuple_close> : value_action<lv::object_close> {};
+template <>
+struct value_action<lv::healed_end> {
+    template <typename Input>
+    static void apply(const Input&, ValueBuilder& b) {
+        b.healed = true;
+        b.close();
+    }
+};
+template <>
+struct value_action<lv::trailing_comma> {
+    template <typename Input>
+    static void apply(const Input&, ValueBuilder& b) { b.repairs |= repair_trailing_comma; }
+};
+template <>
+struct value_action<lv::comment> {
+    template <typename Input>
+    static void apply(const Input&, ValueBuilder& b) { b.repairs |= repair_comments; }
+};
+
+// ---------------------------------------------------------------------------------------
+// Failures, classified the way the gates need them.
+
+enum class Failure {
+    none,
+    cut,       // the input ended inside a value: never accepted as a call
+    syntax,    // malformed at `offset`
+    too_deep,  // nesting limit hit
+    unclosed,  // a closer was missing where healing is not allowed (not at end of output)
+};
+
+struct FailureInfo {
+    Failure kind = Failure::none;
+    std::size_t offset = 0;  // absolute byte offset in the text given
+    std::string message;
+};
+
+// Turns a parse_error raised at absolute `offset` of `text` into a classified failure:
+// a raise at the end of input, inside an unterminated string, or on a literal's prefix
+// that the input ends in, is a cut.
+FailureInfo classify_failure(std::string_view text, std::size_t offset, std::string_view message);
+
+// Reads one lenient value starting at text[pos] (leading whitespace and comments
+// allowed). On success `end` is just past the value (trailing whitespace not consumed).
+struct ValueRead {
+    bool ok = false;
+    json value;
+    std::size_t end = 0;
+    std::uint32_t repairs = 0;
+    bool healed = false;
+    FailureInfo failure;
+};
+ValueRead read_value(std::string_view text, std::size_t pos, std::size_t max_depth);
+
+std::string_view failure_kind_name(Failure kind);
+
+}  // namespace toolgram::detail
