@@ -25,6 +25,7 @@ namespace toolgram::grammar::lenient {
 
 namespace pegtl = tao::pegtl;
 using namespace pegtl;
+using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 
 // ---------------------------------------------------------------------------------------
 // Whitespace and comments.
@@ -77,11 +78,11 @@ struct string_value : sor<dq_string, sq_string> {};
 // Numbers. A number must not touch the end of input: "12" at the very end may be "123"
 // cut short, so it raises there and the caller reports a value cut mid-number.
 
-struct digits : plus<digit> {};
+struct digit_run : plus<digit> {};
 struct fraction : seq<one<'.'>, star<digit>> {};
-struct exponent : seq<one<'e', 'E'>, opt<one<'+', '-'>>, must<digits>> {};
+struct exponent : seq<one<'e', 'E'>, opt<one<'+', '-'>>, must<digit_run>> {};
 struct number_body
-    : seq<opt<one<'-', '+'>>, sor<seq<digits, opt<fraction>>, seq<one<'.'>, digits>>, opt<exponent>> {};
+    : seq<opt<one<'-', '+'>>, sor<seq<digit_run, opt<fraction>>, seq<one<'.'>, digit_run>>, opt<exponent>> {};
 struct number_not_cut : not_at<eof> {};
 struct number : seq<at<opt<one<'-', '+'>>, opt<one<'.'>>, digit>, number_body, must<number_not_cut>> {};
 
@@ -149,7 +150,7 @@ template <> inline constexpr const char* message<lenient::sq_content> = "untermi
 template <> inline constexpr const char* message<lenient::dq_close> = "unterminated string";
 template <> inline constexpr const char* message<lenient::sq_close> = "unterminated string";
 template <> inline constexpr const char* message<lenient::number_not_cut> = "number at end of input";
-template <> inline constexpr const char* message<lenient::digits> = "digits expected in exponent";
+template <> inline constexpr const char* message<lenient::digit_run> = "digit_run expected in exponent";
 template <> inline constexpr const char* message<lenient::name_separator> = "':' expected after key";
 template <> inline constexpr const char* message<lenient::value> = "value expected";
 template <> inline constexpr const char* message<lenient::member> = "key expected";

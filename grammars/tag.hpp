@@ -20,6 +20,7 @@
 
 namespace toolgram::grammar::tag {
 using namespace tao::pegtl;
+using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 using lenient::ws;
 
 struct open_tag_of {

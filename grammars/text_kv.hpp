@@ -17,6 +17,7 @@
 
 namespace toolgram::grammar::text_kv {
 using namespace tao::pegtl;
+using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 using lenient::ws;
 
 struct name_text : plus<not_one<'\r', '\n'>> {};

@@ -49,6 +49,12 @@ struct Limits {
     std::size_t max_input_bytes = 16u << 20;        // whole input; the rest is content only
 };
 
+// An opening and a closing delimiter, such as a reasoning block's.
+struct Delimiters {
+    std::string open;
+    std::string close;
+};
+
 struct Settings {
     // The tag grammar's delimiters, configurable at run time.
     std::string tag_open = "[TOOL_CALL]";
@@ -59,6 +65,14 @@ struct Settings {
     bool tool_required = false;
     // Fallback gate "candidate small": a fallback candidate's source text at most this long.
     std::size_t fallback_max_bytes = 2048;
+    // Reasoning blocks: their text goes to `reasoning`. An output that shows a closing
+    // delimiter before any opening one started inside reasoning (R1 style).
+    std::vector<Delimiters> reasoning = {
+        {"<think>", "</think>"},
+        {"[THINK]", "[/THINK]"},
+        {"<seed:think>", "</seed:think>"},
+        {"<|START_THINKING|>", "<|END_THINKING|>"},
+    };
     // Calls written inside a reasoning block are reported; accepted only when true.
     bool accept_calls_in_reasoning = false;
     Limits limits;

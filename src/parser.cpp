@@ -1,0 +1,509 @@
+// The combinator: runs a profile's grammars over the output and judges what they found.
+//
+// Data flows one way. Phase one (extract) scans for the primary grammars' markers and
+// lets each grammar read a block there; only if no primary syntax appears at all do the
+// fallback grammars get a turn. No candidate is a call yet. Phase two (validate) takes
+// each candidate through the same checks in the same order: limits, extraction problems,
+// example and reasoning guards, fallback gates, name resolution, argument decoding and
+// typing, schema validation; only a candidate that passes all of them becomes a call
+// (fail closed). Every decision is written to telemetry, so nothing is dropped silently.
+//
+// Scanning is linear: the scanner jumps between marker bytes, a block is read once, and
+// scanning resumes after it; closers are found through the scan context's cache.
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <set>
+#include <stdexcept>
+
+#include "block_reader.hpp"
+#include "grammar_def.hpp"
+#include "regions.hpp"
+#include "toolgram/toolgram.hpp"
+#include "toolset.hpp"
+#include "value_reader.hpp"
+
+namespace toolgram {
+
+using detail::Block;
+using detail::Candidate;
+using detail::GrammarDef;
+using detail::ScanContext;
+
+struct Parser::Impl {
+    Profile profile;
+    std::vector<Tool> tools;
+    detail::ToolSet toolset;
+    std::vector<std::pair<const GrammarDef*, Role>> grammars;
+
+    Impl(Profile p, std::vector<Tool> t) : profile(std::move(p)), tools(std::move(t)), toolset(tools) {
+        for (const auto& use : profile.grammars) {
+            const GrammarDef* g = detail::find_grammar(use.grammar);
+            if (!g) throw std::invalid_argument("profile \"" + profile.name + "\" names unknown grammar \"" + use.grammar + "\"");
+            grammars.emplace_back(g, use.role);
+        }
+        if (grammars.empty()) throw std::invalid_argument("profile \"" + profile.name + "\" lists no grammar");
+    }
+
+    Result parse(std::string_view text) const;
+};
+
+namespace {
+
+// ---------------------------------------------------------------------------------------
+// Phase one: scanning.
+
+struct Marker {
+    std::string text;
+    const GrammarDef* grammar;
+};
+
+// Finds blocks of the given grammars: marker scan first, then whole-output readers.
+std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const GrammarDef*, Role>>& grammars, Role role,
+                        std::size_t limit, std::size_t answer_begin, std::size_t answer_end) {
+    const std::string_view text = ctx.text();
+    std::vector<Marker> markers;
+    std::array<bool, 256> first{};
+    for (const auto& [g, r] : grammars) {
+        if (r != role || !g->markers) continue;
+        for (auto& m : g->markers(ctx.settings())) {
+            if (m.empty()) continue;
+            first[static_cast<unsigned char>(m[0])] = true;
+            markers.push_back({std::move(m), g});
+        }
+    }
+    std::vector<Block> blocks;
+    std::size_t pos = 0;
+    while (pos < limit && !markers.empty()) {
+        // Fast skip over prose: only bytes that start some marker are looked at.
+        while (pos < limit && !first[static_cast<unsigned char>(text[pos])]) ++pos;
+        if (pos >= limit) break;
+        bool advanced = false;
+        for (const auto& m : markers) {
+            if (text.compare(pos, m.text.size(), m.text) != 0 || !m.grammar->read_at) continue;
+            std::optional<Block> b = m.grammar->read_at(ctx, pos);
+            if (!b) continue;
+            for (auto& c : b->candidates) c.role = role;
+            const std::size_t next = std::max(b->end, pos + 1);
+            blocks.push_back(std::move(*b));
+            pos = next;
+            advanced = true;
+            break;
+        }
+        if (!advanced) ++pos;
+    }
+    if (blocks.empty() && answer_begin < answer_end) {
+        for (const auto& [g, r] : grammars) {
+            if (r != role || !g->read_whole) continue;
+            std::optional<Block> b = g->read_whole(ctx, answer_begin, answer_end);
+            if (!b) continue;
+            for (auto& c : b->candidates) c.role = role;
+            blocks.push_back(std::move(*b));
+            break;
+        }
+    }
+    return blocks;
+}
+
+// ---------------------------------------------------------------------------------------
+// Phase two helpers.
+
+bool contains_ci(std::string_view hay, std::string_view needle) {
+    if (needle.empty() || needle.size() > hay.size()) return false;
+    auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
+        return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+    });
+    return it != hay.end();
+}
+
+// Arguments that arrive as a JSON-encoded string (even twice) become an object.
+bool decode_arguments(Candidate& c, std::size_t max_depth, std::string& problem) {
+    int decoded = 0;
+    while (c.arguments.is_string() && decoded < 3) {
+        const std::string s = c.arguments.get<std::string>();
+        const detail::ValueRead r = detail::read_value(s, 0, max_depth);
+        std::size_t end = r.end;
+        while (end < s.size() && std::isspace(static_cast<unsigned char>(s[end]))) ++end;
+        if (!r.ok || r.healed || end != s.size()) {
+            if (decoded == 0 && s.find_first_not_of(" \t\r\n") == std::string::npos) {
+                c.arguments = json::object();
+                break;
+            }
+            problem = "arguments are a string that is not a JSON object";
+            return false;
+        }
+        c.arguments = r.value;
+        c.repairs |= r.repairs;
+        ++decoded;
+    }
+    if (decoded > 0) c.notes.push_back(decoded == 1 ? "arguments_json_string" : "arguments_double_encoded");
+    if (c.arguments.is_null()) c.arguments = json::object();
+    if (!c.arguments.is_object()) {
+        problem = "arguments must be a JSON object, got " + std::string(c.arguments.type_name());
+        return false;
+    }
+    return true;
+}
+
+void type_text_arguments(Candidate& c, const json* schema) {
+    const json* props = nullptr;
+    if (schema && schema->is_object())
+        if (auto p = schema->find("properties"); p != schema->end() && p->is_object()) props = &*p;
+    json typed = json::object();
+    for (auto it = c.arguments.begin(); it != c.arguments.end(); ++it) {
+        if (!it->is_string()) {
+            typed[it.key()] = *it;
+            continue;
+        }
+        const json* prop = nullptr;
+        if (props)
+            if (auto p = props->find(it.key()); p != props->end()) prop = &*p;
+        if (!schema) {
+            typed[it.key()] = *it;  // no tools: nothing to type from, keep the text
+            continue;
+        }
+        typed[it.key()] = detail::type_text_value(it->get<std::string>(), prop, it.key(), c.notes);
+    }
+    c.arguments = std::move(typed);
+}
+
+std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t offset) {
+    offset = std::min(offset, text.size());
+    std::size_t line = 1, col = 1;
+    for (std::size_t i = 0; i < offset; ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            col = 1;
+        } else {
+            ++col;
+        }
+    }
+    return {line, col};
+}
+
+// Joins two pieces of content so that removed syntax leaves no stray blank lines: the
+// whitespace on both sides of a cut collapses to the strongest break it contained.
+void append_piece(std::string& out, std::string_view piece) {
+    if (out.empty()) {
+        out.assign(piece);
+        return;
+    }
+    std::size_t tail = out.size();
+    while (tail > 0 && std::isspace(static_cast<unsigned char>(out[tail - 1]))) --tail;
+    std::size_t head = 0;
+    while (head < piece.size() && std::isspace(static_cast<unsigned char>(piece[head]))) ++head;
+    const std::string gap = out.substr(tail) + std::string(piece.substr(0, head));
+    out.resize(tail);
+    if (head == piece.size()) {
+        out += gap;  // keep trailing whitespace until we know what follows
+        return;
+    }
+    if (tail == 0) {
+        out.assign(piece.substr(head));
+        return;
+    }
+    if (gap.find("\n\n") != std::string::npos) out += "\n\n";
+    else if (gap.find('\n') != std::string::npos) out += "\n";
+    else if (!gap.empty()) out += " ";
+    out.append(piece.substr(head));
+}
+
+std::string trim_copy(std::string_view s) {
+    const auto b = s.find_first_not_of(" \t\r\n");
+    if (b == std::string_view::npos) return {};
+    const auto e = s.find_last_not_of(" \t\r\n");
+    return std::string(s.substr(b, e - b + 1));
+}
+
+// Text of [begin, end) without the removed spans (sorted, non-overlapping), tidied.
+std::string text_without(std::string_view text, std::size_t begin, std::size_t end,
+                         const std::vector<std::pair<std::size_t, std::size_t>>& removed) {
+    std::string out;
+    std::size_t pos = begin;
+    for (const auto& [b, e] : removed) {
+        if (e <= pos || b >= end) continue;
+        if (b > pos) append_piece(out, text.substr(pos, b - pos));
+        pos = std::max(pos, e);
+    }
+    if (pos < end) append_piece(out, text.substr(pos, end - pos));
+    return trim_copy(out);
+}
+
+}  // namespace
+
+// -------------------------------------------------------------------------------------------
+// The two phases.
+
+Result Parser::Impl::parse(std::string_view text) const {
+    Result result;
+    const Settings& settings = profile.settings;
+    const Limits& limits = settings.limits;
+    ScanContext ctx(text, settings);
+    const std::size_t limit = std::min(text.size(), limits.max_input_bytes);
+    if (limit < text.size()) {
+        result.telemetry.rejected.push_back(
+            {"", "", "input of " + std::to_string(text.size()) + " bytes exceeds the limit of " +
+                         std::to_string(limits.max_input_bytes) + "; the rest was not scanned for calls"});
+    }
+
+    const std::vector<detail::Region> reasoning = detail::find_reasoning(ctx, limit);
+    const std::vector<detail::Region> fences = detail::find_fences(text, limit);
+
+    // The answer: the output after any leading reasoning, trimmed; whole-output grammars
+    // (strict JSON, a bare call) read this range.
+    std::size_t answer_begin = 0;
+    for (const auto& r : reasoning) {
+        const std::string_view before = text.substr(answer_begin, r.outer_begin - std::min(r.outer_begin, answer_begin));
+        if (r.outer_begin >= answer_begin && before.find_first_not_of(" \t\r\n") == std::string_view::npos)
+            answer_begin = r.outer_end;
+    }
+    std::size_t answer_end = limit;
+    while (answer_begin < answer_end && std::isspace(static_cast<unsigned char>(text[answer_begin]))) ++answer_begin;
+    while (answer_end > answer_begin && std::isspace(static_cast<unsigned char>(text[answer_end - 1]))) --answer_end;
+
+    // Phase one.
+    std::vector<Block> blocks = scan(ctx, grammars, Role::primary, limit, answer_begin, answer_end);
+    if (blocks.empty()) blocks = scan(ctx, grammars, Role::fallback, limit, answer_begin, answer_end);
+
+    // Guards that depend on where a block stands, and fences that only wrap syntax.
+    std::vector<std::pair<std::size_t, std::size_t>> block_spans;  // removal span per block
+    for (auto& b : blocks) {
+        const detail::Region* in_reasoning = detail::region_at(reasoning, b.begin);
+        const bool example = !in_reasoning && detail::introduced_as_example(text, b.begin, fences);
+        for (auto& c : b.candidates) {
+            c.in_reasoning = in_reasoning != nullptr;
+            c.in_example = example;
+        }
+        std::pair<std::size_t, std::size_t> span{b.begin, b.end};
+        if (const detail::Region* f = detail::region_at(fences, b.begin); f && !example) {
+            const std::string_view inside_before = text.substr(f->inner_begin, b.begin - std::min(b.begin, f->inner_begin));
+            const std::string_view inside_after =
+                b.end <= f->inner_end ? text.substr(b.end, f->inner_end - b.end) : std::string_view{};
+            if (f->inner_begin <= b.begin && inside_before.find_first_not_of(" \t\r\n") == std::string_view::npos &&
+                inside_after.find_first_not_of(" \t\r\n`") == std::string_view::npos) {
+                span = {f->outer_begin, std::max(f->outer_end, b.end)};
+                for (auto& c : b.candidates) c.notes.push_back("tags_inside_fence");
+            }
+        }
+        block_spans.push_back(span);
+    }
+
+    // Phase two.
+    Telemetry& tm = result.telemetry;
+    std::size_t fallback_count = 0;
+    for (const auto& b : blocks)
+        for (const auto& c : b.candidates)
+            if (c.role == Role::fallback && !c.in_example && !c.in_reasoning) ++fallback_count;
+    bool intent_shown = settings.tool_required;
+    for (const auto& m : settings.intent_markers) intent_shown = intent_shown || contains_ci(text.substr(0, limit), m);
+
+    std::set<std::string> used_ids;
+    std::vector<std::pair<std::size_t, std::size_t>> removed_content;
+    std::vector<std::pair<std::size_t, std::size_t>> removed_reasoning;
+    std::size_t seen = 0;
+    std::optional<std::size_t> first_failure;  // index into tm.candidates
+    std::size_t first_failure_offset = 0;
+    std::vector<std::pair<Call, std::size_t>> accepted;  // call, candidate report index
+
+    for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
+        auto& block = blocks[bi];
+        bool block_has_call = false;
+        bool block_is_syntax = false;
+        for (auto& c : block.candidates) {
+            ++seen;
+            CandidateReport rep;
+            rep.grammar = c.grammar;
+            rep.role = c.role;
+            rep.begin = c.begin;
+            rep.end = c.end;
+            rep.raw_name = c.name;
+            rep.healed = c.healed;
+            std::string reason;
+            bool format_fault = false;  // a fault the model can fix by rewriting its syntax
+            int tool_index = -1;
+
+            if (seen > limits.max_candidates) {
+                reason = "candidate limit of " + std::to_string(limits.max_candidates) + " reached";
+            } else if (c.end - c.begin > limits.max_candidate_bytes) {
+                reason = "candidate of " + std::to_string(c.end - c.begin) + " bytes exceeds the limit of " +
+                         std::to_string(limits.max_candidate_bytes);
+                format_fault = true;
+            } else if (!c.problem.empty()) {
+                reason = c.problem;
+                format_fault = true;
+            } else if (c.in_example) {
+                reason = "shown as an example, not a call";
+            } else if (c.in_reasoning && !settings.accept_calls_in_reasoning) {
+                reason = "written inside reasoning (accept_calls_in_reasoning is off)";
+            } else if (c.role == Role::fallback && !intent_shown) {
+                reason = "fallback gate: no intent shown (no intent marker, and no tool call was required)";
+            } else if (c.role == Role::fallback && c.end - c.begin > settings.fallback_max_bytes) {
+                reason = "fallback gate: candidate of " + std::to_string(c.end - c.begin) + " bytes exceeds " +
+                         std::to_string(settings.fallback_max_bytes);
+            } else if (c.role == Role::fallback && toolset.empty()) {
+                reason = "fallback gate: no tool list to check the name against";
+            } else if (c.role == Role::fallback && fallback_count != 1) {
+                reason = "fallback gate: " + std::to_string(fallback_count) +
+                         " fallback candidates found, exactly one is allowed";
+                format_fault = true;
+            }
+
+            if (reason.empty()) {
+                if (!toolset.empty()) {
+                    const auto res = toolset.resolve(c.name);
+                    if (res.index < 0) {
+                        reason = res.error;
+                        format_fault = true;
+                    } else {
+                        tool_index = res.index;
+                        rep.name = toolset.tool(res.index).name;
+                        if (res.how != "exact") c.notes.push_back("name_" + res.how);
+                    }
+                } else if (c.name.empty()) {
+                    reason = "empty tool name";
+                    format_fault = true;
+                } else {
+                    rep.name = c.name;
+                }
+            }
+            if (reason.empty()) {
+                std::string problem;
+                if (!decode_arguments(c, limits.max_depth, problem)) {
+                    reason = problem;
+                    format_fault = true;
+                }
+            }
+            if (reason.empty()) {
+                if (c.arguments_are_text) type_text_arguments(c, tool_index >= 0 ? &toolset.schema(tool_index) : nullptr);
+                if (tool_index >= 0) {
+                    const auto verdict = toolset.validate(tool_index, c.arguments, c.role == Role::fallback);
+                    rep.schema = verdict.pass ? "pass" : "fail";
+                    rep.schema_reason = verdict.reason;
+                    if (!verdict.pass) {
+                        reason = "arguments fail the schema of " + rep.name + ": " + verdict.reason;
+                        format_fault = true;
+                    }
+                } else {
+                    rep.schema_reason = "no tools given";
+                }
+            }
+
+            detail::append_repair_names(c.repairs, rep.repairs);
+            for (const auto& n : c.notes)
+                if (std::find(rep.repairs.begin(), rep.repairs.end(), n) == rep.repairs.end()) rep.repairs.push_back(n);
+            if (c.healed && std::find(rep.repairs.begin(), rep.repairs.end(), "healed_truncation") == rep.repairs.end())
+                rep.repairs.push_back("healed_truncation");
+
+            rep.accepted = reason.empty();
+            rep.reason = reason;
+            if (rep.accepted) {
+                Call call;
+                call.name = rep.name;
+                call.arguments = c.arguments;
+                if (c.id && !c.id->empty() && !used_ids.count(*c.id)) call.id = *c.id;
+                accepted.emplace_back(std::move(call), tm.candidates.size());
+                block_has_call = true;
+            } else {
+                tm.rejected.push_back({c.name, c.grammar, reason});
+                if (format_fault && !first_failure) {
+                    first_failure = tm.candidates.size();
+                    first_failure_offset = c.problem.empty() ? c.begin : c.problem_offset;
+                }
+            }
+            // Primary syntax is tool syntax whatever became of it; a fallback candidate
+            // that was not accepted was probably prose and stays in the content.
+            if (c.role == Role::primary && !c.in_example) block_is_syntax = true;
+            tm.candidates.push_back(std::move(rep));
+        }
+        if (block_has_call || block_is_syntax) {
+            const bool in_reasoning = detail::region_at(reasoning, block.begin) != nullptr;
+            if (!in_reasoning) removed_content.push_back(block_spans[bi]);
+            else if (block_has_call) removed_reasoning.push_back(block_spans[bi]);
+        }
+    }
+
+    // Ids: the model's where it gave one, otherwise generated; unique within the result.
+    for (auto& [call, _] : accepted)
+        if (!call.id.empty()) used_ids.insert(call.id);
+    std::size_t next_id = 0;
+    for (auto& [call, _] : accepted) {
+        if (!call.id.empty()) continue;
+        std::string id;
+        do id = "call_" + std::to_string(next_id++);
+        while (used_ids.count(id));
+        used_ids.insert(id);
+        call.id = id;
+    }
+
+    // Telemetry.
+    tm.candidate_count = tm.candidates.size();
+    tm.saw_tool_syntax = !blocks.empty();
+    for (auto& [call, ri] : accepted) {
+        const CandidateReport& rep = tm.candidates[ri];
+        if (tm.grammar.empty()) tm.grammar = rep.grammar;
+        if (rep.role == Role::fallback) tm.fallback_used = true;
+        tm.healed = tm.healed || rep.healed;
+        for (const auto& r : rep.repairs)
+            if (std::find(tm.repairs.begin(), tm.repairs.end(), r) == tm.repairs.end()) tm.repairs.push_back(r);
+        result.calls.push_back(std::move(call));
+    }
+    if (!result.calls.empty()) tm.parse_mode = tm.fallback_used ? "fallback" : "primary";
+    if (tm.grammar.empty() && !tm.candidates.empty()) tm.grammar = tm.candidates.front().grammar;
+
+    // Content and reasoning.
+    std::vector<std::pair<std::size_t, std::size_t>> removed = removed_content;
+    for (const auto& r : reasoning) removed.emplace_back(r.outer_begin, r.outer_end);
+    std::sort(removed.begin(), removed.end());
+    result.content = text_without(text, 0, text.size(), removed);
+    std::sort(removed_reasoning.begin(), removed_reasoning.end());
+    for (const auto& r : reasoning) {
+        std::string part = text_without(text, r.inner_begin, r.inner_end, removed_reasoning);
+        if (part.empty()) continue;
+        if (!result.reasoning.empty()) result.reasoning += "\n\n";
+        result.reasoning += part;
+    }
+
+    // A format error, with a correction prompt, when tool syntax yielded no call.
+    if (result.calls.empty() && first_failure) {
+        FormatError err;
+        err.message = tm.candidates[*first_failure].reason;
+        err.offset = first_failure_offset;
+        std::tie(err.line, err.column) = line_column(text, err.offset);
+        const GrammarDef* primary = grammars.front().first;
+        err.expected = primary->instruction ? primary->instruction(settings) : std::string(primary->summary);
+        std::string tools_line;
+        for (const auto& t : tools) tools_line += (tools_line.empty() ? "" : ", ") + t.name;
+        err.correction_prompt = "Your last message tried to call a tool, but the call could not be used: " +
+                                err.message + " (line " + std::to_string(err.line) + ", column " +
+                                std::to_string(err.column) + "). " +
+                                (tools_line.empty() ? std::string() : "Available tools: " + tools_line + ". ") +
+                                "Write the call again, complete, in this format:\n" + err.expected;
+        result.error = std::move(err);
+    }
+    return result;
+}
+
+// -------------------------------------------------------------------------------------------
+
+Parser::Parser(Profile profile, std::vector<Tool> tools)
+    : impl_(std::make_unique<Impl>(std::move(profile), std::move(tools))) {}
+Parser::~Parser() = default;
+Parser::Parser(Parser&&) noexcept = default;
+Parser& Parser::operator=(Parser&&) noexcept = default;
+
+Result Parser::parse(std::string_view text) const {
+    try {
+        return impl_->parse(text);
+    } catch (const std::exception& e) {
+        // A defect, not bad input: still never an exception out of the API.
+        Result r;
+        r.content = std::string(text);
+        r.error = FormatError{std::string("internal error: ") + e.what(), 0, 1, 1, "", ""};
+        return r;
+    }
+}
+
+const Profile& Parser::profile() const { return impl_->profile; }
+const std::vector<Tool>& Parser::tools() const { return impl_->tools; }
+
+}  // namespace toolgram

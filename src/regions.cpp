@@ -1,0 +1,120 @@
+// Reasoning blocks and fences (see regions.hpp).
+#include "regions.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+namespace toolgram::detail {
+
+std::vector<Region> find_reasoning(ScanContext& ctx, std::size_t limit) {
+    const std::string_view text = ctx.text().substr(0, limit);
+    const auto& pairs = ctx.settings().reasoning;
+    std::vector<Region> out;
+    if (pairs.empty()) return out;
+
+    // Started inside reasoning: a closer before any opener of any pair.
+    std::size_t first_open = std::string_view::npos;
+    for (const auto& d : pairs)
+        if (!d.open.empty()) first_open = std::min(first_open, text.find(d.open));
+    std::size_t pos = 0;
+    std::size_t best_close = std::string_view::npos;
+    const Delimiters* headless = nullptr;
+    for (const auto& d : pairs) {
+        if (d.close.empty()) continue;
+        const std::size_t c = text.find(d.close);
+        if (c != std::string_view::npos && c < first_open && c < best_close) {
+            best_close = c;
+            headless = &d;
+        }
+    }
+    if (headless) {
+        out.push_back({0, best_close + headless->close.size(), 0, best_close});
+        pos = best_close + headless->close.size();
+    }
+
+    while (pos < text.size()) {
+        std::size_t open_at = std::string_view::npos;
+        const Delimiters* which = nullptr;
+        for (const auto& d : pairs) {
+            if (d.open.empty()) continue;
+            const std::size_t o = ctx.find(d.open, pos);
+            if (o != std::string_view::npos && o < open_at && o < text.size()) {
+                open_at = o;
+                which = &d;
+            }
+        }
+        if (!which) break;
+        const std::size_t inner = open_at + which->open.size();
+        std::size_t close_at = ctx.find(which->close, inner);
+        if (close_at == std::string_view::npos || close_at >= text.size()) {
+            out.push_back({open_at, text.size(), inner, text.size()});  // never closed: to the end
+            break;
+        }
+        out.push_back({open_at, close_at + which->close.size(), inner, close_at});
+        pos = close_at + which->close.size();
+    }
+    return out;
+}
+
+std::vector<Region> find_fences(std::string_view text, std::size_t limit) {
+    std::vector<Region> out;
+    text = text.substr(0, limit);
+    bool open = false;
+    Region current;
+    std::size_t line = 0;
+    while (line < text.size()) {
+        std::size_t eol = text.find('\n', line);
+        if (eol == std::string_view::npos) eol = text.size();
+        std::size_t p = line;
+        while (p < eol && p - line < 3 && text[p] == ' ') ++p;
+        if (text.substr(p, 3) == "```") {
+            if (!open) {
+                current.outer_begin = line;
+                current.inner_begin = std::min(eol + 1, text.size());
+                open = true;
+            } else {
+                current.inner_end = line;
+                current.outer_end = std::min(eol + 1, text.size());
+                // A closing fence is only the backticks; keep a following newline outside.
+                if (current.outer_end > 0 && current.outer_end <= text.size() && text[current.outer_end - 1] == '\n')
+                    --current.outer_end;
+                out.push_back(current);
+                open = false;
+            }
+        }
+        line = eol + 1;
+    }
+    if (open) {
+        current.inner_end = text.size();
+        current.outer_end = text.size();
+        out.push_back(current);
+    }
+    return out;
+}
+
+const Region* region_at(const std::vector<Region>& regions, std::size_t pos) {
+    for (const auto& r : regions)
+        if (r.contains(pos)) return &r;
+    return nullptr;
+}
+
+bool introduced_as_example(std::string_view text, std::size_t pos, const std::vector<Region>& fences) {
+    std::size_t stop = pos;
+    if (const Region* f = region_at(fences, pos)) stop = f->outer_begin;
+    // The lead-in: back to the previous paragraph break, at most 240 bytes.
+    std::size_t from = stop > 240 ? stop - 240 : 0;
+    const std::size_t para = text.substr(0, stop).rfind("\n\n");
+    if (para != std::string_view::npos && para + 2 > from) from = para + 2;
+    std::string lead(text.substr(from, stop - from));
+    std::transform(lead.begin(), lead.end(), lead.begin(), [](unsigned char c) { return std::tolower(c); });
+    static constexpr std::string_view phrases[] = {
+        "for example", "for instance", "e.g.", "example:", "an example", "example of", "such as",
+        "you could call", "you can call", "you would call", "you might call", "would look like", "looks like this",
+    };
+    for (auto p : phrases)
+        if (lead.find(p) != std::string::npos) return true;
+    return false;
+}
+
+}  // namespace toolgram::detail

@@ -1,0 +1,312 @@
+// Allow-list, name normalisation, schema validation and typing (see toolset.hpp).
+#include "toolset.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <stdexcept>
+
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validation_results.hpp>
+#include <valijson/validator.hpp>
+
+#include "value_reader.hpp"
+
+namespace toolgram::detail {
+
+struct ToolSet::Entry {
+    Tool tool;
+    json schema;
+    valijson::Schema compiled;
+    valijson::Schema compiled_strict;
+};
+
+namespace {
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+    return out;
+}
+
+std::string loose(std::string_view s) {
+    std::string out;
+    for (unsigned char c : s)
+        if (std::isalnum(c)) out += static_cast<char>(std::tolower(c));
+    return out;
+}
+
+void compile(const json& schema, valijson::Schema& into, const std::string& tool_name) {
+    try {
+        valijson::SchemaParser parser;
+        valijson::adapters::NlohmannJsonAdapter adapter(schema);
+        parser.populateSchema(adapter, into);
+    } catch (const std::exception& e) {
+        throw std::invalid_argument("tool \"" + tool_name + "\": its parameters schema cannot be compiled: " + e.what());
+    }
+}
+
+}  // namespace
+
+json normalise_schema(const json& schema) {
+    if (schema.is_array()) {
+        json out = json::array();
+        for (const auto& s : schema) out.push_back(normalise_schema(s));
+        return out;
+    }
+    if (!schema.is_object()) return schema;
+    json out = json::object();
+    for (auto it = schema.begin(); it != schema.end(); ++it) {
+        if (it.key() == "nullable") continue;
+        if (it.key() == "properties" || it.key() == "definitions" || it.key() == "$defs" ||
+            it.key() == "patternProperties") {
+            json props = json::object();
+            if (it->is_object())
+                for (auto p = it->begin(); p != it->end(); ++p) props[p.key()] = normalise_schema(*p);
+            out[it.key()] = props;
+        } else if (it.key() == "items" || it.key() == "additionalProperties" || it.key() == "anyOf" ||
+                   it.key() == "oneOf" || it.key() == "allOf" || it.key() == "not" || it.key() == "additionalItems") {
+            out[it.key()] = normalise_schema(*it);
+        } else {
+            out[it.key()] = *it;
+        }
+    }
+    if (auto n = schema.find("nullable"); n != schema.end() && n->is_boolean() && n->get<bool>()) {
+        if (auto t = out.find("type"); t != out.end()) {
+            if (t->is_string() && *t != "null") *t = json::array({*t, "null"});
+            else if (t->is_array() && std::find(t->begin(), t->end(), json("null")) == t->end()) t->push_back("null");
+        } else if (auto a = out.find("anyOf"); a != out.end() && a->is_array()) {
+            a->push_back(json{{"type", "null"}});
+        } else if (auto e = out.find("enum"); e != out.end() && e->is_array()) {
+            e->push_back(nullptr);
+        }
+    }
+    return out;
+}
+
+ToolSet::ToolSet(const std::vector<Tool>& tools) {
+    for (const auto& t : tools) {
+        if (t.name.empty()) throw std::invalid_argument("a tool has an empty name");
+        for (const auto& e : entries_)
+            if (e->tool.name == t.name) throw std::invalid_argument("tool \"" + t.name + "\" is declared twice");
+        auto entry = std::make_unique<Entry>();
+        entry->tool = t;
+        json params = t.parameters.is_null() ? json::object() : t.parameters;
+        if (!params.is_object())
+            throw std::invalid_argument("tool \"" + t.name + "\": parameters must be a JSON Schema object");
+        entry->schema = normalise_schema(params);
+        compile(entry->schema, entry->compiled, t.name);
+        json strict = entry->schema;
+        if (!strict.contains("additionalProperties") && strict.contains("properties")) strict["additionalProperties"] = false;
+        compile(strict, entry->compiled_strict, t.name);
+        entries_.push_back(std::move(entry));
+    }
+}
+
+ToolSet::~ToolSet() = default;
+ToolSet::ToolSet(ToolSet&&) noexcept = default;
+ToolSet& ToolSet::operator=(ToolSet&&) noexcept = default;
+
+const Tool& ToolSet::tool(int index) const { return entries_[static_cast<std::size_t>(index)]->tool; }
+const json& ToolSet::schema(int index) const { return entries_[static_cast<std::size_t>(index)]->schema; }
+
+ToolSet::Resolution ToolSet::resolve(std::string_view raw) const {
+    Resolution r;
+    if (raw.empty()) {
+        r.error = "empty tool name";
+        return r;
+    }
+    auto unique = [&](auto&& match, const char* how) -> bool {
+        int found = -1;
+        for (std::size_t i = 0; i < entries_.size(); ++i) {
+            if (!match(entries_[i]->tool.name)) continue;
+            if (found >= 0) {
+                r.error = "tool name \"" + std::string(raw) + "\" is ambiguous (" + how + " match for \"" +
+                          entries_[static_cast<std::size_t>(found)]->tool.name + "\" and \"" + entries_[i]->tool.name + "\")";
+                r.index = -1;
+                return true;
+            }
+            found = static_cast<int>(i);
+        }
+        if (found >= 0) {
+            r.index = found;
+            r.how = how;
+            return true;
+        }
+        return false;
+    };
+    if (unique([&](const std::string& n) { return n == raw; }, "exact")) return r;
+    const std::string low = lower(raw);
+    if (unique([&](const std::string& n) { return lower(n) == low; }, "case")) return r;
+    const std::size_t cut = raw.find_last_of(".:");
+    if (cut != std::string_view::npos && cut + 1 < raw.size()) {
+        const std::string_view tail = raw.substr(cut + 1);
+        const std::string low_tail = lower(tail);
+        if (unique([&](const std::string& n) { return n == tail || lower(n) == low_tail; }, "namespace")) return r;
+    }
+    const std::string l = loose(raw);
+    if (!l.empty() && unique([&](const std::string& n) { return loose(n) == l; }, "loose")) return r;
+    r.error = "unknown tool \"" + std::string(raw) + "\"";
+    return r;
+}
+
+ToolSet::Verdict ToolSet::validate(int index, const json& arguments, bool strict) const {
+    const Entry& e = *entries_[static_cast<std::size_t>(index)];
+    valijson::Validator validator(valijson::Validator::kStrongTypes);
+    valijson::ValidationResults results;
+    valijson::adapters::NlohmannJsonAdapter target(arguments);
+    Verdict v;
+    try {
+        v.pass = validator.validate(strict ? e.compiled_strict : e.compiled, target, &results);
+    } catch (const std::exception& ex) {
+        v.pass = false;
+        v.reason = std::string("schema validation failed: ") + ex.what();
+        return v;
+    }
+    if (v.pass) return v;
+    // Valijson reports the chain from the root; the deepest entries say the most.
+    std::vector<std::string> parts;
+    valijson::ValidationResults::Error err;
+    while (results.popError(err)) {
+        std::string where;
+        for (const auto& c : err.context) where += c;
+        parts.push_back(where + ": " + err.description);
+    }
+    std::string reason;
+    const std::size_t keep = std::min<std::size_t>(parts.size(), 3);
+    for (std::size_t i = parts.size() - keep; i < parts.size(); ++i) {
+        if (!reason.empty()) reason += "; ";
+        reason += parts[i];
+    }
+    v.reason = reason.empty() ? "arguments do not match the schema" : reason;
+    return v;
+}
+
+namespace {
+
+std::string trim(std::string_view s) {
+    const auto b = s.find_first_not_of(" \t\r\n");
+    if (b == std::string_view::npos) return {};
+    const auto e = s.find_last_not_of(" \t\r\n");
+    return std::string(s.substr(b, e - b + 1));
+}
+
+bool parse_integer(const std::string& t, json& out) {
+    if (t.empty()) return false;
+    const char* b = t.data();
+    const char* e = t.data() + t.size();
+    if (*b == '+') ++b;
+    if (*b == '-') {
+        std::int64_t v = 0;
+        auto [p, ec] = std::from_chars(b, e, v);
+        if (ec != std::errc() || p != e) return false;
+        out = v;
+    } else {
+        std::uint64_t v = 0;
+        auto [p, ec] = std::from_chars(b, e, v);
+        if (ec != std::errc() || p != e) return false;
+        out = v;
+    }
+    return true;
+}
+
+bool parse_number(const std::string& t, json& out) {
+    if (t.empty()) return false;
+    if (parse_integer(t, out)) return true;
+    char* endp = nullptr;
+    const double d = std::strtod(t.c_str(), &endp);
+    if (endp != t.c_str() + t.size() || !std::isfinite(d)) return false;
+    // strtod also reads "inf", "nan" and hex floats; a schema number means a decimal.
+    for (char c : t)
+        if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == 'e' || c == 'E' || c == '-' || c == '+'))
+            return false;
+    out = d;
+    return true;
+}
+
+bool fits(const std::string& text, const std::string& type, json& out) {
+    const std::string t = trim(text);
+    if (type == "string") {
+        out = text;
+        return true;
+    }
+    if (type == "integer") return parse_integer(t, out);
+    if (type == "number") return parse_number(t, out);
+    if (type == "boolean") {
+        const std::string l = lower(t);
+        if (l == "true") out = true;
+        else if (l == "false") out = false;
+        else return false;
+        return true;
+    }
+    if (type == "null") {
+        const std::string l = lower(t);
+        if (l == "null" || l == "none" || t.empty()) {
+            out = nullptr;
+            return true;
+        }
+        return false;
+    }
+    if (type == "object" || type == "array") {
+        const ValueRead r = read_value(t, 0, 64);
+        if (!r.ok || r.healed || r.end != t.size()) return false;
+        if (type == "object" && !r.value.is_object()) return false;
+        if (type == "array" && !r.value.is_array()) return false;
+        out = r.value;
+        return true;
+    }
+    return false;
+}
+
+void collect_types(const json& schema, std::vector<std::string>& types) {
+    if (!schema.is_object()) return;
+    if (auto t = schema.find("type"); t != schema.end()) {
+        if (t->is_string()) types.push_back(t->get<std::string>());
+        else if (t->is_array())
+            for (const auto& x : *t)
+                if (x.is_string()) types.push_back(x.get<std::string>());
+    }
+    for (const char* k : {"anyOf", "oneOf"}) {
+        if (auto a = schema.find(k); a != schema.end() && a->is_array())
+            for (const auto& sub : *a) collect_types(sub, types);
+    }
+    if (types.empty()) {
+        if (auto e = schema.find("enum"); e != schema.end() && e->is_array() && !e->empty()) {
+            const json& first = e->front();
+            if (first.is_string()) types.push_back("string");
+            else if (first.is_number_integer()) types.push_back("integer");
+            else if (first.is_number()) types.push_back("number");
+            else if (first.is_boolean()) types.push_back("boolean");
+        }
+        if (auto c = schema.find("const"); c != schema.end() && c->is_string()) types.push_back("string");
+    }
+}
+
+}  // namespace
+
+json type_text_value(const std::string& text, const json* property_schema, const std::string& key,
+                     std::vector<std::string>& notes) {
+    if (!property_schema) {
+        notes.push_back("parameter \"" + key + "\" is not in the schema; kept as text");
+        return text;
+    }
+    std::vector<std::string> types;
+    collect_types(*property_schema, types);
+    if (types.empty()) return text;  // any type: the text is the value
+    // "null" written for a nullable parameter means null, even when string comes first.
+    const std::string l = lower(trim(text));
+    if ((l == "null" || l == "none") && std::find(types.begin(), types.end(), "null") != types.end()) return nullptr;
+    for (const auto& type : types) {
+        if (type == "null") continue;
+        json out;
+        if (fits(text, type, out)) return out;
+    }
+    notes.push_back("parameter \"" + key + "\" is not a valid " + types.front() + "; kept as text");
+    return text;
+}
+
+}  // namespace toolgram::detail

@@ -1,0 +1,66 @@
+// Phase two's knowledge of the tools: the allow-list, name normalisation, schemas
+// compiled once (valijson), and typing of text values from a schema.
+//
+// Built once per Parser. Validation is valijson's (draft 7), never ours; we only rewrite
+// OpenAPI's `nullable: true` into a type union first, because tool schemas use it and
+// JSON Schema does not know it.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "toolgram/toolgram.hpp"
+
+namespace valijson {
+class Schema;
+}
+
+namespace toolgram::detail {
+
+class ToolSet {
+public:
+    explicit ToolSet(const std::vector<Tool>& tools);
+    ~ToolSet();
+    ToolSet(ToolSet&&) noexcept;
+    ToolSet& operator=(ToolSet&&) noexcept;
+
+    bool empty() const { return entries_.empty(); }
+    std::size_t size() const { return entries_.size(); }
+
+    struct Resolution {
+        int index = -1;          // into the tool list, -1 when unresolved
+        std::string how;         // exact | case | namespace | loose
+        std::string error;       // why unresolved
+    };
+    // Exact, then case-insensitive, then namespace tail (functions.x, default_api.x), then
+    // loose alphanumeric (get-weather). An ambiguous match is no match.
+    Resolution resolve(std::string_view raw) const;
+
+    const Tool& tool(int index) const;
+    const json& schema(int index) const;  // the normalised schema
+
+    // Valijson's verdict; `strict` also refuses properties the schema does not declare.
+    struct Verdict {
+        bool pass = true;
+        std::string reason;
+    };
+    Verdict validate(int index, const json& arguments, bool strict) const;
+
+private:
+    struct Entry;
+    std::vector<std::unique_ptr<Entry>> entries_;
+};
+
+// Rewrites `nullable: true` as a union with "null", recursively.
+json normalise_schema(const json& schema);
+
+// Types one XML-style text value from its property schema (FORMATS.md, "Typing text
+// values from the schema"). Adds a note when the text does not fit and is kept.
+json type_text_value(const std::string& text, const json* property_schema, const std::string& key,
+                     std::vector<std::string>& notes);
+
+}  // namespace toolgram::detail
