@@ -60,7 +60,8 @@ const char* parse_help =
     "  --accept-reasoning-calls  accept calls written inside reasoning blocks\n"
     "  --tag-open TEXT, --tag-close TEXT   the tag grammar's delimiters\n"
     "  --fallback-max-bytes N  size gate for fallback candidates (default 2048)\n"
-    "  --pretty              indent the JSON output\n";
+    "  --pretty              indent the JSON output\n"
+    "  --summary             print one line per result for people instead of JSON\n";
 
 const char* instruction_help =
     "usage: toolgram instruction --profile NAME [--tools TOOLS.json]\n"
@@ -94,6 +95,24 @@ std::vector<toolgram::Tool> read_tools(const std::string& path) {
     }
 }
 
+// One line for people: the calls found, or why there was none.
+std::string summary_line(const std::string& label, const toolgram::Result& r) {
+    std::string line = label.empty() ? std::string() : label + ": ";
+    const auto& t = r.telemetry;
+    if (!r.calls.empty()) {
+        for (std::size_t i = 0; i < r.calls.size(); ++i) {
+            if (i) line += "; ";
+            line += r.calls[i].name + " " + r.calls[i].arguments.dump(-1, ' ', false, json::error_handler_t::replace);
+        }
+        line += "  [" + t.parse_mode + ", " + t.grammar + (t.healed ? ", healed" : "") + "]";
+    } else {
+        line += "no call";
+        if (!t.rejected.empty()) line += " (" + t.rejected.front().reason + ")";
+        else if (!t.saw_tool_syntax) line += " (no tool syntax)";
+    }
+    return line;
+}
+
 std::string dump(const json& j, bool pretty) {
     return j.dump(pretty ? 2 : -1, ' ', false, json::error_handler_t::replace);
 }
@@ -105,6 +124,7 @@ struct ParseOptions {
     bool openai = false;
     bool jsonl = false;
     bool pretty = false;
+    bool summary = false;
     bool tool_required = false;
     bool accept_reasoning_calls = false;
     std::optional<std::string> tag_open, tag_close;
@@ -148,6 +168,10 @@ int run_jsonl(const ParseOptions& o, const std::vector<toolgram::Tool>& default_
             if (auto p = in.find("profile"); p != in.end() && p->is_string()) profile = p->get<std::string>();
             toolgram::Parser parser(make_profile(profile, o), std::move(tools));
             const toolgram::Result r = parser.parse(text->get<std::string>());
+            if (o.summary) {
+                std::cout << summary_line(id.is_string() ? id.get<std::string>() : id.dump(), r) << "\n";
+                continue;
+            }
             out = o.openai ? toolgram::to_openai_message(r) : toolgram::to_json(r);
             out["id"] = id;
         } catch (const std::exception& e) {
@@ -174,6 +198,7 @@ int cmd_parse(const std::vector<std::string>& args) {
         else if (a == "--openai") o.openai = true;
         else if (a == "--jsonl") o.jsonl = true;
         else if (a == "--pretty") o.pretty = true;
+        else if (a == "--summary") o.summary = true;
         else if (a == "--tool-required") o.tool_required = true;
         else if (a == "--accept-reasoning-calls") o.accept_reasoning_calls = true;
         else if (a == "--tag-open") o.tag_open = value("--tag-open");
@@ -199,6 +224,10 @@ int cmd_parse(const std::vector<std::string>& args) {
         throw InputError(e.what());
     }
     const toolgram::Result r = parser->parse(text);
+    if (o.summary) {
+        std::cout << summary_line("", r) << "\n";
+        return 0;
+    }
     std::cout << dump(o.openai ? toolgram::to_openai_message(r) : toolgram::to_json(r), o.pretty) << "\n";
     return 0;
 }
