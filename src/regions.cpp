@@ -103,9 +103,10 @@ bool introduced_as_example(std::string_view text, std::size_t pos, const std::ve
     std::size_t stop = pos;
     if (const Region* f = region_at(fences, pos)) stop = f->outer_begin;
     // The lead-in: back to the previous paragraph break, at most 240 bytes.
+    // Searching only the window keeps this constant per call (linear over all blocks).
     std::size_t from = stop > 240 ? stop - 240 : 0;
-    const std::size_t para = text.substr(0, stop).rfind("\n\n");
-    if (para != std::string_view::npos && para + 2 > from) from = para + 2;
+    const std::size_t para = text.substr(from, stop - from).rfind("\n\n");
+    if (para != std::string_view::npos) from += para + 2;
     std::string lead(text.substr(from, stop - from));
     std::transform(lead.begin(), lead.end(), lead.begin(), [](unsigned char c) { return std::tolower(c); });
     static constexpr std::string_view phrases[] = {

@@ -278,8 +278,17 @@ int main(int argc, char** argv) {
     try {
         if (command == "parse") return cmd_parse(args);
         if (command == "instruction") return cmd_instruction(args);
-        if (command == "profiles") return cmd_profiles();
-        if (command == "grammars") return cmd_grammars();
+        const bool wants_help = !args.empty() && (args[0] == "--help" || args[0] == "-h");
+        if (command == "profiles") {
+            if (wants_help) std::cout << "usage: toolgram profiles\n\nLists the built-in profiles and their grammars.\n";
+            else if (!args.empty()) throw UsageError("profiles takes no arguments");
+            return wants_help ? 0 : cmd_profiles();
+        }
+        if (command == "grammars") {
+            if (wants_help) std::cout << "usage: toolgram grammars\n\nLists the grammars that profiles are made of.\n";
+            else if (!args.empty()) throw UsageError("grammars takes no arguments");
+            return wants_help ? 0 : cmd_grammars();
+        }
         throw UsageError("unknown command \"" + command + "\"");
     } catch (const UsageError& e) {
         std::cerr << "toolgram: " << e.what() << "\n";
