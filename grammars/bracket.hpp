@@ -20,7 +20,8 @@ using lenient::ws;
 
 struct call_separator : sor<lenient::trailing_comma, seq<lenient::value_separator, ws>, at<one<']'>>, at<eof>> {};
 struct list_close : one<']'> {};
-struct list_end : sor<list_close, lenient::healed_end> {};
+struct list_cut_off : eof {};  // the list's `]` was cut off: healed (no value to close)
+struct list_end : sor<list_close, list_cut_off> {};
 struct call_list : seq<one<'['>, ws, at<python_call::call_start>,
                        until<list_end, must<python_call::call>, ws, must<call_separator>>> {};
 

@@ -182,29 +182,21 @@ std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size
 }
 
 // Joins two pieces of content so that removed syntax leaves no stray blank lines: the
-// whitespace on both sides of a cut collapses to the strongest break it contained.
+// whitespace at a cut becomes the strongest break found on either side of it (a blank
+// line, a newline, or a space), never the two sides added together.
 void append_piece(std::string& out, std::string_view piece) {
-    if (out.empty()) {
-        out.assign(piece);
-        return;
-    }
-    std::size_t tail = out.size();
-    while (tail > 0 && std::isspace(static_cast<unsigned char>(out[tail - 1]))) --tail;
+    auto strength = [](std::string_view gap) {
+        const auto nl = std::count(gap.begin(), gap.end(), '\n');
+        return nl >= 2 ? 3 : nl == 1 ? 2 : gap.empty() ? 0 : 1;
+    };
+    auto canonical = [](int s) { return s == 3 ? "\n\n" : s == 2 ? "\n" : s == 1 ? " " : ""; };
     std::size_t head = 0;
     while (head < piece.size() && std::isspace(static_cast<unsigned char>(piece[head]))) ++head;
-    const std::string gap = out.substr(tail) + std::string(piece.substr(0, head));
+    std::size_t tail = out.size();
+    while (tail > 0 && std::isspace(static_cast<unsigned char>(out[tail - 1]))) --tail;
+    const int s = std::max(strength(std::string_view(out).substr(tail)), strength(piece.substr(0, head)));
     out.resize(tail);
-    if (head == piece.size()) {
-        out += gap;  // keep trailing whitespace until we know what follows
-        return;
-    }
-    if (tail == 0) {
-        out.assign(piece.substr(head));
-        return;
-    }
-    if (gap.find("\n\n") != std::string::npos) out += "\n\n";
-    else if (gap.find('\n') != std::string::npos) out += "\n";
-    else if (!gap.empty()) out += " ";
+    if (tail > 0) out += canonical(s);  // leading whitespace of the content is trimmed anyway
     out.append(piece.substr(head));
 }
 
@@ -324,6 +316,10 @@ Result Parser::Impl::parse(std::string_view text) const {
 
             if (seen > limits.max_candidates) {
                 reason = "candidate limit of " + std::to_string(limits.max_candidates) + " reached";
+            } else if (c.role == Role::fallback && !intent_shown && !c.in_example && !c.in_reasoning) {
+                // Checked before the candidate's own problems: without intent, broken
+                // JSON in an answer is just broken JSON, not a failed tool call.
+                reason = "fallback gate: no intent shown (no intent marker, and no tool call was required)";
             } else if (c.end - c.begin > limits.max_candidate_bytes) {
                 reason = "candidate of " + std::to_string(c.end - c.begin) + " bytes exceeds the limit of " +
                          std::to_string(limits.max_candidate_bytes);
@@ -335,8 +331,6 @@ Result Parser::Impl::parse(std::string_view text) const {
                 reason = "shown as an example, not a call";
             } else if (c.in_reasoning && !settings.accept_calls_in_reasoning) {
                 reason = "written inside reasoning (accept_calls_in_reasoning is off)";
-            } else if (c.role == Role::fallback && !intent_shown) {
-                reason = "fallback gate: no intent shown (no intent marker, and no tool call was required)";
             } else if (c.role == Role::fallback && c.end - c.begin > settings.fallback_max_bytes) {
                 reason = "fallback gate: candidate of " + std::to_string(c.end - c.begin) + " bytes exceeds " +
                          std::to_string(settings.fallback_max_bytes);

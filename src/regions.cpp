@@ -100,21 +100,31 @@ const Region* region_at(const std::vector<Region>& regions, std::size_t pos) {
 }
 
 bool introduced_as_example(std::string_view text, std::size_t pos, const std::vector<Region>& fences) {
-    std::size_t stop = pos;
-    if (const Region* f = region_at(fences, pos)) stop = f->outer_begin;
-    // The lead-in: back to the previous paragraph break, at most 240 bytes.
-    // Searching only the window keeps this constant per call (linear over all blocks).
+    const Region* fence = region_at(fences, pos);
+    std::size_t stop = fence ? fence->outer_begin : pos;
+    // A fence's lead-in is the paragraph before it, even across a blank line; an unfenced
+    // call's lead-in is the text before it on its own line.
+    if (fence)
+        while (stop > 0 && std::isspace(static_cast<unsigned char>(text[stop - 1]))) --stop;
+    // Searching only a bounded window keeps this constant per call (linear over all blocks).
     std::size_t from = stop > 240 ? stop - 240 : 0;
-    const std::size_t para = text.substr(from, stop - from).rfind("\n\n");
-    if (para != std::string_view::npos) from += para + 2;
+    const std::string_view window = text.substr(from, stop - from);
+    const std::size_t brk = fence ? window.rfind("\n\n") : window.rfind('\n');
+    if (brk != std::string_view::npos) from += brk + (fence ? 2 : 1);
     std::string lead(text.substr(from, stop - from));
     std::transform(lead.begin(), lead.end(), lead.begin(), [](unsigned char c) { return std::tolower(c); });
-    static constexpr std::string_view phrases[] = {
-        "for example", "for instance", "e.g.", "example:", "an example", "example of", "such as",
-        "you could call", "you can call", "you would call", "you might call", "would look like", "looks like this",
+    // Phrases that introduce an example anywhere, and weaker ones that do so only before
+    // a fenced snippet ("such as Zürich" before a real call is not an example).
+    static constexpr std::string_view strong[] = {
+        "for example", "for instance", "e.g.", "example:", "an example", "example of",
+        "you could call", "you can call", "you would call", "you might call",
     };
-    for (auto p : phrases)
+    static constexpr std::string_view fenced_only[] = {"such as", "would look like", "looks like this", "like so:"};
+    for (auto p : strong)
         if (lead.find(p) != std::string::npos) return true;
+    if (fence)
+        for (auto p : fenced_only)
+            if (lead.find(p) != std::string::npos) return true;
     return false;
 }
 

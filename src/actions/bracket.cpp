@@ -8,6 +8,9 @@
 #include "bracket.hpp"
 #include "grammar_def.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 namespace toolgram::detail {
 namespace {
 
@@ -19,6 +22,7 @@ struct BracketState : BlockState {
     std::size_t call_begin = 0;
     std::size_t positional = 0;
     std::string pending_keyword;
+    std::size_t trailing_from = std::string_view::npos;
     std::vector<Candidate> calls;
 };
 
@@ -81,9 +85,17 @@ struct action<pc::call> {
     }
 };
 template <>
+struct action<bk::list_cut_off> {
+    template <typename Input>
+    static void apply(const Input&, BracketState& st) { st.healed = true; }
+};
+template <>
 struct action<bk::trailing_text> {
     template <typename Input>
-    static void apply(const Input&, BracketState& st) { st.note("trailing_text_ignored"); }
+    static void apply(const Input& in, BracketState& st) {
+        st.note("trailing_text_ignored");
+        st.trailing_from = st.offset_of(in.begin());
+    }
 };
 
 Block finish(BracketState& st, std::size_t begin, std::size_t end) {
@@ -118,7 +130,10 @@ std::optional<Block> read_whole(ScanContext& ctx, std::size_t begin, std::size_t
         return failed_block("bracket", begin, stop, r.failure, ctx.settings().limits.max_depth);
     }
     if (!r.matched || st.calls.empty()) return std::nullopt;
-    return finish(st, begin, end);
+    // Ignored text after the calls is not tool syntax: it stays content.
+    std::size_t stop = std::min(end, st.trailing_from);
+    while (stop > begin && std::isspace(static_cast<unsigned char>(ctx.text()[stop - 1]))) --stop;
+    return finish(st, begin, stop);
 }
 
 std::string instruction(const Settings&) {

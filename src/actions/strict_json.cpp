@@ -33,6 +33,11 @@ struct action<sj::fence_open> {
     static void apply(const Input&, JsonState& st) { st.note("fenced_payload"); }
 };
 template <>
+struct action<sj::fence_close> {
+    template <typename Input>
+    static void apply(const Input& in, JsonState& st) { st.payload_end = st.offset_of(in.end()); }
+};
+template <>
 struct action<sj::trailing_text> {
     template <typename Input>
     static void apply(const Input&, JsonState& st) { st.note("trailing_text_ignored"); }
@@ -48,10 +53,11 @@ std::optional<Block> read_whole(ScanContext& ctx, std::size_t begin, std::size_t
         return failed_block("json", begin, end, r.failure, ctx.settings().limits.max_depth);
     }
     if (!r.matched || !st.has_payload) return std::nullopt;
+    // The block ends with the value (or its fence); ignored text after it stays content.
     Block block;
     block.begin = begin;
-    block.end = end;
-    candidates_from_payload(st.payload, candidate_from_state("json", begin, end, st), NameRule::optional_in_prose,
+    block.end = st.payload_end;
+    candidates_from_payload(st.payload, candidate_from_state("json", begin, st.payload_end, st), NameRule::optional_in_prose,
                             block.candidates);
     if (block.candidates.empty()) return std::nullopt;
     return block;
