@@ -81,6 +81,12 @@ RunResult run_rule_at(ScanContext& ctx, std::size_t at, State& st, std::size_t s
 Block failed_block(std::string_view grammar, std::size_t begin, std::size_t end, const FailureInfo& failure,
                    std::size_t limit_depth);
 
+// Where a broken block ends when its grammar has no closer to look for: at the end of
+// output when the value was cut, else where the syntax broke.
+inline std::size_t broken_block_end(std::size_t text_end, const FailureInfo& failure) {
+    return failure.kind == Failure::cut ? text_end : failure.offset;
+}
+
 // A candidate prototype carrying the block state's repairs and notes.
 Candidate candidate_from_state(std::string_view grammar, std::size_t begin, std::size_t end, const BlockState& st);
 

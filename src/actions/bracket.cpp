@@ -115,7 +115,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     BracketState st;
     const RunResult r = run_rule_at<bk::call_list, action>(ctx, at, st);
     if (r.failed) {
-        const std::size_t end = r.failure.kind == Failure::cut ? ctx.text().size() : r.failure.offset;
+        const std::size_t end = broken_block_end(ctx.text().size(), r.failure);
         return failed_block("bracket", at, end, r.failure, ctx.settings().limits.max_depth);
     }
     if (!r.matched) return std::nullopt;
@@ -126,7 +126,7 @@ std::optional<Block> read_whole(ScanContext& ctx, std::size_t begin, std::size_t
     BracketState st;
     const RunResult r = run_rule_at<bk::whole_output, action>(ctx, begin, st, end);
     if (r.failed) {
-        const std::size_t stop = r.failure.kind == Failure::cut ? end : r.failure.offset;
+        const std::size_t stop = broken_block_end(end, r.failure);
         return failed_block("bracket", begin, stop, r.failure, ctx.settings().limits.max_depth);
     }
     if (!r.matched || st.calls.empty()) return std::nullopt;

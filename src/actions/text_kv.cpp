@@ -48,7 +48,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     KvState st;
     const RunResult r = run_rule_at<kv::block, action>(ctx, at, st);
     if (r.failed) {
-        const std::size_t end = r.failure.kind == Failure::cut ? ctx.text().size() : r.failure.offset;
+        const std::size_t end = broken_block_end(ctx.text().size(), r.failure);
         return failed_block("text_kv", at, end, r.failure, ctx.settings().limits.max_depth);
     }
     if (!r.matched || !st.has_arguments) return std::nullopt;
