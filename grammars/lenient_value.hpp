@@ -18,6 +18,7 @@
 #pragma once
 
 #include <tao/pegtl.hpp>
+#include <tao/pegtl/contrib/analyze_traits.hpp>
 
 #include "error_messages.hpp"
 
@@ -142,6 +143,12 @@ struct value : sor<string_value, number, object, array, tuple, literal> {};
 struct padded_value : seq<ws, value, ws> {};
 
 }  // namespace toolgram::grammar::lenient
+
+namespace tao::pegtl {
+// For analyze<>: the guard matches exactly what its rule matches.
+template <typename Name, typename Rule>
+struct analyze_traits<Name, toolgram::grammar::lenient::depth_limited<Rule>> : analyze_traits<Name, typename seq<Rule>::rule_t> {};
+}  // namespace tao::pegtl
 
 namespace toolgram::grammar::errors {
 // Error messages for the rules above, kept beside the grammar (see error_messages.hpp).

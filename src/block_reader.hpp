@@ -27,6 +27,7 @@ struct BlockState : ValueBuilder {
     const Settings* settings = nullptr;
     const char* base = nullptr;
     bool allow_skip = true;
+    bool fence_opened = false, fence_closed = false;
     std::vector<std::string> notes;
     std::vector<std::pair<std::string, std::string>> attributes;  // of the opening tag, where one has them
     std::string attribute_name;
@@ -80,6 +81,15 @@ RunResult run_rule_at(ScanContext& ctx, std::size_t at, State& st, std::size_t s
 // The block for syntax that committed and then broke: one rejected candidate.
 Block failed_block(std::string_view grammar, std::size_t begin, std::size_t end, const FailureInfo& failure,
                    std::size_t limit_depth);
+
+// A ``` fence opened around a payload and never closed: healed when nothing but
+// whitespace follows the block (the output was cut there), reported either way.
+inline void settle_fence(BlockState& st, std::string_view text, std::size_t block_end) {
+    if (!st.fence_opened || st.fence_closed) return;
+    const bool at_end = text.find_first_not_of(" \t\r\n", block_end) == std::string_view::npos;
+    st.note("missing_fence_close");
+    if (at_end) st.healed = true;
+}
 
 // Where a broken block ends when its grammar has no closer to look for: at the end of
 // output when the value was cut, else where the syntax broke.

@@ -394,7 +394,8 @@ Result Parser::Impl::parse(std::string_view text) const {
                 Call call;
                 call.name = rep.name;
                 call.arguments = c.arguments;
-                if (c.id && !c.id->empty() && !used_ids.count(*c.id)) call.id = *c.id;
+                // The model's id, unless an earlier call of this result already has it.
+                if (c.id && !c.id->empty() && used_ids.insert(*c.id).second) call.id = *c.id;
                 accepted.emplace_back(std::move(call), tm.candidates.size());
                 block_has_call = true;
             } else {
@@ -416,9 +417,8 @@ Result Parser::Impl::parse(std::string_view text) const {
         }
     }
 
-    // Ids: the model's where it gave one, otherwise generated; unique within the result.
-    for (auto& [call, _] : accepted)
-        if (!call.id.empty()) used_ids.insert(call.id);
+    // Ids: the model's where it gave one (kept above), otherwise generated; unique within
+    // the result.
     std::size_t next_id = 0;
     for (auto& [call, _] : accepted) {
         if (!call.id.empty()) continue;

@@ -25,6 +25,7 @@ void append_repair_names(std::uint32_t repairs, std::vector<std::string>& out) {
         {repair_unknown_escape, "unknown_escape"},
         {repair_duplicate_key, "duplicate_key"},
         {repair_lenient_number, "lenient_number"},
+        {repair_python_escapes, "python_escapes"},
     };
     for (const auto& [bit, name] : names) {
         if ((repairs & bit) == 0) continue;
@@ -109,7 +110,7 @@ void decode_string_content(std::string_view raw, char quote, std::string& out, s
         switch (e) {
             case '"': out += '"'; break;
             case '\'':
-                if (quote != '\'') repairs |= repair_unknown_escape;
+                if (quote != '\'') repairs |= repair_python_escapes;
                 out += '\'';
                 break;
             case '\\': out += '\\'; break;
@@ -119,10 +120,13 @@ void decode_string_content(std::string_view raw, char quote, std::string& out, s
             case 'n': out += '\n'; break;
             case 'r': out += '\r'; break;
             case 't': out += '\t'; break;
-            case '\n': break;  // Python line continuation
+            case '\n':  // Python line continuation
+                repairs |= repair_python_escapes;
+                break;
             case 'x': {
                 std::uint32_t cp = 0;
                 if (read_hex(raw, i + 1, 2, cp)) {
+                    repairs |= repair_python_escapes;
                     append_utf8(cp, out);
                     i += 2;
                 } else {
@@ -134,6 +138,7 @@ void decode_string_content(std::string_view raw, char quote, std::string& out, s
             case 'U': {
                 std::uint32_t cp = 0;
                 if (read_hex(raw, i + 1, 8, cp) && cp <= 0x10FFFF && (cp < 0xD800 || cp > 0xDFFF)) {
+                    repairs |= repair_python_escapes;
                     append_utf8(cp, out);
                     i += 8;
                 } else {
@@ -245,6 +250,9 @@ FailureInfo classify_failure(std::string_view text, std::size_t offset, std::str
     } else if (rest.empty()) {
         f.kind = Failure::cut;
         f.message = "output cut before the value was complete (" + std::string(message) + ")";
+    } else if (rest == "-" || rest == "+" || rest == "-." || rest == "+." || rest == ".") {
+        f.kind = Failure::cut;
+        f.message = "output cut mid-number";
     } else if (is_literal_prefix(rest)) {
         f.kind = Failure::cut;
         f.message = "output cut mid-literal";

@@ -35,6 +35,7 @@ enum Repair : std::uint32_t {
     repair_unknown_escape = 1u << 8,
     repair_duplicate_key = 1u << 9,
     repair_lenient_number = 1u << 10,
+    repair_python_escapes = 1u << 11,  // \x41, \U0001F600, \' in "…", line continuations
 };
 void append_repair_names(std::uint32_t repairs, std::vector<std::string>& out);
 

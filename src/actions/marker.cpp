@@ -26,9 +26,17 @@ struct action<mk::payload> {
     }
 };
 template <>
+struct action<grammar::fence::open> {
+    template <typename Input>
+    static void apply(const Input&, MarkerState& st) {
+        st.fence_opened = true;
+        st.note("fenced_payload");
+    }
+};
+template <>
 struct action<grammar::fence::close> {
     template <typename Input>
-    static void apply(const Input&, MarkerState& st) { st.note("fenced_payload"); }
+    static void apply(const Input&, MarkerState& st) { st.fence_closed = true; }
 };
 
 std::vector<std::string> markers(const Settings&) { return {"TOOL_CALL"}; }
@@ -49,6 +57,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
         return failed_block("marker", at, end, r.failure, ctx.settings().limits.max_depth);
     }
     if (!r.matched || !st.has_payload) return std::nullopt;
+    settle_fence(st, ctx.text(), r.end);
     Block block;
     block.begin = at;
     block.end = r.end;

@@ -30,12 +30,18 @@ struct action<sj::payload> {
 template <>
 struct action<sj::fence_open> {
     template <typename Input>
-    static void apply(const Input&, JsonState& st) { st.note("fenced_payload"); }
+    static void apply(const Input&, JsonState& st) {
+        st.fence_opened = true;
+        st.note("fenced_payload");
+    }
 };
 template <>
 struct action<sj::fence_close> {
     template <typename Input>
-    static void apply(const Input& in, JsonState& st) { st.payload_end = st.offset_of(in.end()); }
+    static void apply(const Input& in, JsonState& st) {
+        st.fence_closed = true;
+        st.payload_end = st.offset_of(in.end());
+    }
 };
 template <>
 struct action<sj::trailing_text> {
@@ -53,6 +59,7 @@ std::optional<Block> read_whole(ScanContext& ctx, std::size_t begin, std::size_t
         return failed_block("json", begin, end, r.failure, ctx.settings().limits.max_depth);
     }
     if (!r.matched || !st.has_payload) return std::nullopt;
+    settle_fence(st, text, st.payload_end);
     // The block ends with the value (or its fence); ignored text after it stays content.
     Block block;
     block.begin = begin;

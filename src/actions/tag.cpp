@@ -34,7 +34,15 @@ struct action<tg::payload> {
 template <>
 struct action<grammar::fence::open> {
     template <typename Input>
-    static void apply(const Input&, TagState& st) { st.note("fence_inside_tags"); }
+    static void apply(const Input&, TagState& st) {
+        st.fence_opened = true;
+        st.note("fence_inside_tags");
+    }
+};
+template <>
+struct action<grammar::fence::close> {
+    template <typename Input>
+    static void apply(const Input&, TagState& st) { st.fence_closed = true; }
 };
 template <>
 struct action<tg::end_cut_off> {
@@ -105,6 +113,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
         return failed_block("tag", at, end, r.failure, ctx.settings().limits.max_depth);
     }
     if (!r.matched || !st.has_payload) return std::nullopt;
+    settle_fence(st, ctx.text(), r.end);
 
     Block block;
     block.begin = at;

@@ -36,6 +36,19 @@ struct action<kv::arguments_value> {
     }
 };
 template <>
+struct action<grammar::fence::open> {
+    template <typename Input>
+    static void apply(const Input&, KvState& st) {
+        st.fence_opened = true;
+        st.note("fenced_payload");
+    }
+};
+template <>
+struct action<grammar::fence::close> {
+    template <typename Input>
+    static void apply(const Input&, KvState& st) { st.fence_closed = true; }
+};
+template <>
 struct action<kv::history_open> {
     template <typename Input>
     static void apply(const Input&, KvState& st) { st.note("history_marker"); }
@@ -52,6 +65,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
         return failed_block("text_kv", at, end, r.failure, ctx.settings().limits.max_depth);
     }
     if (!r.matched || !st.has_arguments) return std::nullopt;
+    settle_fence(st, ctx.text(), r.end);
     Block block;
     block.begin = at;
     block.end = r.end;

@@ -1,0 +1,325 @@
+// The `toolgram` command line, run as a shell user would run it (popen on the built
+// binary, inputs in temporary files): the JSON it prints, the OpenAI message shape, JSONL
+// batches that survive bad lines, the instruction command, exit codes a script can act on
+// (0 done, 2 usage, 3 bad input file), and --help for every command.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#ifndef TOOLGRAM_CLI
+#error "TOOLGRAM_CLI (the path of the built CLI) must be defined for this test"
+#endif
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+std::string shell_quote(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) {
+        if (c == '\'') out += "'\\''";
+        else out += c;
+    }
+    return out + "'";
+}
+
+// A scratch folder per test case, removed afterwards.
+class Scratch {
+public:
+    Scratch() {
+        static std::atomic<int> counter{0};
+        dir_ = fs::temp_directory_path() /
+               ("toolgram_cli_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
+        fs::create_directories(dir_);
+    }
+    ~Scratch() {
+        std::error_code ec;
+        fs::remove_all(dir_, ec);
+    }
+    Scratch(const Scratch&) = delete;
+    Scratch& operator=(const Scratch&) = delete;
+
+    std::string write(const std::string& name, const std::string& content) const {
+        const fs::path p = dir_ / name;
+        std::ofstream(p, std::ios::binary) << content;
+        return p.string();
+    }
+    std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+private:
+    fs::path dir_;
+};
+
+struct Run {
+    int exit_code = -1;
+    std::string out;
+    std::string err;
+};
+
+// Runs the CLI with already-quoted arguments (and optional shell redirections).
+Run run_cli(const Scratch& scratch, const std::string& args) {
+    const std::string err_path = scratch.path("stderr.txt");
+    const std::string command = shell_quote(TOOLGRAM_CLI) + " " + args + " 2>" + shell_quote(err_path);
+    Run r;
+    FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char buffer[4096];
+    std::size_t n = 0;
+    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
+    const int status = pclose(pipe);
+    if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+    std::ifstream err(err_path, std::ios::binary);
+    std::ostringstream s;
+    s << err.rdbuf();
+    r.err = s.str();
+    return r;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) out.push_back(line);
+    return out;
+}
+
+const char* tools_json = R"([
+  {"type": "function", "function": {"name": "get_weather", "description": "Weather for a city",
+   "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}},
+  {"name": "search", "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}}
+])";
+
+const std::string weather_tag = R"(Checking. [TOOL_CALL]{"name":"get_weather","arguments":{"city":"Antwerp"}}[/TOOL_CALL])";
+const json weather_call = {{"id", "call_0"}, {"name", "get_weather"}, {"arguments", {{"city", "Antwerp"}}}};
+
+}  // namespace
+
+TEST_CASE("cli parse prints one valid JSON result with the calls", "[cli]") {
+    Scratch s;
+    const std::string input = s.write("in.txt", weather_tag);
+    const std::string tools = s.write("tools.json", tools_json);
+
+    SECTION("from a file") {
+        const Run r = run_cli(s, "parse " + shell_quote(input) + " --profile tag --tools " + shell_quote(tools));
+        INFO(r.out << r.err);
+        REQUIRE(r.exit_code == 0);
+        CHECK(r.err.empty());
+        CHECK(lines_of(r.out).size() == 1);
+        const json j = json::parse(r.out);
+        CHECK(j["calls"] == json::array({weather_call}));
+        CHECK(j["content"] == "Checking.");
+        CHECK(j["reasoning"] == "");
+        CHECK(j["error"].is_null());
+        CHECK(j["telemetry"]["parse_mode"] == "primary");
+        CHECK(j["telemetry"]["grammar"] == "tag");
+        CHECK(j["telemetry"]["schema_validation"] ==
+              json::parse(R"([{"candidate": 0, "name": "get_weather", "verdict": "pass"}])"));
+    }
+    SECTION("from stdin, with the default profile (auto)") {
+        const Run r = run_cli(s, "parse - --tools " + shell_quote(tools) + " < " + shell_quote(input));
+        INFO(r.out << r.err);
+        REQUIRE(r.exit_code == 0);
+        const json j = json::parse(r.out);
+        CHECK(j["calls"] == json::array({weather_call}));
+        CHECK(j["telemetry"]["grammar"] == "tag");
+    }
+    SECTION("no call is not a failure") {
+        const std::string prose = s.write("prose.txt", "Just an answer.");
+        const Run r = run_cli(s, "parse " + shell_quote(prose));
+        REQUIRE(r.exit_code == 0);
+        const json j = json::parse(r.out);
+        CHECK(j["calls"] == json::array());
+        CHECK(j["content"] == "Just an answer.");
+        CHECK(j["error"].is_null());
+    }
+    SECTION("settings from options: --tag-open/--tag-close, --tool-required") {
+        const std::string custom = s.write("custom.txt", R"(<<C>>{"name":"search","arguments":{"q":"x"}}<</C>>)");
+        const Run tags = run_cli(s, "parse " + shell_quote(custom) + " --profile tag --tag-open '<<C>>' --tag-close '<</C>>'");
+        REQUIRE(tags.exit_code == 0);
+        CHECK(json::parse(tags.out)["calls"] ==
+              json::parse(R"([{"id": "call_0", "name": "search", "arguments": {"q": "x"}}])"));
+
+        const std::string bare = s.write("bare.json", R"({"name": "search", "arguments": {"q": "x"}})");
+        const Run gated = run_cli(s, "parse " + shell_quote(bare) + " --tools " + shell_quote(tools));
+        REQUIRE(gated.exit_code == 0);
+        CHECK(json::parse(gated.out)["calls"] == json::array());
+        const Run required = run_cli(s, "parse " + shell_quote(bare) + " --tool-required --tools " + shell_quote(tools));
+        REQUIRE(required.exit_code == 0);
+        CHECK(json::parse(required.out)["telemetry"]["parse_mode"] == "fallback");
+    }
+}
+
+TEST_CASE("cli parse --openai prints an assistant message with arguments as a JSON string", "[cli]") {
+    Scratch s;
+    const std::string input = s.write("in.txt", weather_tag);
+    const Run r = run_cli(s, "parse " + shell_quote(input) + " --profile tag --openai");
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    const json m = json::parse(r.out);
+    CHECK(m["role"] == "assistant");
+    CHECK(m["content"] == "Checking.");
+    REQUIRE(m["tool_calls"].size() == 1);
+    const json& c = m["tool_calls"][0];
+    CHECK(c["id"] == "call_0");
+    CHECK(c["type"] == "function");
+    CHECK(c["function"]["name"] == "get_weather");
+    REQUIRE(c["function"]["arguments"].is_string());
+    CHECK(json::parse(c["function"]["arguments"].get<std::string>()) == json{{"city", "Antwerp"}});
+}
+
+TEST_CASE("cli parse --jsonl gives one result per line and an error object for a bad line", "[cli]") {
+    Scratch s;
+    const std::string tools = s.write("tools.json", tools_json);
+    const json good = {{"id", "a"}, {"text", weather_tag}};
+    const json bad_profile = {{"id", "b"}, {"text", "x"}, {"profile", "nope"}};
+    const json own_tools = {{"id", "c"},
+                            {"text", "[get_weather(city=\"Antwerp\")]"},
+                            {"profile", "bracket"},
+                            {"tools", json::parse(R"([{"name": "get_weather"}])")}};
+    const json no_text = {{"id", 4}, {"text", 5}};
+    const json prose = {{"id", "d"}, {"text", "plain"}};
+    const std::string input = s.write("batch.jsonl", good.dump() + "\nthis is not JSON\n" + bad_profile.dump() + "\n" +
+                                                         own_tools.dump() + "\n" + no_text.dump() + "\n\n" +
+                                                         prose.dump() + "\n");
+    const Run r = run_cli(s, "parse --jsonl " + shell_quote(input) + " --tools " + shell_quote(tools));
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto lines = lines_of(r.out);
+    REQUIRE(lines.size() == 6);
+    std::vector<json> out;
+    for (const auto& l : lines) out.push_back(json::parse(l));
+
+    CHECK(out[0]["id"] == "a");
+    CHECK(out[0]["calls"] == json::array({weather_call}));
+    CHECK(out[0]["error"].is_null());
+
+    CHECK(out[1]["id"].is_null());
+    REQUIRE(out[1]["error"].is_object());
+    CHECK_THAT(out[1]["error"]["message"].get<std::string>(), Catch::StartsWith("line 2: "));
+    CHECK_FALSE(out[1].contains("calls"));
+
+    CHECK(out[2]["id"] == "b");
+    REQUIRE(out[2]["error"].is_object());
+    CHECK_THAT(out[2]["error"]["message"].get<std::string>(),
+               Catch::StartsWith("line 3: ") && Catch::Contains("nope"));
+
+    CHECK(out[3]["id"] == "c");
+    CHECK(out[3]["calls"] ==
+          json::parse(R"([{"id": "call_0", "name": "get_weather", "arguments": {"city": "Antwerp"}}])"));
+    CHECK(out[3]["telemetry"]["grammar"] == "bracket");
+
+    CHECK(out[4]["id"] == 4);
+    REQUIRE(out[4]["error"].is_object());
+    CHECK_THAT(out[4]["error"]["message"].get<std::string>(),
+               Catch::StartsWith("line 5: ") && Catch::Contains("\"text\""));
+
+    CHECK(out[5]["id"] == "d");
+    CHECK(out[5]["calls"] == json::array());
+    CHECK(out[5]["content"] == "plain");
+    CHECK(out[5]["error"].is_null());
+}
+
+TEST_CASE("cli instruction prints the profile's format and the tools", "[cli]") {
+    Scratch s;
+    const std::string tools = s.write("tools.json", tools_json);
+    const Run r = run_cli(s, "instruction --profile tag --tools " + shell_quote(tools));
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err.empty());
+    CHECK_THAT(r.out, Catch::Contains("[TOOL_CALL]") && Catch::Contains("[/TOOL_CALL]") &&
+                          Catch::Contains("get_weather: Weather for a city") && Catch::Contains("- search"));
+
+    const Run xml = run_cli(s, "instruction --profile xml --tools " + shell_quote(tools));
+    REQUIRE(xml.exit_code == 0);
+    CHECK_THAT(xml.out, Catch::Contains("<invoke") && Catch::Contains("get_weather"));
+}
+
+TEST_CASE("cli exit codes: 2 for usage errors, 3 for unreadable or invalid input files", "[cli]") {
+    Scratch s;
+    const std::string input = shell_quote(s.write("in.txt", weather_tag));
+    const std::string not_json = shell_quote(s.write("not_json.json", "[{\"name\": "));
+    const std::string not_tools = shell_quote(s.write("not_tools.json", "[5]"));
+    const std::string bad_schema =
+        shell_quote(s.write("bad_schema.json", R"([{"name": "t", "parameters": {"type": "objekt"}}])"));
+    const std::string missing = shell_quote(s.path("missing.txt"));
+    struct Row {
+        std::string args;
+        int exit_code;
+        std::string err_part;  // what the message must name
+    };
+    const std::vector<Row> rows = {
+        {"parse " + input + " --profile nope", 2, "nope"},
+        {"parse " + input + " --bogus", 2, "--bogus"},
+        {"parse " + input + " --fallback-max-bytes lots", 2, "lots"},
+        {"parse " + input + " --profile", 2, "--profile"},
+        {"instruction --profile nope", 2, "nope"},
+        {"instruction --bogus", 2, "--bogus"},
+        {"frobnicate", 2, "frobnicate"},
+        {"", 2, "usage"},
+        {"parse " + missing, 3, "missing.txt"},
+        {"parse " + input + " --tools " + missing, 3, "missing.txt"},
+        {"parse " + input + " --tools " + not_json, 3, "not_json.json"},
+        {"parse " + input + " --tools " + not_tools, 3, "tools[0]"},
+        {"parse " + input + " --tools " + bad_schema, 3, "objekt"},
+        {"instruction --profile tag --tools " + missing, 3, "missing.txt"},
+    };
+    for (const auto& row : rows) {
+        CAPTURE(row.args);
+        const Run r = run_cli(s, row.args);
+        INFO("stdout: " << r.out << "\nstderr: " << r.err);
+        CHECK(r.exit_code == row.exit_code);
+        CHECK_THAT(r.out + r.err, Catch::Contains(row.err_part));
+        if (!row.args.empty()) {
+            CHECK(r.out.empty());
+            CHECK_THAT(r.err, Catch::StartsWith("toolgram: "));
+        }
+    }
+}
+
+TEST_CASE("cli --help for each command exits 0 with its usage", "[cli]") {
+    Scratch s;
+    struct Row {
+        std::string args;
+        std::string usage;
+    };
+    const std::vector<Row> rows = {
+        {"--help", "usage: toolgram <command>"},
+        {"-h", "usage: toolgram <command>"},
+        {"help", "usage: toolgram <command>"},
+        {"parse --help", "usage: toolgram parse"},
+        {"parse -h", "usage: toolgram parse"},
+        {"instruction --help", "usage: toolgram instruction"},
+        {"profiles --help", "usage: toolgram profiles"},
+        {"grammars --help", "usage: toolgram grammars"},
+    };
+    for (const auto& row : rows) {
+        CAPTURE(row.args);
+        const Run r = run_cli(s, row.args);
+        CHECK(r.exit_code == 0);
+        CHECK_THAT(r.out, Catch::StartsWith(row.usage));
+        CHECK(r.err.empty());
+    }
+}
+
+TEST_CASE("cli profiles and grammars list every built-in name", "[cli]") {
+    Scratch s;
+    const Run profiles = run_cli(s, "profiles");
+    REQUIRE(profiles.exit_code == 0);
+    for (const char* name : {"auto", "tag", "marker", "json", "bracket", "xml", "text_kv"})
+        CHECK_THAT(profiles.out, Catch::Contains(std::string(name) + "\t"));
+    const Run grammars = run_cli(s, "grammars");
+    REQUIRE(grammars.exit_code == 0);
+    for (const char* name : {"tag", "marker", "json", "bracket", "xml", "text_kv"})
+        CHECK_THAT(grammars.out, Catch::Contains(std::string(name) + "\t"));
+}
