@@ -70,3 +70,14 @@ template <typename Name, typename Getter>
 struct analyze_traits<Name, toolgram::grammar::skip_to_literal<Getter>>
     : analyze_any_traits<> {};
 }  // namespace tao::pegtl
+
+namespace toolgram::grammar {
+
+// The Getter for a compile-time string written with TAO_PEGTL_STRING, so one spelling of
+// a closer serves both as a rule (runtime_literal<literal<S>>) and as a skip target.
+template <typename String>
+struct literal;
+template <char... Cs>
+struct literal<tao::pegtl::ascii::string<Cs...>> : fixed<Cs...> {};
+
+}  // namespace toolgram::grammar

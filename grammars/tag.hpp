@@ -13,15 +13,13 @@
 
 #include <tao/pegtl.hpp>
 
-#include "fence.hpp"
-#include "lenient_value.hpp"
+#include "json_block.hpp"
 #include "markup.hpp"
 #include "runtime_literal.hpp"
 
 namespace toolgram::grammar::tag {
 using namespace tao::pegtl;
 using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
-using lenient::ws;
 
 struct open_tag_of {
     template <typename State>
@@ -32,31 +30,17 @@ struct close_tag_of {
     static std::string_view get(const State& st) { return st.settings->tag_close; }
 };
 
-struct payload : seq<at<one<'{', '['>>, lenient::value> {};
-struct fenced_payload : seq<fence::open, ws, payload, ws, opt<fence::close>> {};
-struct body : seq<ws, sor<fenced_payload, payload>, ws> {};
-
-struct end_cut_off : eof {};        // output ended where the end tag was due: healed
-struct missing_end_tag : success {};  // no end tag follows at all: block ends here
-
 // [TOOL_CALL] … [/TOOL_CALL], tags from the settings.
 struct configured_open : runtime_literal<open_tag_of> {};
-struct configured_close : runtime_literal<close_tag_of> {};
-struct configured_end : sor<configured_close, end_cut_off, skip_to_literal<close_tag_of>, missing_end_tag> {};
-struct configured_block : seq<configured_open, body, configured_end> {};
+struct configured_block : json_block::block<configured_open, close_tag_of> {};
 
 // <tool name="NAME"> ARGS </tool>
 struct named_open : seq<string<'<', 't', 'o', 'o', 'l'>, plus<space>, markup::attributes, star<space>, one<'>'>> {};
-struct named_close : fixed<'<', '/', 't', 'o', 'o', 'l', '>'> {};
-struct named_end : sor<runtime_literal<named_close>, end_cut_off, skip_to_literal<named_close>, missing_end_tag> {};
-struct named_block : seq<named_open, body, named_end> {};
+struct named_block : json_block::block<named_open, literal<TAO_PEGTL_STRING("</tool>")>> {};
 
 // <tool_call> … </tool_call>
-struct tool_call_open : string<'<', 't', 'o', 'o', 'l', '_', 'c', 'a', 'l', 'l', '>'> {};
-struct tool_call_close : fixed<'<', '/', 't', 'o', 'o', 'l', '_', 'c', 'a', 'l', 'l', '>'> {};
-struct tool_call_end
-    : sor<runtime_literal<tool_call_close>, end_cut_off, skip_to_literal<tool_call_close>, missing_end_tag> {};
-struct tool_call_block : seq<tool_call_open, body, tool_call_end> {};
+struct tool_call_open : TAO_PEGTL_STRING("<tool_call>") {};
+struct tool_call_block : json_block::block<tool_call_open, literal<TAO_PEGTL_STRING("</tool_call>")>> {};
 
 struct block : sor<configured_block, named_block, tool_call_block> {};
 

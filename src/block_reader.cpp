@@ -33,6 +33,33 @@ Candidate candidate_from_state(std::string_view grammar, std::size_t begin, std:
     return c;
 }
 
+std::string json_text(const json& value) {
+    // nlohmann's compact dump has no spaces; models (and their chat templates) write
+    // `{"a": 1, "b": 2}`. Rebuild with spaces outside strings.
+    const std::string compact = value.dump(-1, ' ', false, json::error_handler_t::replace);
+    std::string out;
+    out.reserve(compact.size() + compact.size() / 8);
+    bool in_string = false;
+    for (std::size_t i = 0; i < compact.size(); ++i) {
+        const char c = compact[i];
+        out += c;
+        if (in_string) {
+            if (c == '\\') out += compact[++i];
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == ':' || c == ',') {
+            out += ' ';
+        }
+    }
+    return out;
+}
+
+std::string call_object_text(const Call& call, std::string_view name_key, std::string_view arguments_key) {
+    return "{" + json(std::string(name_key)).dump() + ": " + json(call.name).dump() + ", " +
+           json(std::string(arguments_key)).dump() + ": " + json_text(call.arguments) + "}";
+}
+
 namespace {
 
 const json* first_of(const json& object, std::initializer_list<const char*> keys) {

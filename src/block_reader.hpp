@@ -110,6 +110,12 @@ enum class NameRule {
 // {"type":"function","function":{…}}) as candidates built on `proto`.
 void candidates_from_payload(const json& payload, const Candidate& proto, NameRule rule, std::vector<Candidate>& out);
 
+// Writes a call as a JSON object with the given keys: {"name": …, "arguments": {…}}.
+std::string call_object_text(const Call& call, std::string_view name_key = "name",
+                             std::string_view arguments_key = "arguments");
+// Writes a JSON value for a model's eyes: compact, with a space after ':' and ','.
+std::string json_text(const json& value);
+
 // Applies the name/id/arguments aliases to one call object; false when it has no name.
 bool read_call_object(const json& object, Candidate& c);
 

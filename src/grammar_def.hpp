@@ -7,7 +7,8 @@
 //  - read_whole: for grammars that only make sense as the whole output (strict JSON, a
 //    bare Python call), read the trimmed output;
 //  - instruction: how to write a call in this syntax, for format_instruction and for
-//    the correction prompt.
+//    the correction prompt;
+//  - render: write calls in this syntax (round-trip tests, examples in instructions).
 // Every grammar is listed once in src/grammar_registry.cpp; nothing else needs to know it.
 #pragma once
 
@@ -29,7 +30,11 @@ struct GrammarDef {
     std::optional<Block> (*read_at)(ScanContext&, std::size_t at) = nullptr;
     std::optional<Block> (*read_whole)(ScanContext&, std::size_t begin, std::size_t end) = nullptr;
     std::string (*instruction)(const Settings&) = nullptr;
+    std::string (*render)(const std::vector<Call>&, const Settings&) = nullptr;
 };
+
+// Renders calls in a grammar's syntax; throws std::invalid_argument when it cannot.
+std::string render_calls(std::string_view grammar, const std::vector<Call>& calls, const Settings& settings);
 
 const GrammarDef* find_grammar(std::string_view name);
 const std::vector<const GrammarDef*>& all_grammars();

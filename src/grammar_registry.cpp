@@ -3,6 +3,8 @@
 // add it to this table. Profiles refer to grammars by the names listed here.
 #include "grammar_def.hpp"
 
+#include <stdexcept>
+
 namespace toolgram::detail {
 
 extern const GrammarDef tag_grammar;
@@ -17,6 +19,13 @@ const std::vector<const GrammarDef*>& all_grammars() {
         &tag_grammar, &marker_grammar, &json_grammar, &bracket_grammar, &xml_grammar, &text_kv_grammar,
     };
     return table;
+}
+
+std::string render_calls(std::string_view grammar, const std::vector<Call>& calls, const Settings& settings) {
+    const GrammarDef* g = find_grammar(grammar);
+    if (!g) throw std::invalid_argument("unknown grammar \"" + std::string(grammar) + "\"");
+    if (!g->render) throw std::invalid_argument("grammar \"" + std::string(grammar) + "\" cannot render calls");
+    return g->render(calls, settings);
 }
 
 const GrammarDef* find_grammar(std::string_view name) {

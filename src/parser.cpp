@@ -238,7 +238,7 @@ Result Parser::Impl::parse(std::string_view text) const {
                          std::to_string(limits.max_input_bytes) + "; the rest was not scanned for calls"});
     }
 
-    const std::vector<detail::Region> reasoning = detail::find_reasoning(ctx, limit);
+    std::vector<detail::Region> reasoning = detail::find_reasoning(ctx, limit);
     const std::vector<detail::Region> fences = detail::find_fences(text, limit);
 
     // The answer: the output after any leading reasoning, trimmed; whole-output grammars
@@ -256,6 +256,19 @@ Result Parser::Impl::parse(std::string_view text) const {
     // Phase one.
     std::vector<Block> blocks = scan(ctx, grammars, Role::primary, limit, answer_begin, answer_end);
     if (blocks.empty()) blocks = scan(ctx, grammars, Role::fallback, limit, answer_begin, answer_end);
+
+    // Reasoning that never closes ends where the first call begins, for families that
+    // write calls straight after reasoning (settings.reasoning_ends_at_call).
+    if (settings.reasoning_ends_at_call) {
+        for (auto& r : reasoning) {
+            if (r.closed) continue;
+            for (const auto& b : blocks) {
+                if (b.begin < r.inner_begin || b.begin >= r.outer_end) continue;
+                r.inner_end = r.outer_end = b.begin;
+                break;
+            }
+        }
+    }
 
     // Guards that depend on where a block stands, and fences that only wrap syntax.
     std::vector<std::pair<std::size_t, std::size_t>> block_spans;  // removal span per block
@@ -447,6 +460,12 @@ Result Parser::Impl::parse(std::string_view text) const {
     // Content and reasoning.
     std::vector<std::pair<std::size_t, std::size_t>> removed = removed_content;
     for (const auto& r : reasoning) removed.emplace_back(r.outer_begin, r.outer_end);
+    for (const auto& marker : settings.content_markers) {
+        if (marker.empty()) continue;
+        for (std::size_t at = text.find(marker); at != std::string_view::npos && at < limit;
+             at = text.find(marker, at + marker.size()))
+            removed.emplace_back(at, at + marker.size());
+    }
     std::sort(removed.begin(), removed.end());
     result.content = text_without(text, 0, text.size(), removed);
     std::sort(removed_reasoning.begin(), removed_reasoning.end());

@@ -1,9 +1,13 @@
-// The built-in profiles, as data: a name, what it is for, and its grammars in order.
+// The built-in profiles, as data: a name, the models it serves, its grammars in order,
+// and the settings its models need (reasoning delimiters, tokens that frame content).
 //
-// A profile per model family is one more row here (plus its grammar, if it needs a new
-// one). `auto` runs every grammar with a distinctive marker as primary and keeps the
-// grammars that would match ordinary prose or JSON (strict JSON, bracket, text KV) as
-// fallbacks behind the gates.
+// A profile per model family is one row in `family_rows` (plus its grammar, registered
+// in grammar_registry.cpp). `auto` is derived from the table, so a new family is found by
+// `auto` without another edit: every family grammar and every generic grammar with a
+// distinctive marker runs as primary, families first (a family's reader is the stricter
+// one: where two share a marker, the payload decides); the grammars that would match
+// ordinary prose or JSON (strict JSON, bracket, text KV) are gated fallbacks.
+#include <algorithm>
 #include <stdexcept>
 
 #include "grammar_def.hpp"
@@ -14,46 +18,109 @@ namespace {
 
 struct ProfileRow {
     const char* name;
+    const char* models;
     const char* description;
     std::vector<GrammarUse> grammars;
+    void (*configure)(Settings&) = nullptr;
+    // False for syntaxes with no marker of their own (a bare JSON array, a bare Python
+    // call): `auto` can only reach them through its gated fallbacks.
+    bool distinctive = true;
 };
 
-const std::vector<ProfileRow>& rows() {
+GrammarUse primary(const char* g) { return {g, Role::primary}; }
+GrammarUse fallback(const char* g) { return {g, Role::fallback}; }
+
+void add_reasoning(Settings& s, Delimiters d) {
+    for (const auto& r : s.reasoning)
+        if (r.open == d.open && r.close == d.close) return;
+    s.reasoning.push_back(std::move(d));
+}
+void add_content_marker(Settings& s, const std::string& m) {
+    if (std::find(s.content_markers.begin(), s.content_markers.end(), m) == s.content_markers.end())
+        s.content_markers.push_back(m);
+}
+
+// The generic formats of FORMATS.md, one profile each.
+const std::vector<ProfileRow>& generic_rows() {
     static const std::vector<ProfileRow> table = {
-        {"auto", "every syntax with a distinctive marker; strict JSON, bracket and text KV as gated fallbacks",
-         {{"tag", Role::primary}, {"xml", Role::primary}, {"marker", Role::primary},
-          {"json", Role::fallback}, {"bracket", Role::fallback}, {"text_kv", Role::fallback}}},
-        {"tag", "[TOOL_CALL]{…}[/TOOL_CALL] (tags configurable), <tool name=…>, <tool_call>{…}</tool_call>",
-         {{"tag", Role::primary}}},
-        {"marker", "TOOL_CALL followed by a JSON object", {{"marker", Role::primary}}},
-        {"json", "the whole output is a JSON call, array of calls, or {\"tool_calls\": […]}", {{"json", Role::primary}}},
-        {"bracket", "Python call list [f(a=1), g()] or a bare call", {{"bracket", Role::primary}}},
-        {"xml", "XML markup calls: <tool_call>, <function_call>, <invoke>", {{"xml", Role::primary}}},
-        {"text_kv", "function.name:/function.arguments: or Action:/Action Input: (gated: always a fallback)",
-         {{"text_kv", Role::fallback}}},
+        {"tag", "any model prompted with the tag format",
+         "[TOOL_CALL]{…}[/TOOL_CALL] (tags configurable), <tool name=…>, <tool_call>{…}</tool_call>", {primary("tag")}},
+        {"marker", "any model prompted with the marker format", "TOOL_CALL followed by a JSON object",
+         {primary("marker")}},
+        {"json", "any model in JSON mode", "the whole output is a JSON call, array of calls, or {\"tool_calls\": […]}",
+         {primary("json")}, nullptr, false},
+        {"bracket", "any model prompted with Python calls", "Python call list [f(a=1), g()] or a bare call",
+         {primary("bracket")}, nullptr, false},
+        {"xml", "any model prompted with XML calls", "XML markup calls: <tool_call>, <function_call>, <invoke>",
+         {primary("xml")}},
+        {"text_kv", "ReAct-style agents, echoed call history",
+         "function.name:/function.arguments: or Action:/Action Input: (gated: always a fallback)",
+         {fallback("text_kv")}, nullptr, false},
     };
     return table;
+}
+
+// One row per model family of FORMATS.md.
+const std::vector<ProfileRow>& family_rows() {
+    static const std::vector<ProfileRow> table = {
+    };
+    return table;
+}
+
+Profile from_row(const ProfileRow& row) {
+    Profile p;
+    p.name = row.name;
+    p.models = row.models;
+    p.description = row.description;
+    p.grammars = row.grammars;
+    p.distinctive = row.distinctive;
+    if (row.configure) row.configure(p.settings);
+    return p;
+}
+
+// `auto`: every family's grammars, then the generic marker grammars, as primaries; the
+// generic prose-like grammars as fallbacks; the union of the families' settings.
+Profile make_auto() {
+    Profile p;
+    p.name = "auto";
+    p.models = "any: recognises every family by its markers";
+    p.description = "every syntax with a distinctive marker; strict JSON, bracket and text KV as gated fallbacks";
+    auto add = [&](const GrammarUse& use) {
+        for (const auto& g : p.grammars)
+            if (g.grammar == use.grammar) return;
+        p.grammars.push_back(use);
+    };
+    for (const auto& row : family_rows()) {
+        Profile family = from_row(row);
+        for (const auto& g : row.grammars)
+            if (g.role == Role::primary && row.distinctive) add(g);
+        for (const auto& d : family.settings.reasoning) add_reasoning(p.settings, d);
+        for (const auto& m : family.settings.content_markers) add_content_marker(p.settings, m);
+    }
+    for (const char* g : {"tag", "xml", "marker"}) add(primary(g));
+    for (const auto& row : family_rows())
+        for (const auto& g : row.grammars)
+            if (!row.distinctive) add({g.grammar, Role::fallback});
+    for (const char* g : {"json", "bracket", "text_kv"}) add(fallback(g));
+    return p;
 }
 
 }  // namespace
 
 Profile builtin_profile(std::string_view name) {
-    for (const auto& row : rows()) {
-        if (name != row.name) continue;
-        Profile p;
-        p.name = row.name;
-        p.description = row.description;
-        p.grammars = row.grammars;
-        return p;
-    }
+    if (name == "auto") return make_auto();
+    for (const auto* rows : {&family_rows(), &generic_rows()})
+        for (const auto& row : *rows)
+            if (name == row.name) return from_row(row);
     std::string known;
-    for (const auto& row : rows()) known += (known.empty() ? "" : ", ") + std::string(row.name);
+    for (const auto& n : builtin_profile_names()) known += (known.empty() ? "" : ", ") + n;
     throw std::invalid_argument("unknown profile \"" + std::string(name) + "\" (known: " + known + ")");
 }
 
 std::vector<std::string> builtin_profile_names() {
-    std::vector<std::string> names;
-    for (const auto& row : rows()) names.emplace_back(row.name);
+    std::vector<std::string> names{"auto"};
+    for (const auto& row : generic_rows()) names.emplace_back(row.name);
+    for (const auto& row : family_rows()) names.emplace_back(row.name);
     return names;
 }
 

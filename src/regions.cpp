@@ -29,7 +29,7 @@ std::vector<Region> find_reasoning(ScanContext& ctx, std::size_t limit) {
         }
     }
     if (headless) {
-        out.push_back({0, best_close + headless->close.size(), 0, best_close});
+        out.push_back({0, best_close + headless->close.size(), 0, best_close, true});
         pos = best_close + headless->close.size();
     }
 
@@ -48,10 +48,10 @@ std::vector<Region> find_reasoning(ScanContext& ctx, std::size_t limit) {
         const std::size_t inner = open_at + which->open.size();
         std::size_t close_at = ctx.find(which->close, inner);
         if (close_at == std::string_view::npos || close_at >= text.size()) {
-            out.push_back({open_at, text.size(), inner, text.size()});  // never closed: to the end
+            out.push_back({open_at, text.size(), inner, text.size(), false});  // never closed: to the end
             break;
         }
-        out.push_back({open_at, close_at + which->close.size(), inner, close_at});
+        out.push_back({open_at, close_at + which->close.size(), inner, close_at, true});
         pos = close_at + which->close.size();
     }
     return out;
@@ -88,6 +88,7 @@ std::vector<Region> find_fences(std::string_view text, std::size_t limit) {
     if (open) {
         current.inner_end = text.size();
         current.outer_end = text.size();
+        current.closed = false;
         out.push_back(current);
     }
     return out;

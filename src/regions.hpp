@@ -17,6 +17,7 @@ namespace toolgram::detail {
 struct Region {
     std::size_t outer_begin = 0, outer_end = 0;  // with delimiters
     std::size_t inner_begin = 0, inner_end = 0;  // without
+    bool closed = true;                          // false: ran to the end of output
     bool contains(std::size_t pos) const { return pos >= outer_begin && pos < outer_end; }
 };
 

@@ -44,6 +44,12 @@ std::vector<Tool> tools_from_json(const json& tools) {
     return out;
 }
 
+std::string render_calls(const Profile& profile, const std::vector<Call>& calls) {
+    for (const auto& use : profile.grammars)
+        if (use.role == Role::primary) return detail::render_calls(use.grammar, calls, profile.settings);
+    throw std::invalid_argument("profile \"" + profile.name + "\" has no primary grammar to render with");
+}
+
 std::string format_instruction(const Profile& profile, const std::vector<Tool>& tools) {
     const detail::GrammarDef* primary = nullptr;
     for (const auto& use : profile.grammars) {

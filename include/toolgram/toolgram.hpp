@@ -75,6 +75,12 @@ struct Settings {
     };
     // Calls written inside a reasoning block are reported; accepted only when true.
     bool accept_calls_in_reasoning = false;
+    // An unclosed reasoning block ends where the first tool call begins (Kimi K2 writes
+    // calls after reasoning with no closing tag); otherwise it runs to the end.
+    bool reasoning_ends_at_call = false;
+    // Tokens that frame the answer (<|START_RESPONSE|>, <|python_tag|>, …): removed from
+    // content wherever they stand outside tool syntax.
+    std::vector<std::string> content_markers;
     Limits limits;
 };
 
@@ -86,8 +92,12 @@ struct GrammarUse {
 struct Profile {
     std::string name;
     std::string description;
+    std::string models;  // the models this profile serves, for people
     std::vector<GrammarUse> grammars;  // primary grammars first, then fallbacks, in order
     Settings settings;
+    // False when the syntax has no marker of its own (a bare JSON array, a bare Python
+    // call): `auto` then reaches it only through its gated fallbacks.
+    bool distinctive = true;
 };
 
 // The built-in profiles by name; throws std::invalid_argument listing the known names.
@@ -191,5 +201,9 @@ private:
 // The system-prompt text that teaches a model to write calls in the profile's primary
 // syntax, listing the tools.
 std::string format_instruction(const Profile& profile, const std::vector<Tool>& tools);
+
+// Writes calls in the profile's primary syntax, as its models would (round trips, few-shot
+// examples). Throws std::invalid_argument when the primary grammar cannot render.
+std::string render_calls(const Profile& profile, const std::vector<Call>& calls);
 
 }  // namespace toolgram

@@ -141,11 +141,46 @@ std::string instruction(const Settings&) {
            "[TOOL_NAME(PARAM=\"VALUE\"), OTHER_TOOL(N=3)]";
 }
 
+// Python literal for a JSON value: True/False/None, single-quoted strings via JSON's.
+std::string python_literal(const json& v) {
+    if (v.is_boolean()) return v.get<bool>() ? "True" : "False";
+    if (v.is_null()) return "None";
+    if (v.is_array()) {
+        std::string out = "[";
+        for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + python_literal(v[i]);
+        return out + "]";
+    }
+    if (v.is_object()) {
+        std::string out = "{";
+        bool first = true;
+        for (auto it = v.begin(); it != v.end(); ++it) {
+            out += (first ? "" : ", ") + json(it.key()).dump() + ": " + python_literal(*it);
+            first = false;
+        }
+        return out + "}";
+    }
+    return v.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+        out += (i ? ", " : "") + calls[i].name + "(";
+        bool first = true;
+        for (auto it = calls[i].arguments.begin(); it != calls[i].arguments.end(); ++it) {
+            out += (first ? "" : ", ") + it.key() + "=" + python_literal(*it);
+            first = false;
+        }
+        out += ")";
+    }
+    return out + "]";
+}
 }  // namespace
 
 extern const GrammarDef bracket_grammar{
     "bracket", "Python call list [f(a=1), g()] or a bare call f(a=1)",
     [](const Settings&) { return std::vector<std::string>{"["}; }, read_at, read_whole, instruction,
+    render,
 };
 
 }  // namespace toolgram::detail

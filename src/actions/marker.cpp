@@ -72,10 +72,16 @@ std::string instruction(const Settings&) {
            "\"parameters\": {\"PARAM\": \"VALUE\"}}";
 }
 
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out;
+    for (const auto& c : calls) out += "TOOL_CALL " + call_object_text(c, "tool_name", "parameters") + "\n";
+    return out;
+}
 }  // namespace
 
 extern const GrammarDef marker_grammar{
     "marker", "TOOL_CALL followed by a JSON object, no closing tag", markers, read_at, nullptr, instruction,
+    render,
 };
 
 }  // namespace toolgram::detail

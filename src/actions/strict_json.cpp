@@ -75,11 +75,18 @@ std::string instruction(const Settings&) {
            "{\"PARAM\": \"VALUE\"}}. For several calls, answer with a JSON array of such objects.";
 }
 
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    if (calls.size() == 1) return call_object_text(calls.front());
+    std::string out = "[";
+    for (std::size_t i = 0; i < calls.size(); ++i) out += (i ? ", " : "") + call_object_text(calls[i]);
+    return out + "]";
+}
 }  // namespace
 
 extern const GrammarDef json_grammar{
     "json", "the whole output is one JSON call object, an array of them, or {\"tool_calls\": […]}",
     nullptr, nullptr, read_whole, instruction,
+    render,
 };
 
 }  // namespace toolgram::detail

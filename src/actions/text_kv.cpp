@@ -84,11 +84,17 @@ std::string instruction(const Settings&) {
     return "Write a tool call as two lines:\nfunction.name: TOOL_NAME\nfunction.arguments: {\"PARAM\": \"VALUE\"}";
 }
 
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out;
+    for (const auto& c : calls) out += "function.name: " + c.name + "\nfunction.arguments: " + json_text(c.arguments) + "\n";
+    return out;
+}
 }  // namespace
 
 extern const GrammarDef text_kv_grammar{
     "text_kv", "labelled lines: function.name:/function.arguments:, Action:/Action Input:",
     markers, read_at, nullptr, instruction,
+    render,
 };
 
 }  // namespace toolgram::detail

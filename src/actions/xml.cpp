@@ -182,11 +182,25 @@ std::string instruction(const Settings&) {
            "objects and arrays as JSON inside the parameter element.";
 }
 
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out = "<function_calls>\n";
+    for (const auto& c : calls) {
+        out += "<invoke name=\"" + c.name + "\">\n";
+        for (auto it = c.arguments.begin(); it != c.arguments.end(); ++it) {
+            const std::string v = it->is_string() ? it->get<std::string>() : json_text(*it);
+            const bool raw = v.find_first_of("<&") != std::string::npos && v.find("]]>") == std::string::npos;
+            out += "<parameter name=\"" + it.key() + "\">" + (raw ? "<![CDATA[" + v + "]]>" : v) + "</parameter>\n";
+        }
+        out += "</invoke>\n";
+    }
+    return out + "</function_calls>";
+}
 }  // namespace
 
 extern const GrammarDef xml_grammar{
     "xml", "XML markup: <tool_call>/<function_call> with name and arguments, <invoke name=…><parameter name=…>",
     markers, read_at, nullptr, instruction,
+    render,
 };
 
 }  // namespace toolgram::detail

@@ -254,7 +254,7 @@ int cmd_profiles() {
         std::string grammars;
         for (const auto& g : p.grammars)
             grammars += (grammars.empty() ? "" : ", ") + g.grammar + (g.role == toolgram::Role::fallback ? " (fallback)" : "");
-        std::cout << name << "\t" << p.description << "\n\tgrammars: " << grammars << "\n";
+        std::cout << name << "\t" << p.description << "\n\tmodels: " << p.models << "\n\tgrammars: " << grammars << "\n";
     }
     return 0;
 }
