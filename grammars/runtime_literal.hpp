@@ -7,6 +7,7 @@
 // opener (the linear-time rule for "megabytes of opens without closes").
 #pragma once
 
+#include <algorithm>
 #include <cstring>
 #include <string_view>
 
@@ -81,3 +82,33 @@ template <char... Cs>
 struct literal<tao::pegtl::ascii::string<Cs...>> : fixed<Cs...> {};
 
 }  // namespace toolgram::grammar
+
+namespace toolgram::grammar {
+
+// Text up to (not including) the earliest occurrence of any of the literals. Fails when
+// none occurs before the end of input (a value cut off there), consuming nothing.
+// Models drop closers (`</parameter>` before the next `<parameter=`), so a value ends at
+// whichever terminator comes first.
+template <typename... Getters>
+struct text_until_first {
+    using rule_t = text_until_first;
+    using subs_t = tao::pegtl::empty_list;
+
+    template <tao::pegtl::apply_mode, tao::pegtl::rewind_mode, template <typename...> class,
+              template <typename...> class, typename ParseInput, typename State>
+    [[nodiscard]] static bool match(ParseInput& in, State& st) {
+        const std::size_t here = st.offset_of(in.current());
+        std::size_t best = std::string_view::npos;
+        ((best = std::min(best, st.find(Getters::get(st), here))), ...);
+        if (best == std::string_view::npos) return false;
+        in.bump(best - here);
+        return true;
+    }
+};
+
+}  // namespace toolgram::grammar
+
+namespace tao::pegtl {
+template <typename Name, typename... Getters>
+struct analyze_traits<Name, toolgram::grammar::text_until_first<Getters...>> : analyze_opt_traits<> {};
+}  // namespace tao::pegtl

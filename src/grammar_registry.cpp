@@ -13,10 +13,16 @@ extern const GrammarDef json_grammar;
 extern const GrammarDef bracket_grammar;
 extern const GrammarDef xml_grammar;
 extern const GrammarDef text_kv_grammar;
+// Model families (FORMATS.md), one grammar each.
+extern const GrammarDef hermes_grammar;
+extern const GrammarDef qwen3_coder_grammar;
 
 const std::vector<const GrammarDef*>& all_grammars() {
     static const std::vector<const GrammarDef*> table = {
         &tag_grammar, &marker_grammar, &json_grammar, &bracket_grammar, &xml_grammar, &text_kv_grammar,
+        // model families
+        &hermes_grammar,
+        &qwen3_coder_grammar,
     };
     return table;
 }

@@ -3,9 +3,9 @@
 //
 // A profile per model family is one row in `family_rows` (plus its grammar, registered
 // in grammar_registry.cpp). `auto` is derived from the table, so a new family is found by
-// `auto` without another edit: every family grammar and every generic grammar with a
-// distinctive marker runs as primary, families first (a family's reader is the stricter
-// one: where two share a marker, the payload decides); the grammars that would match
+// `auto` without another edit: every generic grammar with a distinctive marker and every
+// family grammar runs as primary (where several share a marker, each reader checks the
+// payload and declines what is not its own, so the payload decides); the grammars that would match
 // ordinary prose or JSON (strict JSON, bracket, text KV) are gated fallbacks.
 #include <algorithm>
 #include <stdexcept>
@@ -63,6 +63,10 @@ const std::vector<ProfileRow>& generic_rows() {
 // One row per model family of FORMATS.md.
 const std::vector<ProfileRow>& family_rows() {
     static const std::vector<ProfileRow> table = {
+        {"hermes", "Hermes 2 Pro / 3, Qwen2.5, Qwen3, QwQ, ERNIE 4.5, EXAONE, Granite 4",
+         "<tool_call>{\"name\": …, \"arguments\": …}</tool_call>, one block per call", {primary("hermes")}},
+        {"qwen3_coder", "Qwen3-Coder, Qwen3.5/3.6, Nemotron 3 Nano, MiMo, Step 3.5",
+         "<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>", {primary("qwen3_coder")}},
     };
     return table;
 }
@@ -90,6 +94,7 @@ Profile make_auto() {
             if (g.grammar == use.grammar) return;
         p.grammars.push_back(use);
     };
+    for (const char* g : {"tag", "xml", "marker"}) add(primary(g));
     for (const auto& row : family_rows()) {
         Profile family = from_row(row);
         for (const auto& g : row.grammars)
@@ -97,7 +102,6 @@ Profile make_auto() {
         for (const auto& d : family.settings.reasoning) add_reasoning(p.settings, d);
         for (const auto& m : family.settings.content_markers) add_content_marker(p.settings, m);
     }
-    for (const char* g : {"tag", "xml", "marker"}) add(primary(g));
     for (const auto& row : family_rows())
         for (const auto& g : row.grammars)
             if (!row.distinctive) add({g.grammar, Role::fallback});

@@ -1,0 +1,33 @@
+// Reader for the hermes family (grammars/hermes.hpp): json_block with <tool_call> tags.
+#include "grammar_def.hpp"
+#include "hermes.hpp"
+#include "json_block_reader.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+std::vector<std::string> markers(const Settings&) { return {"<tool_call>"}; }
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    return read_json_block<grammar::hermes::block>(ctx, at, "hermes", "</tool_call>", markers(ctx.settings()));
+}
+
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out;
+    for (const auto& c : calls) out += "<tool_call>\n" + call_object_text(c) + "\n</tool_call>\n";
+    return out;
+}
+
+std::string instruction(const Settings& s) {
+    return "For each tool call, return a JSON object with the function name and arguments within <tool_call></tool_call> "
+           "XML tags:\n" + render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s);
+}
+
+}  // namespace
+
+extern const GrammarDef hermes_grammar{
+    "hermes", "<tool_call>{\"name\": …, \"arguments\": …}</tool_call>, one block per call",
+    markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail

@@ -1,0 +1,53 @@
+// Reader for the qwen3_coder family (grammars/qwen3_coder.hpp): named text parameters.
+#include "grammar_def.hpp"
+#include "params_reader.hpp"
+#include "qwen3_coder.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+namespace q = grammar::qwen3_coder;
+
+template <typename Rule>
+struct action : pg::nothing<Rule> {};
+template <> struct action<q::function_name> : params::call_name {};
+template <> struct action<q::parameter_name> : params::param_key {};
+template <> struct action<q::parameter_value> : params::param_value {};
+template <> struct action<q::parameter_value_cut> : params::param_value_cut {};
+template <> struct action<q::function> : params::call_end {};
+template <> struct action<q::function_cut_off> : params::cut_off {};
+template <> struct action<q::function_close_missing> : params::missing_close {};
+template <> struct action<q::wrapper_cut_off> : params::cut_off {};
+template <> struct action<q::wrapper_close_missing> : params::missing_close {};
+
+std::vector<std::string> markers(const Settings&) { return {"<tool_call>", "<function="}; }
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    return read_params_block<q::block, action>(ctx, at, "qwen3_coder", "</tool_call>");
+}
+
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out;
+    for (const auto& c : calls) {
+        out += "<tool_call>\n<function=" + c.name + ">\n";
+        for (auto it = c.arguments.begin(); it != c.arguments.end(); ++it)
+            out += "<parameter=" + it.key() + ">\n" + parameter_text(*it) + "\n</parameter>\n";
+        out += "</function>\n</tool_call>\n";
+    }
+    return out;
+}
+
+std::string instruction(const Settings& s) {
+    return "To call a function, reply in this exact format, one <parameter> per argument:\n" +
+           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s) +
+           "Write objects and arrays as JSON inside the parameter.";
+}
+
+}  // namespace
+
+extern const GrammarDef qwen3_coder_grammar{
+    "qwen3_coder", "<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>",
+    markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail

@@ -1,0 +1,58 @@
+// Candidate building for named-parameter families (see params_reader.hpp).
+#include "params_reader.hpp"
+
+namespace toolgram::detail {
+
+std::string_view strip_layout_newlines(std::string_view s) {
+    if (s.size() >= 2 && s[0] == '\r' && s[1] == '\n') s.remove_prefix(2);
+    else if (!s.empty() && s.front() == '\n') s.remove_prefix(1);
+    if (!s.empty() && s.back() == '\n') {
+        s.remove_suffix(1);
+        if (!s.empty() && s.back() == '\r') s.remove_suffix(1);
+    }
+    return s;
+}
+
+std::string trim_text(std::string_view s) {
+    const auto b = s.find_first_not_of(" \t\r\n");
+    if (b == std::string_view::npos) return {};
+    const auto e = s.find_last_not_of(" \t\r\n");
+    return std::string(s.substr(b, e - b + 1));
+}
+
+void ParamsState::begin_call(std::string_view name, std::size_t begin) {
+    current = Candidate{};
+    current.name = trim_text(name);
+    current.begin = begin;
+    current.arguments = json::object();
+    current.arguments_are_text = true;
+    key.clear();
+    in_call = true;
+}
+
+void ParamsState::set_text(std::string_view raw) { current.arguments[key] = std::string(strip_layout_newlines(raw)); }
+
+void ParamsState::set_json_value(std::string_view raw) {
+    const std::string text = trim_text(raw);
+    const ValueRead r = read_value(text, 0, max_depth);
+    if (r.ok && !r.healed && r.end == text.size()) {
+        current.arguments[key] = r.value;
+        current.repairs |= r.repairs;
+    } else {
+        current.arguments[key] = text;  // typed (or refused) from the schema in phase two
+        current.notes.push_back("parameter \"" + key + "\" marked as JSON is not JSON; kept as text");
+    }
+}
+
+void ParamsState::end_call(std::size_t end) {
+    current.end = end;
+    calls.push_back(std::move(current));
+    current = Candidate{};
+    in_call = false;
+}
+
+std::string parameter_text(const json& value) {
+    return value.is_string() ? value.get<std::string>() : json_text(value);
+}
+
+}  // namespace toolgram::detail
