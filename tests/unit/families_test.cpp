@@ -1,0 +1,161 @@
+// Properties every profile must have, checked over all of them at once, so a new family
+// is covered the moment its row exists:
+//  - round trip: calls rendered in the profile's syntax parse back to the same calls;
+//  - auto agrees: each family's corpus parsed with `auto` gives the calls its own profile
+//    gives (families without a marker of their own are reached through auto's gated
+//    fallbacks, so there the caller says a tool call is required);
+//  - a corpus: at least 12 cases per family profile, at least 3 of them negatives.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <catch2/catch.hpp>
+
+#include "toolgram/toolgram.hpp"
+
+namespace fs = std::filesystem;
+using toolgram::json;
+
+namespace {
+
+const fs::path corpus_root = fs::path(TOOLGRAM_SOURCE_DIR) / "corpus";
+const std::vector<std::string> generic_profiles = {"auto", "tag", "marker", "json", "bracket", "xml", "text_kv"};
+
+std::string slurp(const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    std::ostringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+std::vector<toolgram::Tool> corpus_tools() {
+    return toolgram::tools_from_json(json::parse(slurp(corpus_root / "tools.json")));
+}
+
+std::vector<std::string> family_profiles() {
+    std::vector<std::string> out;
+    for (const auto& n : toolgram::builtin_profile_names())
+        if (std::find(generic_profiles.begin(), generic_profiles.end(), n) == generic_profiles.end()) out.push_back(n);
+    return out;
+}
+
+toolgram::Call call(std::string name, json args) { return {"", std::move(name), std::move(args)}; }
+
+// Calls that every syntax can carry: quotes, brackets, angle brackets, newlines and
+// non-ASCII in strings; numbers, booleans, null, arrays and objects; a zip code that must
+// stay a string. (No closing tags inside values: several syntaxes cannot carry those.)
+std::vector<toolgram::Call> sample_calls() {
+    return {
+        call("get_weather", {{"city", "Zürich"}, {"days", 3}, {"unit", "celsius"}}),
+        call("search_web", {{"query", "PEGTL \"must\" rule: a < b > c [x] {y}"}, {"max_results", 5}, {"safe", true}}),
+        call("create_event", {{"title", "Stand-up 東京"},
+                              {"start", "2026-11-23T09:00"},
+                              {"duration_minutes", 15.5},
+                              {"attendees", {"Ann", "Bo"}},
+                              {"location", nullptr},
+                              {"zip", "03106"},
+                              {"reminder", {{"minutes_before", 10}}}}),
+        call("run_sql", {{"query", "SELECT name\nFROM t\nWHERE a <= 3 AND b = 'x';"}}),
+    };
+}
+
+json names_and_arguments(const std::vector<toolgram::Call>& calls) {
+    json out = json::array();
+    for (const auto& c : calls) out.push_back({{"name", c.name}, {"arguments", c.arguments}});
+    return out;
+}
+
+json calls_json(const toolgram::Result& r) { return toolgram::to_json(r)["calls"]; }
+
+}  // namespace
+
+TEST_CASE("round trip: calls rendered in each profile's syntax parse back to the same calls", "[families][roundtrip]") {
+    const auto tools = corpus_tools();
+    for (const auto& name : toolgram::builtin_profile_names()) {
+        if (name == "auto" || name == "text_kv") continue;  // auto renders nothing; text_kv is fallback-only
+        const toolgram::Profile profile = toolgram::builtin_profile(name);
+        const toolgram::Parser parser(profile, tools);
+        const auto calls = sample_calls();
+        DYNAMIC_SECTION(name << ": each call alone") {
+            for (const auto& c : calls) {
+                const std::string text = toolgram::render_calls(profile, {c});
+                CAPTURE(text);
+                const toolgram::Result r = parser.parse(text);
+                CAPTURE(toolgram::to_json(r).dump(2));
+                CHECK(names_and_arguments(r.calls) == names_and_arguments({c}));
+                CHECK(r.content.empty());
+            }
+        }
+        if (name == "json" || name == "bracket") continue;  // no several-call form beyond the list, tested above
+        DYNAMIC_SECTION(name << ": all calls in one output") {
+            const std::string text = toolgram::render_calls(profile, calls);
+            CAPTURE(text);
+            const toolgram::Result r = parser.parse(text);
+            CAPTURE(toolgram::to_json(r).dump(2));
+            CHECK(names_and_arguments(r.calls) == names_and_arguments(calls));
+            // Ids are unique within a result, whether the syntax carries them or not.
+            std::vector<std::string> ids;
+            for (const auto& c : r.calls) ids.push_back(c.id);
+            std::sort(ids.begin(), ids.end());
+            CHECK(std::adjacent_find(ids.begin(), ids.end()) == ids.end());
+        }
+    }
+}
+
+TEST_CASE("auto agrees with each family's own profile on that family's corpus", "[families][auto]") {
+    for (const auto& family : family_profiles()) {
+        const fs::path dir = corpus_root / family;
+        if (!fs::exists(dir)) continue;  // the corpus test below fails for a missing folder
+        for (const auto& f : fs::directory_iterator(dir)) {
+            if (f.path().extension() != ".txt") continue;
+            fs::path e = f.path();
+            e.replace_extension(".expect.json");
+            if (!fs::exists(e)) continue;
+            const json spec = json::parse(slurp(e));
+            if (spec.value("profile", family) != family) continue;  // a case that pins another profile
+            DYNAMIC_SECTION(family << "/" << f.path().stem().string()) {
+                const json tools_spec = spec.value("tools", json("default"));
+                std::vector<toolgram::Tool> tools;
+                if (tools_spec == "default") tools = corpus_tools();
+                else if (tools_spec != "none") tools = toolgram::tools_from_json(tools_spec);
+                const json s = spec.value("settings", json::object());
+                toolgram::Profile own = toolgram::builtin_profile(family);
+                toolgram::Profile autop = toolgram::builtin_profile("auto");
+                for (auto* p : {&own, &autop}) {
+                    p->settings.tool_required = s.value("tool_required", false) || (p == &autop && !own.distinctive);
+                    p->settings.accept_calls_in_reasoning = s.value("accept_calls_in_reasoning", false);
+                }
+                const std::string text = slurp(f.path());
+                const json want = calls_json(toolgram::Parser(own, tools).parse(text));
+                const json got = calls_json(toolgram::Parser(autop, tools).parse(text));
+                CAPTURE(text);
+                if (!own.distinctive && want.size() > 1) {
+                    // auto's fallbacks take exactly one candidate: several bare calls are
+                    // ambiguous to it by design, and it must then give none.
+                    CHECK(got.empty());
+                } else {
+                    CHECK(got == want);
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("every family profile has a corpus of at least 12 cases with at least 3 negatives", "[families][corpus]") {
+    for (const auto& family : family_profiles()) {
+        CAPTURE(family);
+        const fs::path dir = corpus_root / family;
+        REQUIRE(fs::is_directory(dir));
+        std::size_t cases = 0, negatives = 0;
+        for (const auto& f : fs::directory_iterator(dir)) {
+            if (f.path().extension() != ".txt") continue;
+            ++cases;
+            fs::path e = f.path();
+            e.replace_extension(".expect.json");
+            if (fs::exists(e) && json::parse(slurp(e))["expect"]["calls"].empty()) ++negatives;
+        }
+        CHECK(cases >= 12);
+        CHECK(negatives >= 3);
+    }
+}
