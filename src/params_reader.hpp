@@ -13,6 +13,8 @@
 #include <string_view>
 
 #include "block_reader.hpp"
+#include "markup_actions.hpp"
+#include "params.hpp"
 
 namespace toolgram::detail {
 
@@ -50,6 +52,10 @@ struct param_value {
     template <typename Input>
     static void apply(const Input& in, ParamsState& st) { st.set_text(in.string_view()); }
 };
+struct param_raw_value {  // a value taken as written (CDATA): no layout to remove
+    template <typename Input>
+    static void apply(const Input& in, ParamsState& st) { st.current.arguments[st.key] = in.string(); }
+};
 struct param_json_value {
     template <typename Input>
     static void apply(const Input& in, ParamsState& st) { st.set_json_value(in.string_view()); }
@@ -77,6 +83,39 @@ struct missing_close {  // a closer the model left out, with more text after it
     template <typename Input>
     static void apply(const Input&, ParamsState& st) { st.note("missing_end_tag"); }
 };
+
+// Tags that carry names as attributes (<invoke name="NAME">, <parameter name="K" …>): the
+// family's rule for the tag's start clears the attributes collected so far (tag_begin),
+// its rule for the whole opening tag reads them (markup attributes, collected by
+// attribute_action).
+struct tag_begin {
+    template <typename Input>
+    static void apply(const Input&, ParamsState& st) { st.attributes.clear(); }
+};
+struct call_name_attribute {
+    template <typename Input>
+    static void apply(const Input& in, ParamsState& st) {
+        const std::string* name = st.attribute("name");
+        st.begin_call(name ? std::string_view(*name) : std::string_view{}, st.offset_of(in.begin()));
+    }
+};
+struct param_key_attribute {
+    template <typename Input>
+    static void apply(const Input&, ParamsState& st) {
+        const std::string* name = st.attribute("name");
+        st.key = name ? trim_text(*name) : std::string{};
+    }
+};
+
+// The shapes of grammars/params.hpp mapped to their behaviours, and markup attributes
+// collected: a family's action template derives from this and maps its own rules.
+template <typename Rule>
+struct shape_action : attribute_action<Rule> {};
+template <> struct shape_action<grammar::params::value_cut> : param_value_cut {};
+template <> struct shape_action<grammar::params::call_cut_off> : cut_off {};
+template <typename Next> struct shape_action<grammar::params::call_close_missing<Next>> : missing_close {};
+template <> struct shape_action<grammar::params::wrapper_cut_off> : cut_off {};
+template <> struct shape_action<grammar::params::wrapper_close_missing> : missing_close {};
 
 }  // namespace params
 

@@ -9,16 +9,11 @@ namespace {
 namespace q = grammar::qwen3_coder;
 
 template <typename Rule>
-struct action : pg::nothing<Rule> {};
+struct action : params::shape_action<Rule> {};
 template <> struct action<q::function_name> : params::call_name {};
 template <> struct action<q::parameter_name> : params::param_key {};
 template <> struct action<q::parameter_value> : params::param_value {};
-template <> struct action<q::parameter_value_cut> : params::param_value_cut {};
 template <> struct action<q::function> : params::call_end {};
-template <> struct action<q::function_cut_off> : params::cut_off {};
-template <> struct action<q::function_close_missing> : params::missing_close {};
-template <> struct action<q::wrapper_cut_off> : params::cut_off {};
-template <> struct action<q::wrapper_close_missing> : params::missing_close {};
 
 std::vector<std::string> markers(const Settings&) { return {"<tool_call>", "<function="}; }
 

@@ -1,0 +1,57 @@
+// Shapes shared by the families whose arguments are named text parameters (qwen3_coder,
+// seed_oss, minimax_m2, minicpm5, step3, deepseek_v32, …); src/params_reader.hpp maps them
+// to their behaviours once for all of them.
+//
+//   WRAPPER_OPEN  CALL_OPEN  PARAM_OPEN value [PARAM_CLOSE] …  CALL_CLOSE  …  WRAPPER_CLOSE
+//
+// A family names its own tags and its value rule and composes these templates. Real
+// outputs drop closers, so each closer is optional where the next thing can be recognised
+// without it: a parameter's closer (its value ends at the family's first terminator), a
+// call's closer (before the next call or the wrapper's closer), the wrapper's closer. A
+// closer missing at the very end of output was cut off and is healed; a value with no
+// terminator before the end of output was cut and is never accepted (`value_cut`).
+//
+// Two call shapes: `call` declines on anything it does not expect (for openers that other
+// syntaxes share, such as `<function=`), `committed_call` raises instead, so text that is
+// surely broken tool syntax becomes a rejected candidate with a reason, not prose.
+#pragma once
+
+#include <tao/pegtl.hpp>
+
+#include "markup.hpp"
+
+namespace toolgram::grammar::params {
+using namespace tao::pegtl;
+using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
+
+struct ws : star<space> {};
+
+// An opening tag that names its call or parameter in attributes: <invoke name="NAME">,
+// <parameter name="K" string="true"> (the markup attribute rules, any quoting and order).
+template <typename Start>
+struct attribute_open : seq<Start, plus<space>, markup::attributes, ws, one<'>'>> {};
+
+// A value with no terminator before the end of output: cut there.
+struct value_cut : until<eof> {};
+template <typename Open, typename Value, typename Close>
+struct parameter : seq<Open, sor<Value, value_cut>, opt<Close>> {};
+
+struct call_cut_off : eof {};                                  // output ended where the closer was due
+template <typename Next>
+struct call_close_missing : at<Next> {};                       // closer left out before Next
+template <typename Close, typename Next>
+struct call_end : sor<Close, call_cut_off, call_close_missing<Next>> {};
+
+template <typename Open, typename Param, typename Close, typename Next>
+struct call : seq<Open, ws, star<Param, ws>, call_end<Close, Next>> {};
+// After Open, only parameters until the call's end: anything else raises with the
+// message of the family's Param rule (errors::message<Param>).
+template <typename Open, typename Param, typename Close, typename Next>
+struct committed_call : seq<Open, ws, until<call_end<Close, Next>, must<Param>, ws>> {};
+
+struct wrapper_cut_off : eof {};
+struct wrapper_close_missing : success {};
+template <typename Open, typename Call, typename Close>
+struct wrapper : seq<Open, ws, plus<Call, ws>, sor<Close, wrapper_cut_off, wrapper_close_missing>> {};
+
+}  // namespace toolgram::grammar::params
