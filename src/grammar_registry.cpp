@@ -16,6 +16,12 @@ extern const GrammarDef text_kv_grammar;
 // Model families (FORMATS.md), one grammar each.
 extern const GrammarDef hermes_grammar;
 extern const GrammarDef qwen3_coder_grammar;
+extern const GrammarDef seed_oss_grammar;
+extern const GrammarDef glm45_grammar;
+extern const GrammarDef minimax_m2_grammar;
+extern const GrammarDef minicpm5_grammar;
+extern const GrammarDef step3_grammar;
+extern const GrammarDef deepseek_v32_grammar;
 
 const std::vector<const GrammarDef*>& all_grammars() {
     static const std::vector<const GrammarDef*> table = {
@@ -23,6 +29,12 @@ const std::vector<const GrammarDef*>& all_grammars() {
         // model families
         &hermes_grammar,
         &qwen3_coder_grammar,
+        &seed_oss_grammar,
+        &glm45_grammar,
+        &minimax_m2_grammar,
+        &minicpm5_grammar,
+        &step3_grammar,
+        &deepseek_v32_grammar,
     };
     return table;
 }

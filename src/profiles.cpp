@@ -60,6 +60,11 @@ const std::vector<ProfileRow>& generic_rows() {
     return table;
 }
 
+// Settings of the families (the `configure` of their rows).
+void seed_oss_settings(Settings& s) { add_reasoning(s, {"<seed:think>", "</seed:think>"}); }
+// GLM ends a turn that calls tools with <|observation|> when special tokens are kept.
+void glm45_settings(Settings& s) { add_content_marker(s, "<|observation|>"); }
+
 // One row per model family of FORMATS.md.
 const std::vector<ProfileRow>& family_rows() {
     static const std::vector<ProfileRow> table = {
@@ -67,6 +72,25 @@ const std::vector<ProfileRow>& family_rows() {
          "<tool_call>{\"name\": …, \"arguments\": …}</tool_call>, one block per call", {primary("hermes")}},
         {"qwen3_coder", "Qwen3-Coder, Qwen3.5/3.6, Nemotron 3 Nano, MiMo, Step 3.5",
          "<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>", {primary("qwen3_coder")}},
+        {"seed_oss", "Seed-OSS",
+         "<seed:tool_call><function=NAME><parameter=K>V</parameter></function></seed:tool_call>; <seed:think>",
+         {primary("seed_oss")}, seed_oss_settings},
+        {"glm45", "GLM-4.5, 4.6, 4.7, 5",
+         "<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>, with or without newlines",
+         {primary("glm45")}, glm45_settings},
+        {"minimax_m2", "MiniMax-M2",
+         "<minimax:tool_call><invoke name=NAME><parameter name=K>V</parameter></invoke>…</minimax:tool_call>",
+         {primary("minimax_m2")}},
+        {"minicpm5", "MiniCPM 5", "<function name=NAME><param name=K>V</param></function>, V plain or CDATA",
+         {primary("minicpm5")}},
+        {"step3", "Step-3",
+         "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=NAME>"
+         "<steptml:parameter name=K>V</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>",
+         {primary("step3")}},
+        {"deepseek_v32", "DeepSeek V3.2, V4",
+         "<｜DSML｜function_calls|tool_calls><｜DSML｜invoke name=NAME><｜DSML｜parameter name=K string=true|false>V"
+         "</｜DSML｜parameter></｜DSML｜invoke>",
+         {primary("deepseek_v32")}},
     };
     return table;
 }

@@ -1,0 +1,59 @@
+// GLM-4.5, 4.6, 4.7, 5:
+//
+//   <tool_call>get_weather
+//   <arg_key>city</arg_key>
+//   <arg_value>Antwerp</arg_value>
+//   </tool_call>
+//
+// One block per call; GLM-4.7 and later write the same with no newlines at all. The name
+// is the text straight after `<tool_call>`; each argument is a key element and a value
+// element. Values are text (JSON for arrays and objects), typed from the schema later.
+// `<tool_call>` is also the opener of hermes, qwen3_coder and Granite 3.1, so a block
+// whose opener is not followed at once by a bare name and then `<arg_key>`, `</tool_call>`
+// or the end of output is declined (a JSON payload, `<function=`, prose). After that the call
+// commits: anything but arguments before `</tool_call>` is a rejected call. A value ends
+// at `</arg_value>`, or at the next `<arg_key>` or `</tool_call>` when its closer was left
+// out; `</tool_call>` may be left out before the next `<tool_call>`.
+#pragma once
+
+#include <tao/pegtl.hpp>
+
+#include "error_messages.hpp"
+#include "params.hpp"
+#include "runtime_literal.hpp"
+
+namespace toolgram::grammar::glm45 {
+using namespace tao::pegtl;
+using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
+
+struct open : TAO_PEGTL_STRING("<tool_call>") {};
+struct close : TAO_PEGTL_STRING("</tool_call>") {};
+
+struct name_char : sor<alnum, one<'_', '-', '.', ':'>> {};
+struct call_name : seq<sor<alpha, one<'_'>>, star<name_char>> {};
+
+struct key_open : TAO_PEGTL_STRING("<arg_key>") {};
+struct key_close : TAO_PEGTL_STRING("</arg_key>") {};
+struct key_text : plus<not_one<'<'>> {};
+struct value_open : TAO_PEGTL_STRING("<arg_value>") {};
+struct value_close : TAO_PEGTL_STRING("</arg_value>") {};
+struct value_text : text_until_first<literal<TAO_PEGTL_STRING("</arg_value>")>, literal<TAO_PEGTL_STRING("<arg_key>")>,
+                                     literal<TAO_PEGTL_STRING("</tool_call>")>> {};
+
+struct argument_open : seq<key_open, key_text, key_close, params::ws, value_open> {};
+struct argument : params::parameter<argument_open, value_text, value_close> {};
+
+// The name straight after the opener (prose puts a space there: "<tool_call> and
+// </tool_call> tags"), then what only a GLM call can hold next.
+struct name_line_break : opt<opt<one<'\r'>>, one<'\n'>> {};
+struct call_open : seq<open, name_line_break, call_name, params::ws, at<sor<key_open, close, eof>>> {};
+struct call : params::committed_call<call_open, argument, close, open> {};
+
+struct block : seq<call> {};
+
+}  // namespace toolgram::grammar::glm45
+
+namespace toolgram::grammar::errors {
+template <> inline constexpr const char* message<glm45::argument> =
+    "<arg_key>NAME</arg_key><arg_value>value</arg_value> or </tool_call> expected";
+}  // namespace toolgram::grammar::errors

@@ -1,0 +1,52 @@
+// MiniMax-M2:
+//
+//   <minimax:tool_call>
+//   <invoke name="get_weather">
+//   <parameter name="city">Antwerp</parameter>
+//   </invoke>
+//   <invoke name="search_web">
+//   …
+//   </invoke>
+//   </minimax:tool_call>
+//
+// Several invokes per block. Names are attributes; values are text (JSON for arrays and
+// objects), typed from the schema later; one leading and one trailing newline are layout.
+// A value ends at `</parameter>`, or at the next `<parameter name=` or `</invoke>` when
+// its closer was left out; `</invoke>` may be left out before the next `<invoke` or the
+// block's closer. The wrapper alone is a mention (prose); once an invoke opens inside it
+// the call commits, so anything but parameters there is a rejected call.
+#pragma once
+
+#include <tao/pegtl.hpp>
+
+#include "error_messages.hpp"
+#include "params.hpp"
+#include "runtime_literal.hpp"
+
+namespace toolgram::grammar::minimax_m2 {
+using namespace tao::pegtl;
+
+struct block_open : TAO_PEGTL_STRING("<minimax:tool_call>") {};
+struct block_close : TAO_PEGTL_STRING("</minimax:tool_call>") {};
+
+struct invoke_start : TAO_PEGTL_STRING("<invoke") {};
+struct invoke_open : params::attribute_open<invoke_start> {};
+struct invoke_close : TAO_PEGTL_STRING("</invoke>") {};
+
+struct parameter_start : TAO_PEGTL_STRING("<parameter") {};
+struct parameter_open : params::attribute_open<parameter_start> {};
+struct parameter_close : TAO_PEGTL_STRING("</parameter>") {};
+struct parameter_value
+    : text_until_first<literal<TAO_PEGTL_STRING("</parameter>")>, literal<TAO_PEGTL_STRING("<parameter name=")>,
+                       literal<TAO_PEGTL_STRING("</invoke>")>> {};
+struct parameter : params::parameter<parameter_open, parameter_value, parameter_close> {};
+
+struct invoke : params::committed_call<invoke_open, parameter, invoke_close, sor<invoke_start, block_close>> {};
+struct block : params::wrapper<block_open, invoke, block_close> {};
+
+}  // namespace toolgram::grammar::minimax_m2
+
+namespace toolgram::grammar::errors {
+template <> inline constexpr const char* message<minimax_m2::parameter> =
+    "<parameter name=\"NAME\">value</parameter> or </invoke> expected";
+}  // namespace toolgram::grammar::errors

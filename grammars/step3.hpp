@@ -1,0 +1,59 @@
+// Step-3:
+//
+//   <｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="get_weather">
+//   <steptml:parameter name="city">Antwerp</steptml:parameter></steptml:invoke><｜tool_call_end｜>
+//   <｜tool_calls_end｜>
+//
+// (`｜` is U+FF5C.) One section, one call token pair per call; whitespace and newlines may
+// stand between any two tokens. Names are attributes; values are text typed from the
+// schema later. `<｜tool_calls_begin｜>` is also a misspelling DeepSeek R1 is seen to write,
+// so a section whose call is not `function<｜tool_sep｜><steptml:invoke …>` is declined;
+// after the invoke's opening tag the call commits, so anything but parameters there is a
+// rejected call. A value ends at `</steptml:parameter>`, or at the next
+// `<steptml:parameter name=` or `</steptml:invoke>` when its closer was left out; the
+// invoke's, the call's and the section's closers may each be left out. A call without
+// the section tokens is read too.
+#pragma once
+
+#include <tao/pegtl.hpp>
+
+#include "error_messages.hpp"
+#include "params.hpp"
+#include "runtime_literal.hpp"
+
+namespace toolgram::grammar::step3 {
+using namespace tao::pegtl;
+
+struct calls_begin : TAO_PEGTL_STRING("<｜tool_calls_begin｜>") {};
+struct calls_end : TAO_PEGTL_STRING("<｜tool_calls_end｜>") {};
+struct call_begin : TAO_PEGTL_STRING("<｜tool_call_begin｜>") {};
+struct call_end : TAO_PEGTL_STRING("<｜tool_call_end｜>") {};
+struct tool_sep : TAO_PEGTL_STRING("<｜tool_sep｜>") {};
+struct call_type : TAO_PEGTL_STRING("function") {};
+struct call_open : seq<call_begin, params::ws, call_type, params::ws, tool_sep> {};
+
+struct invoke_start : TAO_PEGTL_STRING("<steptml:invoke") {};
+struct invoke_open : params::attribute_open<invoke_start> {};
+struct invoke_close : TAO_PEGTL_STRING("</steptml:invoke>") {};
+
+struct parameter_start : TAO_PEGTL_STRING("<steptml:parameter") {};
+struct parameter_open : params::attribute_open<parameter_start> {};
+struct parameter_close : TAO_PEGTL_STRING("</steptml:parameter>") {};
+struct parameter_value : text_until_first<literal<TAO_PEGTL_STRING("</steptml:parameter>")>,
+                                          literal<TAO_PEGTL_STRING("<steptml:parameter name=")>,
+                                          literal<TAO_PEGTL_STRING("</steptml:invoke>")>> {};
+struct parameter : params::parameter<parameter_open, parameter_value, parameter_close> {};
+
+struct invoke
+    : params::committed_call<invoke_open, parameter, invoke_close, sor<call_end, calls_end, call_begin>> {};
+struct tool_call : params::wrapper<call_open, invoke, call_end> {};
+struct section : params::wrapper<calls_begin, tool_call, calls_end> {};
+
+struct block : sor<section, tool_call> {};
+
+}  // namespace toolgram::grammar::step3
+
+namespace toolgram::grammar::errors {
+template <> inline constexpr const char* message<step3::parameter> =
+    "<steptml:parameter name=\"NAME\">value</steptml:parameter> or </steptml:invoke> expected";
+}  // namespace toolgram::grammar::errors

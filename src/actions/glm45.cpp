@@ -1,0 +1,52 @@
+// Reader for the glm45 family (grammars/glm45.hpp): a bare name and <arg_key>/<arg_value>
+// pairs inside <tool_call>.
+#include "glm45.hpp"
+#include "grammar_def.hpp"
+#include "params_reader.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+namespace g = grammar::glm45;
+
+template <typename Rule>
+struct action : params::shape_action<Rule> {};
+template <> struct action<g::call_name> : params::call_name {};
+template <> struct action<g::key_text> : params::param_key {};
+template <> struct action<g::value_text> : params::param_value {};
+template <> struct action<g::call> : params::call_end {};
+
+std::vector<std::string> markers(const Settings&) { return {"<tool_call>"}; }
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    return read_params_block<g::block, action>(ctx, at, "glm45", "</tool_call>");
+}
+
+// As GLM-4.5's chat template writes calls: one block per call, a line per element;
+// strings as they are, anything else as JSON.
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out;
+    for (const auto& c : calls) {
+        out += "<tool_call>" + c.name + "\n";
+        for (auto it = c.arguments.begin(); it != c.arguments.end(); ++it)
+            out += "<arg_key>" + it.key() + "</arg_key>\n<arg_value>" + parameter_text(*it) + "</arg_value>\n";
+        out += "</tool_call>\n";
+    }
+    return out;
+}
+
+std::string instruction(const Settings& s) {
+    return "To call a function, write the function name right after <tool_call>, then one <arg_key>/<arg_value> pair "
+           "per argument:\n" +
+           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s) +
+           "Write objects and arrays as JSON inside <arg_value>. Several calls: one <tool_call> block each.";
+}
+
+}  // namespace
+
+extern const GrammarDef glm45_grammar{
+    "glm45", "<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>",
+    markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail

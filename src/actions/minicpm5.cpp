@@ -1,0 +1,61 @@
+// Reader for the minicpm5 family (grammars/minicpm5.hpp): <function name=…> elements with
+// <param name=…> values, CDATA taken as written.
+#include "grammar_def.hpp"
+#include "minicpm5.hpp"
+#include "params_reader.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+namespace m = grammar::minicpm5;
+
+template <typename Rule>
+struct action : params::shape_action<Rule> {};
+template <> struct action<m::function_start> : params::tag_begin {};
+template <> struct action<m::function_open> : params::call_name_attribute {};
+template <> struct action<m::param_start> : params::tag_begin {};
+template <> struct action<m::param_open> : params::param_key_attribute {};
+template <> struct action<grammar::markup::cdata_text> : params::param_raw_value {};
+template <> struct action<m::text_value> : params::param_value {};
+template <> struct action<m::function> : params::call_end {};
+
+std::vector<std::string> markers(const Settings&) { return {"<function name="}; }
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    return read_params_block<m::block, action>(ctx, at, "minicpm5", "</function>");
+}
+
+// Text that a plain value could not carry back unchanged goes in a CDATA section.
+bool needs_cdata(const std::string& v) {
+    if (v.find("]]>") != std::string::npos) return false;  // CDATA cannot hold it either
+    return v.find('<') != std::string::npos || (!v.empty() && (v.front() == '\n' || v.back() == '\n'));
+}
+
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out;
+    for (const auto& c : calls) {
+        out += "<function name=\"" + c.name + "\">";
+        for (auto it = c.arguments.begin(); it != c.arguments.end(); ++it) {
+            const std::string v = parameter_text(*it);
+            out += "<param name=\"" + it.key() + "\">" + (needs_cdata(v) ? "<![CDATA[" + v + "]]>" : v) + "</param>";
+        }
+        out += "</function>\n";
+    }
+    return out;
+}
+
+std::string instruction(const Settings& s) {
+    return "To call a function, reply in this exact format, one <param> per argument:\n" +
+           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s) +
+           "Write objects and arrays as JSON inside the param; wrap a value that holds '<' in <![CDATA[…]]>. Several "
+           "calls: one <function> element each.";
+}
+
+}  // namespace
+
+extern const GrammarDef minicpm5_grammar{
+    "minicpm5", "<function name=NAME><param name=K>V</param></function>, V plain or <![CDATA[…]]>",
+    markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail

@@ -1,0 +1,53 @@
+// Reader for the minimax_m2 family (grammars/minimax_m2.hpp): invokes with named text
+// parameters inside <minimax:tool_call>.
+#include "grammar_def.hpp"
+#include "minimax_m2.hpp"
+#include "params_reader.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+namespace m = grammar::minimax_m2;
+
+template <typename Rule>
+struct action : params::shape_action<Rule> {};
+template <> struct action<m::invoke_start> : params::tag_begin {};
+template <> struct action<m::invoke_open> : params::call_name_attribute {};
+template <> struct action<m::parameter_start> : params::tag_begin {};
+template <> struct action<m::parameter_open> : params::param_key_attribute {};
+template <> struct action<m::parameter_value> : params::param_value {};
+template <> struct action<m::invoke> : params::call_end {};
+
+std::vector<std::string> markers(const Settings&) { return {"<minimax:tool_call>"}; }
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    return read_params_block<m::block, action>(ctx, at, "minimax_m2", "</minimax:tool_call>");
+}
+
+// As MiniMax-M2 writes calls: one block, one invoke per call, a line per element;
+// strings as they are, anything else as JSON.
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out = "<minimax:tool_call>\n";
+    for (const auto& c : calls) {
+        out += "<invoke name=\"" + c.name + "\">\n";
+        for (auto it = c.arguments.begin(); it != c.arguments.end(); ++it)
+            out += "<parameter name=\"" + it.key() + "\">" + parameter_text(*it) + "</parameter>\n";
+        out += "</invoke>\n";
+    }
+    return out + "</minimax:tool_call>\n";
+}
+
+std::string instruction(const Settings& s) {
+    return "To call functions, reply with one <minimax:tool_call> block holding one <invoke> per call and one "
+           "<parameter> per argument:\n" +
+           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s) + "Write objects and arrays as JSON inside the parameter.";
+}
+
+}  // namespace
+
+extern const GrammarDef minimax_m2_grammar{
+    "minimax_m2", "<minimax:tool_call><invoke name=NAME><parameter name=K>V</parameter></invoke></minimax:tool_call>",
+    markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail

@@ -1,0 +1,51 @@
+// Reader for the seed_oss family (grammars/seed_oss.hpp): qwen3_coder's named text
+// parameters inside <seed:tool_call>.
+#include "grammar_def.hpp"
+#include "params_reader.hpp"
+#include "seed_oss.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+namespace q = grammar::qwen3_coder;
+namespace s = grammar::seed_oss;
+
+template <typename Rule>
+struct action : params::shape_action<Rule> {};
+template <> struct action<q::function_name> : params::call_name {};
+template <> struct action<q::parameter_name> : params::param_key {};
+template <> struct action<q::parameter_value> : params::param_value {};
+template <> struct action<s::function> : params::call_end {};
+
+std::vector<std::string> markers(const Settings&) { return {"<seed:tool_call>"}; }
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    return read_params_block<s::block, action>(ctx, at, "seed_oss", "</seed:tool_call>");
+}
+
+// As Seed-OSS's chat template writes calls: one block per call, values inline.
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out;
+    for (const auto& c : calls) {
+        out += "<seed:tool_call>\n<function=" + c.name + ">\n";
+        for (auto it = c.arguments.begin(); it != c.arguments.end(); ++it)
+            out += "<parameter=" + it.key() + ">" + parameter_text(*it) + "</parameter>\n";
+        out += "</function>\n</seed:tool_call>\n";
+    }
+    return out;
+}
+
+std::string instruction(const Settings& st) {
+    return "To call a function, reply in this exact format, one <parameter> per argument:\n" +
+           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, st) +
+           "Write objects and arrays as JSON inside the parameter. Several calls: one <seed:tool_call> block each.";
+}
+
+}  // namespace
+
+extern const GrammarDef seed_oss_grammar{
+    "seed_oss", "<seed:tool_call><function=NAME><parameter=K>V</parameter></function></seed:tool_call>",
+    markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail

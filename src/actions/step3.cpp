@@ -1,0 +1,56 @@
+// Reader for the step3 family (grammars/step3.hpp): steptml invokes inside Step-3's
+// full-width call tokens.
+#include "grammar_def.hpp"
+#include "params_reader.hpp"
+#include "step3.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+namespace s3 = grammar::step3;
+
+template <typename Rule>
+struct action : params::shape_action<Rule> {};
+template <> struct action<s3::invoke_start> : params::tag_begin {};
+template <> struct action<s3::invoke_open> : params::call_name_attribute {};
+template <> struct action<s3::parameter_start> : params::tag_begin {};
+template <> struct action<s3::parameter_open> : params::param_key_attribute {};
+template <> struct action<s3::parameter_value> : params::param_value {};
+template <> struct action<s3::invoke> : params::call_end {};
+
+std::vector<std::string> markers(const Settings&) { return {"<｜tool_calls_begin｜>", "<｜tool_call_begin｜>"}; }
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    return read_params_block<s3::block, action>(ctx, at, "step3", "<｜tool_calls_end｜>");
+}
+
+// As Step-3 writes calls: one section, the call tokens of each call back to back; strings
+// as they are, anything else as JSON.
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out = "<｜tool_calls_begin｜>";
+    for (const auto& c : calls) {
+        out += "<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"" + c.name + "\">";
+        for (auto it = c.arguments.begin(); it != c.arguments.end(); ++it)
+            out += "<steptml:parameter name=\"" + it.key() + "\">" + parameter_text(*it) + "</steptml:parameter>";
+        out += "</steptml:invoke><｜tool_call_end｜>";
+    }
+    return out + "<｜tool_calls_end｜>";
+}
+
+std::string instruction(const Settings& s) {
+    return "To call functions, reply in this exact format, one <steptml:parameter> per argument and one "
+           "<｜tool_call_begin｜>…<｜tool_call_end｜> per call:\n" +
+           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s) +
+           "\nWrite objects and arrays as JSON inside the parameter.";
+}
+
+}  // namespace
+
+extern const GrammarDef step3_grammar{
+    "step3",
+    "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=NAME>"
+    "<steptml:parameter name=K>V</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>",
+    markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail
