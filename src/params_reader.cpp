@@ -34,7 +34,9 @@ void ParamsState::set_text(std::string_view raw) { current.arguments[key] = std:
 
 void ParamsState::set_json_value(std::string_view raw) {
     const std::string text = trim_text(raw);
-    const ValueRead r = read_value(text, 0, max_depth);
+    // The value is bounded by its closing tag, so it is complete: read it with a newline
+    // after it, or a number that ends the text ("3") would count as cut off.
+    const ValueRead r = read_value(text + "\n", 0, max_depth);
     if (r.ok && !r.healed && r.end == text.size()) {
         current.arguments[key] = r.value;
         current.repairs |= r.repairs;
