@@ -1,0 +1,157 @@
+// The named-parameter families (qwen3_coder, seed_oss, glm45, minimax_m2, minicpm5, step3,
+// deepseek_v32) beyond their corpora: what their grammars promise structurally.
+//  - PEGTL's analyser finds no rule that can loop without consuming input;
+//  - a shared opener is decided by the payload (`<tool_call>` is hermes, qwen3_coder or
+//    glm45 by what follows it), under auto and under each family's own profile;
+//  - DSML's string="true|false" is honoured even with no schema to type from;
+//  - hostile input (tens of thousands of unclosed openers) is scanned in linear time;
+//  - each instruction teaches the family's own syntax.
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+#include <tao/pegtl/contrib/analyze.hpp>
+
+#include "deepseek_v32.hpp"
+#include "glm45.hpp"
+#include "minicpm5.hpp"
+#include "minimax_m2.hpp"
+#include "qwen3_coder.hpp"
+#include "seed_oss.hpp"
+#include "step3.hpp"
+#include "toolgram/toolgram.hpp"
+
+using toolgram::json;
+
+namespace {
+
+std::vector<toolgram::Tool> weather_tools() {
+    return toolgram::tools_from_json(json::parse(R"([{"name": "get_weather", "parameters": {"type": "object",
+        "properties": {"city": {"type": "string"}, "days": {"type": "integer"}}, "required": ["city"]}}])"));
+}
+
+const json paris_call = json::parse(R"({"id": "call_0", "name": "get_weather", "arguments": {"city": "Paris"}})");
+
+json calls(const toolgram::Result& r) { return toolgram::to_json(r)["calls"]; }
+
+}  // namespace
+
+TEST_CASE("PEGTL analyze finds no cycle without progress in the named-parameter families", "[grammar][analyze]") {
+    namespace g = toolgram::grammar;
+    namespace pg = tao::pegtl;
+    CHECK(pg::analyze<g::qwen3_coder::block>() == 0);
+    CHECK(pg::analyze<g::seed_oss::block>() == 0);
+    CHECK(pg::analyze<g::glm45::block>() == 0);
+    CHECK(pg::analyze<g::minimax_m2::block>() == 0);
+    CHECK(pg::analyze<g::minicpm5::block>() == 0);
+    CHECK(pg::analyze<g::step3::block>() == 0);
+    CHECK(pg::analyze<g::deepseek_v32::block>() == 0);
+}
+
+TEST_CASE("<tool_call> is decided by its payload: hermes JSON, qwen3_coder <function=, glm45 bare name",
+          "[families][shared_marker]") {
+    struct Row {
+        std::string text;
+        std::string grammar;
+    };
+    const auto row = GENERATE(values<Row>({
+        {"<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>", "hermes"},
+        {"<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>",
+         "qwen3_coder"},
+        {"<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</tool_call>", "glm45"},
+        {"<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>", "glm45"},
+    }));
+    CAPTURE(row.text);
+    SECTION("auto picks the family that owns the payload") {
+        const toolgram::Result r = toolgram::Parser(toolgram::builtin_profile("auto"), weather_tools()).parse(row.text);
+        CHECK(calls(r) == json::array({paris_call}));
+        // The generic tag grammar also reads <tool_call>{…}</tool_call> and comes first in auto.
+        if (row.grammar == "hermes") CHECK((r.telemetry.grammar == "hermes" || r.telemetry.grammar == "tag"));
+        else CHECK(r.telemetry.grammar == row.grammar);
+        CHECK(r.content.empty());
+    }
+    SECTION("the other families sharing the marker decline it: no candidate, the text stays content") {
+        for (const char* other : {"hermes", "qwen3_coder", "glm45"}) {
+            if (row.grammar == other) continue;
+            CAPTURE(other);
+            const toolgram::Result r = toolgram::Parser(toolgram::builtin_profile(other), weather_tools()).parse(row.text);
+            CHECK(r.calls.empty());
+            CHECK(r.telemetry.candidates.empty());
+            CHECK(r.content == row.text);
+        }
+    }
+}
+
+TEST_CASE("DSML string=\"false\" values are JSON, string=\"true\" values text, even without a schema",
+          "[families][deepseek_v32]") {
+    const std::string text =
+        "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"f\">\n"
+        "<｜DSML｜parameter name=\"n\" string=\"false\">3</｜DSML｜parameter>\n"
+        "<｜DSML｜parameter name=\"s\" string=\"true\">3</｜DSML｜parameter>\n"
+        "<｜DSML｜parameter name=\"list\" string=\"false\">[1, \"two\"]</｜DSML｜parameter>\n"
+        "<｜DSML｜parameter name=\"bad\" string=\"false\">not json</｜DSML｜parameter>\n"
+        "</｜DSML｜invoke>\n</｜DSML｜function_calls>";
+    const toolgram::Result r = toolgram::Parser(toolgram::builtin_profile("deepseek_v32")).parse(text);
+    INFO(toolgram::to_json(r).dump(2));
+    REQUIRE(r.calls.size() == 1);
+    CHECK(r.calls[0].arguments == json::parse(R"({"n": 3, "s": "3", "list": [1, "two"], "bad": "not json"})"));
+    REQUIRE(r.telemetry.candidates.size() == 1);
+    const auto& repairs = r.telemetry.candidates[0].repairs;
+    CHECK(std::find(repairs.begin(), repairs.end(), "parameter \"bad\" marked as JSON is not JSON; kept as text") !=
+          repairs.end());
+}
+
+TEST_CASE("megabytes of unclosed openers are scanned in linear time", "[families][linear]") {
+    struct Row {
+        std::string profile;
+        std::string unit;  // repeated until the input is about 1 MB
+    };
+    const auto row = GENERATE(values<Row>({
+        {"qwen3_coder", "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis"},
+        {"qwen3_coder", "<function=get_weather>"},
+        {"seed_oss", "<seed:tool_call>\n<function=get_weather>\n<parameter=city>Paris"},
+        {"glm45", "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris"},
+        {"glm45", "<tool_call>get_weather<arg_key>city"},
+        {"minimax_m2", "<minimax:tool_call>\n<invoke name=\"get_weather\">\n<parameter name=\"city\">Paris"},
+        {"minimax_m2", "<minimax:tool_call><invoke name=\"get_weather"},
+        {"minicpm5", "<function name=\"get_weather\"><param name=\"city\"><![CDATA[Paris"},
+        {"minicpm5", "<function name=\"get_weather\">"},
+        {"step3", "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"get_weather\">"
+                  "<steptml:parameter name=\"city\">Paris"},
+        {"deepseek_v32", "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n"
+                         "<｜DSML｜parameter name=\"city\" string=\"false\">[1, "},
+    }));
+    std::string text;
+    while (text.size() < (1u << 20)) text += row.unit;
+    CAPTURE(row.profile, row.unit);
+    const toolgram::Parser parser(toolgram::builtin_profile(row.profile), weather_tools());
+    const auto start = std::chrono::steady_clock::now();
+    const toolgram::Result r = parser.parse(text);
+    const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK(r.calls.size() <= 1);  // only the last opener can hold a complete-looking call
+    // A quadratic scan of 1 MB with tens of thousands of openers takes minutes; a linear
+    // one takes milliseconds. The bound leaves room for a slow, shared, unoptimised build.
+    CHECK(seconds < 5.0);
+}
+
+TEST_CASE("each named-parameter family's instruction writes its own syntax", "[families][instruction]") {
+    struct Row {
+        std::string profile;
+        std::vector<std::string> shows;
+    };
+    const auto row = GENERATE(values<Row>({
+        {"qwen3_coder", {"<tool_call>\n<function=TOOL_NAME>\n<parameter=PARAM>"}},
+        {"seed_oss", {"<seed:tool_call>\n<function=TOOL_NAME>\n<parameter=PARAM>VALUE</parameter>"}},
+        {"glm45", {"<tool_call>TOOL_NAME\n<arg_key>PARAM</arg_key>\n<arg_value>VALUE</arg_value>"}},
+        {"minimax_m2", {"<minimax:tool_call>\n<invoke name=\"TOOL_NAME\">\n<parameter name=\"PARAM\">VALUE"}},
+        {"minicpm5", {"<function name=\"TOOL_NAME\"><param name=\"PARAM\">VALUE</param></function>"}},
+        {"step3", {"<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"TOOL_NAME\">"}},
+        {"deepseek_v32", {"<｜DSML｜invoke name=\"TOOL_NAME\">", "string=\"true\">VALUE</｜DSML｜parameter>",
+                          "string=\"false\">3</｜DSML｜parameter>"}},
+    }));
+    const std::string text = toolgram::format_instruction(toolgram::builtin_profile(row.profile), weather_tools());
+    CAPTURE(row.profile, text);
+    for (const auto& s : row.shows) CHECK(text.find(s) != std::string::npos);
+}
