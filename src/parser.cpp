@@ -174,8 +174,8 @@ std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size
         if (text[i] == '\n') {
             ++line;
             col = 1;
-        } else {
-            ++col;
+        } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+            ++col;  // columns count characters: UTF-8 continuation bytes do not start one
         }
     }
     return {line, col};

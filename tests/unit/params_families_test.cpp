@@ -7,7 +7,6 @@
 //  - hostile input (tens of thousands of unclosed openers) is scanned in linear time;
 //  - each instruction teaches the family's own syntax.
 #include <algorithm>
-#include <chrono>
 #include <string>
 #include <vector>
 
@@ -127,13 +126,10 @@ TEST_CASE("megabytes of unclosed openers are scanned in linear time", "[families
     while (text.size() < (1u << 20)) text += row.unit;
     CAPTURE(row.profile, row.unit);
     const toolgram::Parser parser(toolgram::builtin_profile(row.profile), weather_tools());
-    const auto start = std::chrono::steady_clock::now();
     const toolgram::Result r = parser.parse(text);
-    const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    CHECK(r.calls.size() <= 1);  // only the last opener can hold a complete-looking call
-    // A quadratic scan of 1 MB with tens of thousands of openers takes minutes; a linear
-    // one takes milliseconds. The bound leaves room for a slow, shared, unoptimised build.
-    CHECK(seconds < 5.0);
+    // Only the last opener can hold a complete-looking call. (Time is not asserted here:
+    // the house measures speed with benchmarks, never with timing asserts in tests.)
+    CHECK(r.calls.size() <= 1);
 }
 
 TEST_CASE("each named-parameter family's instruction writes its own syntax", "[families][instruction]") {
