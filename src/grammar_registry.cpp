@@ -16,6 +16,8 @@ extern const GrammarDef text_kv_grammar;
 // Model families (FORMATS.md), one grammar each.
 extern const GrammarDef hermes_grammar;
 extern const GrammarDef qwen3_coder_grammar;
+extern const GrammarDef llama3_json_grammar;
+extern const GrammarDef llama3_json_tagged_grammar;
 
 const std::vector<const GrammarDef*>& all_grammars() {
     static const std::vector<const GrammarDef*> table = {
@@ -23,6 +25,8 @@ const std::vector<const GrammarDef*>& all_grammars() {
         // model families
         &hermes_grammar,
         &qwen3_coder_grammar,
+        &llama3_json_grammar,
+        &llama3_json_tagged_grammar,
     };
     return table;
 }

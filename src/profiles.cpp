@@ -25,6 +25,11 @@ struct ProfileRow {
     // False for syntaxes with no marker of their own (a bare JSON array, a bare Python
     // call): `auto` can only reach them through its gated fallbacks.
     bool distinctive = true;
+    // How `auto` runs a family that is not distinctive as a whole but has some forms with
+    // a marker of their own (<|python_tag|>{…}, <|python_start|>[…]): grammars reading
+    // just those forms as primaries, the rest as fallbacks (or not at all, where a
+    // generic fallback reads the very same syntax). Empty: derived from `distinctive`.
+    std::vector<GrammarUse> in_auto = {};
 };
 
 GrammarUse primary(const char* g) { return {g, Role::primary}; }
@@ -60,6 +65,13 @@ const std::vector<ProfileRow>& generic_rows() {
     return table;
 }
 
+// Settings of the families (reasoning blocks, tokens that frame content).
+void configure_llama3_json(Settings& s) {
+    // The tag before a call (kept out of content when it introduces no call) and the
+    // end-of-message tokens Llama writes after a call or an answer.
+    for (const char* m : {"<|python_tag|>", "<|eom_id|>", "<|eot_id|>"}) add_content_marker(s, m);
+}
+
 // One row per model family of FORMATS.md.
 const std::vector<ProfileRow>& family_rows() {
     static const std::vector<ProfileRow> table = {
@@ -67,6 +79,10 @@ const std::vector<ProfileRow>& family_rows() {
          "<tool_call>{\"name\": …, \"arguments\": …}</tool_call>, one block per call", {primary("hermes")}},
         {"qwen3_coder", "Qwen3-Coder, Qwen3.5/3.6, Nemotron 3 Nano, MiMo, Step 3.5",
          "<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>", {primary("qwen3_coder")}},
+        {"llama3_json", "Llama 3.1 / 3.2 / 3.3 / 4 (JSON mode)",
+         "{\"name\": …, \"parameters\": …}, optionally after <|python_tag|>, several joined by ';'",
+         {primary("llama3_json")}, configure_llama3_json, false,
+         {primary("llama3_json_tagged"), fallback("llama3_json")}},
     };
     return table;
 }
@@ -82,8 +98,10 @@ Profile from_row(const ProfileRow& row) {
     return p;
 }
 
-// `auto`: every family's grammars, then the generic marker grammars, as primaries; the
-// generic prose-like grammars as fallbacks; the union of the families' settings.
+// `auto`: the generic marker grammars and every distinctive family's grammars as
+// primaries; the non-distinctive families' grammars and the generic prose-like grammars as
+// fallbacks (a row's `in_auto`, where given, says instead which of its grammars run and
+// how); the union of the families' settings.
 Profile make_auto() {
     Profile p;
     p.name = "auto";
@@ -98,13 +116,18 @@ Profile make_auto() {
     for (const auto& row : family_rows()) {
         Profile family = from_row(row);
         for (const auto& g : row.grammars)
-            if (g.role == Role::primary && row.distinctive) add(g);
+            if (g.role == Role::primary && row.distinctive && row.in_auto.empty()) add(g);
+        for (const auto& g : row.in_auto)
+            if (g.role == Role::primary) add(g);
         for (const auto& d : family.settings.reasoning) add_reasoning(p.settings, d);
         for (const auto& m : family.settings.content_markers) add_content_marker(p.settings, m);
     }
-    for (const auto& row : family_rows())
+    for (const auto& row : family_rows()) {
         for (const auto& g : row.grammars)
-            if (!row.distinctive) add({g.grammar, Role::fallback});
+            if (!row.distinctive && row.in_auto.empty()) add({g.grammar, Role::fallback});
+        for (const auto& g : row.in_auto)
+            if (g.role == Role::fallback) add(g);
+    }
     for (const char* g : {"json", "bracket", "text_kv"}) add(fallback(g));
     return p;
 }
