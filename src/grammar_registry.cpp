@@ -18,6 +18,8 @@ extern const GrammarDef hermes_grammar;
 extern const GrammarDef qwen3_coder_grammar;
 extern const GrammarDef llama3_json_grammar;
 extern const GrammarDef llama3_json_tagged_grammar;
+extern const GrammarDef pythonic_grammar;
+extern const GrammarDef pythonic_tagged_grammar;
 
 const std::vector<const GrammarDef*>& all_grammars() {
     static const std::vector<const GrammarDef*> table = {
@@ -27,6 +29,8 @@ const std::vector<const GrammarDef*>& all_grammars() {
         &qwen3_coder_grammar,
         &llama3_json_grammar,
         &llama3_json_tagged_grammar,
+        &pythonic_grammar,
+        &pythonic_tagged_grammar,
     };
     return table;
 }

@@ -71,6 +71,9 @@ void configure_llama3_json(Settings& s) {
     // end-of-message tokens Llama writes after a call or an answer.
     for (const char* m : {"<|python_tag|>", "<|eom_id|>", "<|eot_id|>"}) add_content_marker(s, m);
 }
+void configure_pythonic(Settings& s) {
+    for (const char* m : {"<|eom|>", "<|eot|>"}) add_content_marker(s, m);  // Llama 4's end tokens
+}
 
 // One row per model family of FORMATS.md.
 const std::vector<ProfileRow>& family_rows() {
@@ -83,6 +86,12 @@ const std::vector<ProfileRow>& family_rows() {
          "{\"name\": …, \"parameters\": …}, optionally after <|python_tag|>, several joined by ';'",
          {primary("llama3_json")}, configure_llama3_json, false,
          {primary("llama3_json_tagged"), fallback("llama3_json")}},
+        {"pythonic", "Llama 3.2 / 4 pythonic, ToolACE, LFM2, Olmo 3",
+         "[f(a=1), g()], bare or in <|python_start|>…<|python_end|>, <|tool_call_start|>…<|tool_call_end|>, "
+         "<function_calls>…</function_calls>",
+         {primary("pythonic")}, configure_pythonic, false,
+         // The bare list is the bracket format exactly, which auto runs as a fallback.
+         {primary("pythonic_tagged")}},
     };
     return table;
 }
