@@ -20,6 +20,7 @@ extern const GrammarDef llama3_json_grammar;
 extern const GrammarDef llama3_json_tagged_grammar;
 extern const GrammarDef pythonic_grammar;
 extern const GrammarDef pythonic_tagged_grammar;
+extern const GrammarDef xlam_grammar;
 
 const std::vector<const GrammarDef*>& all_grammars() {
     static const std::vector<const GrammarDef*> table = {
@@ -31,6 +32,7 @@ const std::vector<const GrammarDef*>& all_grammars() {
         &llama3_json_tagged_grammar,
         &pythonic_grammar,
         &pythonic_tagged_grammar,
+        &xlam_grammar,
     };
     return table;
 }

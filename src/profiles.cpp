@@ -92,6 +92,8 @@ const std::vector<ProfileRow>& family_rows() {
          {primary("pythonic")}, configure_pythonic, false,
          // The bare list is the bracket format exactly, which auto runs as a fallback.
          {primary("pythonic_tagged")}},
+        {"xlam", "xLAM", "[{\"name\": …, \"arguments\": …}], bare, fenced, after </think> or [TOOL_CALLS]",
+         {primary("xlam")}, nullptr, false},
     };
     return table;
 }
