@@ -21,6 +21,7 @@ extern const GrammarDef llama3_json_tagged_grammar;
 extern const GrammarDef pythonic_grammar;
 extern const GrammarDef pythonic_tagged_grammar;
 extern const GrammarDef xlam_grammar;
+extern const GrammarDef apertus_grammar;
 
 const std::vector<const GrammarDef*>& all_grammars() {
     static const std::vector<const GrammarDef*> table = {
@@ -33,6 +34,7 @@ const std::vector<const GrammarDef*>& all_grammars() {
         &pythonic_grammar,
         &pythonic_tagged_grammar,
         &xlam_grammar,
+        &apertus_grammar,
     };
     return table;
 }

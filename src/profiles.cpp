@@ -74,6 +74,10 @@ void configure_llama3_json(Settings& s) {
 void configure_pythonic(Settings& s) {
     for (const char* m : {"<|eom|>", "<|eot|>"}) add_content_marker(s, m);  // Llama 4's end tokens
 }
+void configure_apertus(Settings& s) {
+    add_reasoning(s, {"<|inner_prefix|>", "<|inner_suffix|>"});
+    add_content_marker(s, "<|assistant_end|>");
+}
 
 // One row per model family of FORMATS.md.
 const std::vector<ProfileRow>& family_rows() {
@@ -94,6 +98,8 @@ const std::vector<ProfileRow>& family_rows() {
          {primary("pythonic_tagged")}},
         {"xlam", "xLAM", "[{\"name\": …, \"arguments\": …}], bare, fenced, after </think> or [TOOL_CALLS]",
          {primary("xlam")}, nullptr, false},
+        {"apertus", "Apertus", "<|tools_prefix|>[{\"NAME\": {…}}]<|tools_suffix|>", {primary("apertus")},
+         configure_apertus},
     };
     return table;
 }
