@@ -22,6 +22,8 @@ extern const GrammarDef pythonic_grammar;
 extern const GrammarDef pythonic_tagged_grammar;
 extern const GrammarDef xlam_grammar;
 extern const GrammarDef apertus_grammar;
+extern const GrammarDef gemma4_grammar;
+extern const GrammarDef functiongemma_grammar;
 
 const std::vector<const GrammarDef*>& all_grammars() {
     static const std::vector<const GrammarDef*> table = {
@@ -35,6 +37,8 @@ const std::vector<const GrammarDef*>& all_grammars() {
         &pythonic_tagged_grammar,
         &xlam_grammar,
         &apertus_grammar,
+        &gemma4_grammar,
+        &functiongemma_grammar,
     };
     return table;
 }

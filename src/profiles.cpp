@@ -78,6 +78,13 @@ void configure_apertus(Settings& s) {
     add_reasoning(s, {"<|inner_prefix|>", "<|inner_suffix|>"});
     add_content_marker(s, "<|assistant_end|>");
 }
+void configure_gemma4(Settings& s) {
+    add_reasoning(s, {"<|channel>thought", "<channel|>"});
+    for (const char* m : {"<turn|>", "<|tool_response>"}) add_content_marker(s, m);
+}
+void configure_functiongemma(Settings& s) {
+    for (const char* m : {"<end_of_turn>", "<start_function_response>"}) add_content_marker(s, m);
+}
 
 // One row per model family of FORMATS.md.
 const std::vector<ProfileRow>& family_rows() {
@@ -100,6 +107,10 @@ const std::vector<ProfileRow>& family_rows() {
          {primary("xlam")}, nullptr, false},
         {"apertus", "Apertus", "<|tools_prefix|>[{\"NAME\": {…}}]<|tools_suffix|>", {primary("apertus")},
          configure_apertus},
+        {"gemma4", "Gemma 4", "<|tool_call>call:NAME{key:<|\"|>text<|\"|>,n:3}<tool_call|>", {primary("gemma4")},
+         configure_gemma4},
+        {"functiongemma", "FunctionGemma", "<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>",
+         {primary("functiongemma")}, configure_functiongemma},
     };
     return table;
 }
