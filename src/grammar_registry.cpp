@@ -22,6 +22,14 @@ extern const GrammarDef minimax_m2_grammar;
 extern const GrammarDef minicpm5_grammar;
 extern const GrammarDef step3_grammar;
 extern const GrammarDef deepseek_v32_grammar;
+extern const GrammarDef llama3_json_grammar;
+extern const GrammarDef llama3_json_tagged_grammar;
+extern const GrammarDef pythonic_grammar;
+extern const GrammarDef pythonic_tagged_grammar;
+extern const GrammarDef xlam_grammar;
+extern const GrammarDef apertus_grammar;
+extern const GrammarDef gemma4_grammar;
+extern const GrammarDef functiongemma_grammar;
 
 const std::vector<const GrammarDef*>& all_grammars() {
     static const std::vector<const GrammarDef*> table = {
@@ -35,6 +43,14 @@ const std::vector<const GrammarDef*>& all_grammars() {
         &minicpm5_grammar,
         &step3_grammar,
         &deepseek_v32_grammar,
+        &llama3_json_grammar,
+        &llama3_json_tagged_grammar,
+        &pythonic_grammar,
+        &pythonic_tagged_grammar,
+        &xlam_grammar,
+        &apertus_grammar,
+        &gemma4_grammar,
+        &functiongemma_grammar,
     };
     return table;
 }

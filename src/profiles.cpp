@@ -25,6 +25,11 @@ struct ProfileRow {
     // False for syntaxes with no marker of their own (a bare JSON array, a bare Python
     // call): `auto` can only reach them through its gated fallbacks.
     bool distinctive = true;
+    // How `auto` runs a family that is not distinctive as a whole but has some forms with
+    // a marker of their own (<|python_tag|>{…}, <|python_start|>[…]): grammars reading
+    // just those forms as primaries, the rest as fallbacks (or not at all, where a
+    // generic fallback reads the very same syntax). Empty: derived from `distinctive`.
+    std::vector<GrammarUse> in_auto = {};
 };
 
 GrammarUse primary(const char* g) { return {g, Role::primary}; }
@@ -61,9 +66,28 @@ const std::vector<ProfileRow>& generic_rows() {
 }
 
 // Settings of the families (the `configure` of their rows).
-void seed_oss_settings(Settings& s) { add_reasoning(s, {"<seed:think>", "</seed:think>"}); }
+void configure_seed_oss(Settings& s) { add_reasoning(s, {"<seed:think>", "</seed:think>"}); }
 // GLM ends a turn that calls tools with <|observation|> when special tokens are kept.
-void glm45_settings(Settings& s) { add_content_marker(s, "<|observation|>"); }
+void configure_glm45(Settings& s) { add_content_marker(s, "<|observation|>"); }
+void configure_llama3_json(Settings& s) {
+    // The tag before a call (kept out of content when it introduces no call) and the
+    // end-of-message tokens Llama writes after a call or an answer.
+    for (const char* m : {"<|python_tag|>", "<|eom_id|>", "<|eot_id|>"}) add_content_marker(s, m);
+}
+void configure_pythonic(Settings& s) {
+    for (const char* m : {"<|eom|>", "<|eot|>"}) add_content_marker(s, m);  // Llama 4's end tokens
+}
+void configure_apertus(Settings& s) {
+    add_reasoning(s, {"<|inner_prefix|>", "<|inner_suffix|>"});
+    add_content_marker(s, "<|assistant_end|>");
+}
+void configure_gemma4(Settings& s) {
+    add_reasoning(s, {"<|channel>thought", "<channel|>"});
+    for (const char* m : {"<turn|>", "<|tool_response>"}) add_content_marker(s, m);
+}
+void configure_functiongemma(Settings& s) {
+    for (const char* m : {"<end_of_turn>", "<start_function_response>"}) add_content_marker(s, m);
+}
 
 // One row per model family of FORMATS.md.
 const std::vector<ProfileRow>& family_rows() {
@@ -74,10 +98,10 @@ const std::vector<ProfileRow>& family_rows() {
          "<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>", {primary("qwen3_coder")}},
         {"seed_oss", "Seed-OSS",
          "<seed:tool_call><function=NAME><parameter=K>V</parameter></function></seed:tool_call>; <seed:think>",
-         {primary("seed_oss")}, seed_oss_settings},
+         {primary("seed_oss")}, configure_seed_oss},
         {"glm45", "GLM-4.5, 4.6, 4.7, 5",
          "<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>, with or without newlines",
-         {primary("glm45")}, glm45_settings},
+         {primary("glm45")}, configure_glm45},
         {"minimax_m2", "MiniMax-M2",
          "<minimax:tool_call><invoke name=NAME><parameter name=K>V</parameter></invoke>…</minimax:tool_call>",
          {primary("minimax_m2")}},
@@ -91,6 +115,24 @@ const std::vector<ProfileRow>& family_rows() {
          "<｜DSML｜function_calls|tool_calls><｜DSML｜invoke name=NAME><｜DSML｜parameter name=K string=true|false>V"
          "</｜DSML｜parameter></｜DSML｜invoke>",
          {primary("deepseek_v32")}},
+        {"llama3_json", "Llama 3.1 / 3.2 / 3.3 / 4 (JSON mode)",
+         "{\"name\": …, \"parameters\": …}, optionally after <|python_tag|>, several joined by ';'",
+         {primary("llama3_json")}, configure_llama3_json, false,
+         {primary("llama3_json_tagged"), fallback("llama3_json")}},
+        {"pythonic", "Llama 3.2 / 4 pythonic, ToolACE, LFM2, Olmo 3",
+         "[f(a=1), g()], bare or in <|python_start|>…<|python_end|>, <|tool_call_start|>…<|tool_call_end|>, "
+         "<function_calls>…</function_calls>",
+         {primary("pythonic")}, configure_pythonic, false,
+         // The bare list is the bracket format exactly, which auto runs as a fallback.
+         {primary("pythonic_tagged")}},
+        {"xlam", "xLAM", "[{\"name\": …, \"arguments\": …}], bare, fenced, after </think> or [TOOL_CALLS]",
+         {primary("xlam")}, nullptr, false},
+        {"apertus", "Apertus", "<|tools_prefix|>[{\"NAME\": {…}}]<|tools_suffix|>", {primary("apertus")},
+         configure_apertus},
+        {"gemma4", "Gemma 4", "<|tool_call>call:NAME{key:<|\"|>text<|\"|>,n:3}<tool_call|>", {primary("gemma4")},
+         configure_gemma4},
+        {"functiongemma", "FunctionGemma", "<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>",
+         {primary("functiongemma")}, configure_functiongemma},
     };
     return table;
 }
@@ -106,8 +148,10 @@ Profile from_row(const ProfileRow& row) {
     return p;
 }
 
-// `auto`: every family's grammars, then the generic marker grammars, as primaries; the
-// generic prose-like grammars as fallbacks; the union of the families' settings.
+// `auto`: the generic marker grammars and every distinctive family's grammars as
+// primaries; the non-distinctive families' grammars and the generic prose-like grammars as
+// fallbacks (a row's `in_auto`, where given, says instead which of its grammars run and
+// how); the union of the families' settings.
 Profile make_auto() {
     Profile p;
     p.name = "auto";
@@ -122,13 +166,18 @@ Profile make_auto() {
     for (const auto& row : family_rows()) {
         Profile family = from_row(row);
         for (const auto& g : row.grammars)
-            if (g.role == Role::primary && row.distinctive) add(g);
+            if (g.role == Role::primary && row.distinctive && row.in_auto.empty()) add(g);
+        for (const auto& g : row.in_auto)
+            if (g.role == Role::primary) add(g);
         for (const auto& d : family.settings.reasoning) add_reasoning(p.settings, d);
         for (const auto& m : family.settings.content_markers) add_content_marker(p.settings, m);
     }
-    for (const auto& row : family_rows())
+    for (const auto& row : family_rows()) {
         for (const auto& g : row.grammars)
-            if (!row.distinctive) add({g.grammar, Role::fallback});
+            if (!row.distinctive && row.in_auto.empty()) add({g.grammar, Role::fallback});
+        for (const auto& g : row.in_auto)
+            if (g.role == Role::fallback) add(g);
+    }
     for (const char* g : {"json", "bracket", "text_kv"}) add(fallback(g));
     return p;
 }

@@ -1,12 +1,9 @@
-// Actions and reader for the bracket format (grammars/bracket.hpp, python_call.hpp).
-//
-// Each call opens an arguments object on the value builder; keyword names become keys
-// and the lenient value actions fill in the values, so a call's arguments are built by
-// the same code as any JSON object. Positional arguments are kept under placeholder
-// keys and make the candidate a rejected one: we will not guess which parameter is meant.
-#include "block_reader.hpp"
+// Reader for the bracket format (grammars/bracket.hpp, python_call.hpp). The call actions
+// are shared with the pythonic families (src/python_call_actions.hpp); this file adds
+// the whole-output read and the bracket format's instruction and rendering.
 #include "bracket.hpp"
 #include "grammar_def.hpp"
+#include "python_call_actions.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -14,81 +11,13 @@
 namespace toolgram::detail {
 namespace {
 
-namespace pc = grammar::python_call;
 namespace bk = grammar::bracket;
 
-struct BracketState : BlockState {
-    std::string name;
-    std::size_t call_begin = 0;
-    std::size_t positional = 0;
-    std::string pending_keyword;
-    std::size_t trailing_from = std::string_view::npos;
-    std::vector<Candidate> calls;
-};
+using BracketState = PythonCallState;
 
 template <typename Rule>
-struct action : value_action<Rule> {};
+struct action : python_call_action<Rule> {};
 
-template <>
-struct action<pc::function_name> {
-    template <typename Input>
-    static void apply(const Input& in, BracketState& st) {
-        st.name = in.string();
-        st.call_begin = st.offset_of(in.begin());
-        st.positional = 0;
-    }
-};
-template <>
-struct action<pc::arguments_open> {
-    template <typename Input>
-    static void apply(const Input&, BracketState& st) { st.open(json::object()); }
-};
-template <>
-struct action<pc::arguments_close> {
-    template <typename Input>
-    static void apply(const Input&, BracketState& st) { st.close(); }
-};
-// The key is pushed only once `=` confirms a keyword argument: `f(True)` also starts
-// with an identifier, and a key pushed on that backtracked path would be stale.
-template <>
-struct action<pc::keyword> {
-    template <typename Input>
-    static void apply(const Input& in, BracketState& st) { st.pending_keyword = in.string(); }
-};
-template <>
-struct action<pc::keyword_equals> {
-    template <typename Input>
-    static void apply(const Input&, BracketState& st) { st.keys.push_back(std::move(st.pending_keyword)); }
-};
-template <>
-struct action<pc::positional_slot> {
-    template <typename Input>
-    static void apply(const Input&, BracketState& st) {
-        st.keys.push_back("$positional" + std::to_string(st.positional++));
-    }
-};
-template <>
-struct action<pc::call> {
-    template <typename Input>
-    static void apply(const Input& in, BracketState& st) {
-        Candidate c;
-        c.grammar = "bracket";
-        c.begin = st.call_begin;
-        c.end = st.offset_of(in.end());
-        c.name = st.name;
-        c.arguments = st.take_root();
-        if (st.positional > 0) {
-            c.problem = "positional arguments in " + st.name + "(…): write every argument as name=value";
-            c.problem_offset = st.call_begin;
-        }
-        st.calls.push_back(std::move(c));
-    }
-};
-template <>
-struct action<bk::list_cut_off> {
-    template <typename Input>
-    static void apply(const Input&, BracketState& st) { st.healed = true; }
-};
 template <>
 struct action<bk::trailing_text> {
     template <typename Input>
@@ -98,19 +27,6 @@ struct action<bk::trailing_text> {
     }
 };
 
-Block finish(BracketState& st, std::size_t begin, std::size_t end) {
-    Block block;
-    block.begin = begin;
-    block.end = end;
-    for (auto& c : st.calls) {
-        c.repairs = st.repairs;
-        c.healed = st.healed;
-        c.notes = st.notes;
-        block.candidates.push_back(std::move(c));
-    }
-    return block;
-}
-
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     BracketState st;
     const RunResult r = run_rule_at<bk::call_list, action>(ctx, at, st);
@@ -119,7 +35,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
         return failed_block("bracket", at, end, r.failure, ctx.settings().limits.max_depth);
     }
     if (!r.matched) return std::nullopt;
-    return finish(st, at, r.end);
+    return python_call_block(st, "bracket", at, r.end);
 }
 
 std::optional<Block> read_whole(ScanContext& ctx, std::size_t begin, std::size_t end) {
@@ -133,7 +49,7 @@ std::optional<Block> read_whole(ScanContext& ctx, std::size_t begin, std::size_t
     // Ignored text after the calls is not tool syntax: it stays content.
     std::size_t stop = std::min(end, st.trailing_from);
     while (stop > begin && std::isspace(static_cast<unsigned char>(ctx.text()[stop - 1]))) --stop;
-    return finish(st, begin, stop);
+    return python_call_block(st, "bracket", begin, stop);
 }
 
 std::string instruction(const Settings&) {

@@ -130,10 +130,15 @@ TEST_CASE("auto agrees with each family's own profile on that family's corpus", 
                 const json want = calls_json(toolgram::Parser(own, tools).parse(text));
                 const json got = calls_json(toolgram::Parser(autop, tools).parse(text));
                 CAPTURE(text);
-                if (!own.distinctive && want.size() > 1) {
+                if (!own.distinctive && want.size() > 1 && got.empty()) {
                     // auto's fallbacks take exactly one candidate: several bare calls are
-                    // ambiguous to it by design, and it must then give none.
-                    CHECK(got.empty());
+                    // ambiguous to it by design, and it must then give none. (A family
+                    // whose marked forms auto runs as primaries gives them all, as above.)
+                    const auto rejected = toolgram::to_json(toolgram::Parser(autop, tools).parse(text))["telemetry"]["rejected"];
+                    std::size_t ambiguous = 0;
+                    for (const auto& r : rejected)
+                        if (r["reason"].get<std::string>().find("exactly one") != std::string::npos) ++ambiguous;
+                    CHECK(ambiguous >= want.size());
                 } else {
                     CHECK(got == want);
                 }
@@ -146,7 +151,8 @@ TEST_CASE("every family profile has a corpus of at least 12 cases with at least 
     for (const auto& family : family_profiles()) {
         CAPTURE(family);
         const fs::path dir = corpus_root / family;
-        REQUIRE(fs::is_directory(dir));
+        CHECK(fs::is_directory(dir));  // CHECK, not REQUIRE: every family without a corpus is listed
+        if (!fs::is_directory(dir)) continue;
         std::size_t cases = 0, negatives = 0;
         for (const auto& f : fs::directory_iterator(dir)) {
             if (f.path().extension() != ".txt") continue;

@@ -1,0 +1,22 @@
+// Gemma 4:
+//
+//   <|tool_call>call:get_weather{city:<|"|>Paris<|"|>,days:3}<tool_call|>
+//
+// One block per call (several blocks follow one another, with or without text between);
+// the call is gemma_call's syntax with `<|"|>` as the string quote. Arguments come in key
+// order (the chat template sorts them); some template revisions put a newline before
+// `<tool_call|>`. Reasoning is `<|channel>thought…<channel|>` (the profile's settings).
+#pragma once
+
+#include "gemma_call.hpp"
+
+namespace toolgram::grammar::gemma4 {
+
+struct dialect {
+    using quote = TAO_PEGTL_STRING("<|\"|>");                  // the string quote token
+    using close = literal<TAO_PEGTL_STRING("<tool_call|>")>;  // the block's closer, a Getter
+};
+struct open : TAO_PEGTL_STRING("<|tool_call>") {};
+struct block : gemma_call::block<open, dialect> {};
+
+}  // namespace toolgram::grammar::gemma4

@@ -1,0 +1,42 @@
+// Llama 3.1 / 3.2 / 3.3 / 4 in JSON mode:
+//
+//   {"name": "get_weather", "parameters": {"city": "Paris"}}
+//   <|python_tag|>{"name": "get_weather", "parameters": {"city": "Paris"}}
+//   {"name": "a", "parameters": {…}}; {"name": "b", "parameters": {…}}
+//   Let me check. {"type": "function", "name": "get_weather", "parameters": {…}}
+//
+// A call object, optionally after `<|python_tag|>`; several calls joined by `;`; often
+// the whole output, sometimes mid-prose. Without the tag the syntax has no marker of its
+// own, so a bare object must *start* like a call (`{"name":` or `{"type":`) before it is
+// read at all, and the reader then checks that it is one (a name and Llama's
+// "parameters"); plain JSON in an answer is left alone. After the tag any object is
+// taken as a call attempt. Objects are read with the lenient value grammar, so a call cut
+// off with only closers missing heals, and one cut inside a value is refused.
+#pragma once
+
+#include <tao/pegtl.hpp>
+
+#include "lenient_value.hpp"
+
+namespace toolgram::grammar::llama3_json {
+using namespace tao::pegtl;
+using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
+using lenient::ws;
+
+struct python_tag : TAO_PEGTL_STRING("<|python_tag|>") {};
+
+// How a call object starts: `{"name":` or `{"type":` (lookahead only, under at<>).
+struct head_key : sor<TAO_PEGTL_STRING("\"name\""), TAO_PEGTL_STRING("\"type\"")> {};
+struct call_head : seq<one<'{'>, ws, head_key, ws, one<':'>> {};
+
+struct call_object : seq<at<one<'{'>>, lenient::value> {};
+struct separator : seq<ws, one<';'>, ws> {};
+struct next_call : seq<separator, at<call_head>, call_object> {};
+struct trailing_separator : seq<ws, one<';'>> {};
+struct calls : seq<call_object, star<next_call>, opt<trailing_separator>> {};
+
+struct tagged : seq<python_tag, ws, calls> {};
+struct bare : seq<at<call_head>, calls> {};
+struct block : sor<tagged, bare> {};
+
+}  // namespace toolgram::grammar::llama3_json

@@ -1,0 +1,40 @@
+// xLAM (Salesforce):
+//
+//   [{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": …, "arguments": …}]
+//   ```json
+//   [{"name": "get_weather", "arguments": {"city": "Paris"}}]
+//   ```
+//   <think>…</think>[{"name": …, "arguments": …}]
+//   [TOOL_CALLS][{"name": …, "arguments": …}]
+//   {"tool_calls": [{"name": …, "arguments": …}]}                      (xLAM-1)
+//
+// A bare JSON array of call objects: no marker of its own, so an array is read only when
+// it starts like one (`[{`) and its first element is a call; an array of anything else is
+// plain JSON in an answer. Fences and reasoning are the combinator's (a fence that only
+// wraps the calls goes with them; a fence introduced as an example is not a call).
+// `[TOOL_CALLS]` is taken only when a JSON array follows it (Mistral's `NAME[ARGS]` form
+// is not this family's). The payload is json_block's: lenient JSON, healed when only
+// closers are missing at the end of output, refused when a value was cut.
+#pragma once
+
+#include <tao/pegtl.hpp>
+
+#include "json_block.hpp"
+
+namespace toolgram::grammar::xlam {
+using namespace tao::pegtl;
+using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
+using lenient::ws;
+
+struct array_head : seq<one<'['>, ws, one<'{'>> {};
+struct array_block : seq<at<array_head>, json_block::payload> {};
+
+struct tool_calls_object_head : seq<one<'{'>, ws, TAO_PEGTL_STRING("\"tool_calls\""), ws, one<':'>> {};
+struct tool_calls_object : seq<at<tool_calls_object_head>, json_block::payload> {};
+
+struct tool_calls_open : seq<TAO_PEGTL_STRING("[TOOL_CALLS]"), ws, at<one<'['>>> {};
+struct tool_calls_block : json_block::open_block<tool_calls_open> {};
+
+struct block : sor<tool_calls_block, array_block, tool_calls_object> {};
+
+}  // namespace toolgram::grammar::xlam

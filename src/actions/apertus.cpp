@@ -1,0 +1,70 @@
+// Reader for the apertus family (grammars/apertus.hpp): json_block with a payload
+// interpreter for `[{NAME: ARGS}, …]`, where the tool's name is the object's key.
+#include "apertus.hpp"
+#include "grammar_def.hpp"
+#include "json_block_reader.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+// One element: {NAME: ARGS}. Several keys in one element are several calls (in key
+// order, which is all a JSON object keeps), reported; no key at all is a broken call.
+void read_element(const json& element, const Candidate& proto, std::size_t index, std::vector<Candidate>& out) {
+    if (!element.is_object() || element.empty()) {
+        Candidate c = proto;
+        c.problem = "element " + std::to_string(index) + " of the call list is not an object {\"TOOL_NAME\": {arguments}}";
+        c.problem_offset = proto.begin;
+        out.push_back(std::move(c));
+        return;
+    }
+    for (auto it = element.begin(); it != element.end(); ++it) {
+        Candidate c = proto;
+        c.name = it.key();
+        c.arguments = *it;
+        if (element.size() > 1) c.notes.push_back("several_calls_in_one_object");
+        out.push_back(std::move(c));
+    }
+}
+
+void read_apertus_payload(const JsonBlockState&, const json& payload, const Candidate& proto, std::vector<Candidate>& out) {
+    if (payload.is_array()) {
+        for (std::size_t i = 0; i < payload.size(); ++i) read_element(payload[i], proto, i, out);
+        if (payload.empty()) {
+            Candidate c = proto;
+            c.problem = "the call list is empty";
+            c.problem_offset = proto.begin;
+            out.push_back(std::move(c));
+        }
+        return;
+    }
+    read_element(payload, proto, 0, out);
+}
+
+std::vector<std::string> markers(const Settings&) { return {"<|tools_prefix|>"}; }
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    return read_json_block<grammar::apertus::block>(ctx, at, "apertus", "<|tools_suffix|>", markers(ctx.settings()),
+                                                    read_apertus_payload);
+}
+
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out = "<|tools_prefix|>[";
+    for (std::size_t i = 0; i < calls.size(); ++i)
+        out += (i ? ", " : "") + std::string("{") + json(calls[i].name).dump() + ": " + json_text(calls[i].arguments) + "}";
+    return out + "]<|tools_suffix|>";
+}
+
+std::string instruction(const Settings& s) {
+    return "To call tools, write a JSON list of objects, each with the tool's name as its only key and the arguments "
+           "object as its value, between <|tools_prefix|> and <|tools_suffix|>:\n" +
+           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s);
+}
+
+}  // namespace
+
+extern const GrammarDef apertus_grammar{
+    "apertus", "<|tools_prefix|>[{\"NAME\": {…}}]<|tools_suffix|>, the tool's name as the key",
+    markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail

@@ -1,0 +1,37 @@
+// Reader for the functiongemma family (grammars/functiongemma.hpp), on the shared Gemma
+// call reader.
+#include "functiongemma.hpp"
+#include "gemma_call_reader.hpp"
+#include "grammar_def.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+constexpr std::string_view open_token = "<start_function_call>", close_token = "<end_function_call>",
+                           quote_token = "<escape>";
+
+std::vector<std::string> markers(const Settings&) { return {std::string(open_token)}; }
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    return read_gemma_block<grammar::functiongemma::block>(ctx, at, "functiongemma", open_token, close_token);
+}
+
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    return render_gemma_calls(calls, open_token, close_token, quote_token);
+}
+
+std::string instruction(const Settings& s) {
+    return "To call a function, write <start_function_call>call:FUNCTION_NAME{…}<end_function_call> with the "
+           "arguments as key:value pairs: keys bare, strings between <escape> tokens, numbers and true/false bare. "
+           "For example:\n" +
+           render({Call{"", "FUNCTION_NAME", {{"PARAM", "VALUE"}, {"N", 3}}}}, s);
+}
+
+}  // namespace
+
+extern const GrammarDef functiongemma_grammar{
+    "functiongemma", "<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>",
+    markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail

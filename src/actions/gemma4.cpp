@@ -1,0 +1,35 @@
+// Reader for the gemma4 family (grammars/gemma4.hpp), on the shared Gemma call reader.
+#include "gemma4.hpp"
+#include "gemma_call_reader.hpp"
+#include "grammar_def.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+constexpr std::string_view open_token = "<|tool_call>", close_token = "<tool_call|>", quote_token = "<|\"|>";
+
+std::vector<std::string> markers(const Settings&) { return {std::string(open_token)}; }
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    return read_gemma_block<grammar::gemma4::block>(ctx, at, "gemma4", open_token, close_token);
+}
+
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    return render_gemma_calls(calls, open_token, close_token, quote_token);
+}
+
+std::string instruction(const Settings& s) {
+    return "To call a tool, write <|tool_call>call:TOOL_NAME{…}<tool_call|> with the arguments as key:value pairs: "
+           "keys bare, strings between <|\"|> tokens, numbers and true/false bare, lists in [ ] and objects in { }. "
+           "For example:\n" +
+           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}, {"N", 3}}}}, s);
+}
+
+}  // namespace
+
+extern const GrammarDef gemma4_grammar{
+    "gemma4", "<|tool_call>call:NAME{key:<|\"|>text<|\"|>,n:3}<tool_call|>",
+    markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail

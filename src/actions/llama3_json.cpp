@@ -1,0 +1,137 @@
+// Reader for the llama3_json family (grammars/llama3_json.hpp): call objects, bare or
+// after <|python_tag|>, joined by `;`.
+//
+// Two grammar definitions share this reader: `llama3_json` reads both forms and is what
+// the llama3_json profile runs; `llama3_json_tagged` reads only the <|python_tag|> form,
+// whose marker is distinctive, so `auto` runs it as a primary while the bare form (no
+// marker of its own) stays a gated fallback. Candidates name the family either way.
+#include "block_reader.hpp"
+#include "grammar_def.hpp"
+#include "llama3_json.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+namespace lj = grammar::llama3_json;
+
+struct CallObject {
+    json value;
+    std::size_t begin = 0, end = 0;
+    std::uint32_t repairs = 0;
+    bool healed = false;
+};
+
+struct LlamaState : BlockState {
+    bool tagged = false;
+    std::vector<CallObject> objects;
+};
+
+template <typename Rule>
+struct action : value_action<Rule> {};
+
+template <>
+struct action<lj::python_tag> {
+    template <typename Input>
+    static void apply(const Input&, LlamaState& st) { st.tagged = true; }
+};
+// Each object keeps its own repairs and healing: the next one starts clean.
+template <>
+struct action<lj::call_object> {
+    template <typename Input>
+    static void apply(const Input& in, LlamaState& st) {
+        st.objects.push_back({st.take_root(), st.offset_of(in.begin()), st.offset_of(in.end()), st.repairs, st.healed});
+        st.repairs = 0;
+        st.healed = false;
+    }
+};
+
+const json* member(const json& o, const char* key) {
+    auto it = o.find(key);
+    return it == o.end() ? nullptr : &*it;
+}
+
+// Without the tag, only what Llama writes counts as a call: a name and "parameters"
+// (`{"type": "function", …}` in front allowed), or OpenAI's nested shape. An object with
+// a "description" is a tool definition echoed from the prompt, not a call.
+bool is_bare_call(const json& o) {
+    if (!o.is_object() || member(o, "description")) return false;
+    const json* name = member(o, "name");
+    if (name && name->is_string()) return member(o, "parameters") != nullptr;
+    const json* type = member(o, "type");
+    const json* fn = member(o, "function");
+    if (!type || *type != "function" || !fn || !fn->is_object() || member(*fn, "description")) return false;
+    const json* fn_name = member(*fn, "name");
+    return fn_name && fn_name->is_string() && (member(*fn, "arguments") || member(*fn, "parameters"));
+}
+
+std::optional<Block> read_block(ScanContext& ctx, std::size_t at, bool tagged_only) {
+    const std::string_view text = ctx.text();
+    if (tagged_only && text.compare(at, 14, "<|python_tag|>") != 0) return std::nullopt;
+    LlamaState st;
+    const RunResult r = run_rule_at<lj::block, action>(ctx, at, st);
+    if (r.failed) {
+        // A broken bare object is broken tool syntax only once it showed its arguments
+        // key; before that it may be any JSON in an answer.
+        if (!st.tagged) {
+            const std::string_view seen = text.substr(at, r.failure.offset - std::min(r.failure.offset, at));
+            if (seen.find("\"parameters\"") == std::string_view::npos && seen.find("\"function\"") == std::string_view::npos)
+                return std::nullopt;
+        }
+        // A cut value runs to the end, anything else ends where it broke.
+        return failed_block("llama3_json", at, broken_block_end(text.size(), r.failure), r.failure,
+                            ctx.settings().limits.max_depth);
+    }
+    if (!r.matched || st.objects.empty()) return std::nullopt;
+    // A bare block is only the leading run of objects that are calls.
+    std::size_t kept = st.objects.size();
+    if (!st.tagged) {
+        kept = 0;
+        while (kept < st.objects.size() && is_bare_call(st.objects[kept].value)) ++kept;
+        if (kept == 0) return std::nullopt;
+    }
+    Block block;
+    block.begin = at;
+    block.end = kept == st.objects.size() ? r.end : st.objects[kept - 1].end;
+    for (std::size_t i = 0; i < kept; ++i) {
+        const CallObject& o = st.objects[i];
+        Candidate proto = candidate_from_state("llama3_json", i == 0 ? at : o.begin, o.end, st);
+        proto.repairs = o.repairs;
+        proto.healed = o.healed;
+        candidates_from_payload(o.value, proto, NameRule::required_in_syntax, block.candidates);
+    }
+    return block;
+}
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) { return read_block(ctx, at, false); }
+std::optional<Block> read_tagged_at(ScanContext& ctx, std::size_t at) { return read_block(ctx, at, true); }
+
+std::vector<std::string> tag_markers(const Settings&) { return {"<|python_tag|>"}; }
+std::vector<std::string> all_markers(const Settings&) { return {"<|python_tag|>", "{"}; }
+
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out;
+    for (const auto& c : calls) out += (out.empty() ? "" : "; ") + call_object_text(c, "name", "parameters");
+    return out;
+}
+
+std::string instruction(const Settings& s) {
+    return "If you choose to call a function, respond with nothing but a JSON object in the format "
+           "{\"name\": function name, \"parameters\": dictionary of argument name and its value}; join several "
+           "calls with \"; \". Do not use variables. For example:\n" +
+           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s);
+}
+
+}  // namespace
+
+extern const GrammarDef llama3_json_grammar{
+    "llama3_json", "{\"name\": …, \"parameters\": …} call objects, bare or after <|python_tag|>, joined by ';'",
+    all_markers, read_at, nullptr, instruction, render,
+};
+
+extern const GrammarDef llama3_json_tagged_grammar{
+    "llama3_json_tagged",
+    "the llama3_json family's <|python_tag|>{…} form only (auto runs it as a primary; the bare form is a fallback)",
+    tag_markers, read_tagged_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail

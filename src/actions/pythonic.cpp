@@ -1,0 +1,98 @@
+// Reader for the pythonic families (grammars/pythonic.hpp): Python call lists, bare or
+// in Llama 4's, LFM2's or Olmo 3's wrapper. The call actions are the bracket format's
+// (src/python_call_actions.hpp), and so is the rendering of a call list.
+//
+// Two grammar definitions share this reader: `pythonic` reads every form and is what the
+// pythonic profile runs; `pythonic_tagged` reads only the wrapped forms, whose markers
+// are distinctive, so `auto` can run them as primaries while the bare list (no marker of
+// its own) stays behind auto's gated bracket fallback. Candidates name the family either
+// way.
+#include "grammar_def.hpp"
+#include "pythonic.hpp"
+#include "python_call_actions.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+namespace py = grammar::pythonic;
+
+template <typename Rule>
+struct action : python_call_action<Rule> {};
+
+template <>
+struct action<py::end_cut_off> {
+    template <typename Input>
+    static void apply(const Input&, PythonCallState& st) {
+        st.note("missing_end_tag");
+        st.healed = true;
+    }
+};
+template <>
+struct action<py::missing_end_tag> {
+    template <typename Input>
+    static void apply(const Input&, PythonCallState& st) { st.note("missing_end_tag"); }
+};
+
+struct Wrapper {
+    std::string_view open, close;
+};
+constexpr Wrapper wrappers[] = {
+    {"<|python_start|>", "<|python_end|>"},
+    {"<|tool_call_start|>", "<|tool_call_end|>"},
+    {"<function_calls>", "</function_calls>"},
+};
+
+template <typename Rule>
+std::optional<Block> read_with(ScanContext& ctx, std::size_t at) {
+    PythonCallState st;
+    const RunResult r = run_rule_at<Rule, action>(ctx, at, st);
+    if (r.failed) {
+        // A broken wrapper ends at its closer when one follows; a broken list where it broke.
+        std::size_t end = broken_block_end(ctx.text().size(), r.failure);
+        for (const auto& w : wrappers) {
+            if (r.failure.kind == Failure::cut || ctx.text().compare(at, w.open.size(), w.open) != 0) continue;
+            const std::size_t found = ctx.find(w.close, r.failure.offset);
+            if (found != std::string_view::npos) end = found + w.close.size();
+        }
+        return failed_block("pythonic", at, end, r.failure, ctx.settings().limits.max_depth);
+    }
+    if (!r.matched || st.calls.empty()) return std::nullopt;
+    return python_call_block(st, "pythonic", at, r.end);
+}
+
+std::vector<std::string> wrapper_markers(const Settings&) {
+    std::vector<std::string> out;
+    for (const auto& w : wrappers) out.emplace_back(w.open);
+    return out;
+}
+
+std::vector<std::string> all_markers(const Settings& s) {
+    std::vector<std::string> out = wrapper_markers(s);
+    out.emplace_back("[");
+    return out;
+}
+
+std::string render(const std::vector<Call>& calls, const Settings& s) { return render_calls("bracket", calls, s); }
+
+std::string instruction(const Settings& s) {
+    return "If you decide to call functions, reply with nothing but a Python list of calls with keyword arguments, "
+           "in this format:\n" +
+           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}, Call{"", "OTHER_TOOL", {{"N", 3}}}}, s);
+}
+
+}  // namespace
+
+extern const GrammarDef pythonic_grammar{
+    "pythonic",
+    "Python call list [f(a=1), g()], bare or in <|python_start|>, <|tool_call_start|> or <function_calls> (a call a line)",
+    all_markers, read_with<py::block>, nullptr, instruction, render,
+};
+
+extern const GrammarDef pythonic_tagged_grammar{
+    "pythonic_tagged",
+    "the pythonic family's wrapped forms only: <|python_start|>[…]<|python_end|>, <|tool_call_start|>[…]<|tool_call_end|>, "
+    "<function_calls>…</function_calls> (auto runs these as primaries)",
+    wrapper_markers, read_with<py::wrapped>, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail

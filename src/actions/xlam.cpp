@@ -1,0 +1,62 @@
+// Reader for the xlam family (grammars/xlam.hpp): a JSON array of call objects, bare, in
+// a fence, after reasoning or after [TOOL_CALLS]; read by json_block's reader with a
+// payload interpreter that takes an array only when its first element is a call.
+#include "grammar_def.hpp"
+#include "json_block_reader.hpp"
+#include "xlam.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+// xLAM always writes the arguments key (`"arguments": {}` for none), so a list of
+// objects with a "name" and no arguments is data (people, products), not calls.
+bool is_call_object(const json& v) {
+    Candidate probe;
+    return read_call_object(v, probe) && probe.has_arguments;
+}
+
+void read_xlam_payload(const JsonBlockState&, const json& payload, const Candidate& proto, std::vector<Candidate>& out) {
+    const bool calls = payload.is_array() ? !payload.empty() && is_call_object(payload.front())
+                                          : payload.is_object() && payload.contains("tool_calls");
+    if (calls) candidates_from_payload(payload, proto, NameRule::required_in_syntax, out);
+}
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    std::optional<Block> b = read_json_block<grammar::xlam::block>(ctx, at, "xlam", "", {}, read_xlam_payload);
+    if (!b || b->candidates.empty()) return std::nullopt;
+    // A bare payload that broke before it showed a call's arguments key is not shown to
+    // be a call: an array or object of other JSON in an answer. (A failed block is one
+    // nameless candidate whose problem lies past the opening bracket; the payload
+    // reader's own problems sit at the block's start.)
+    const Candidate& first = b->candidates.front();
+    const bool failed = b->candidates.size() == 1 && !first.problem.empty() && first.problem_offset > at;
+    if (failed && ctx.text().compare(at, 12, "[TOOL_CALLS]") != 0) {
+        const std::string_view seen = ctx.text().substr(at, first.problem_offset - at);
+        if (seen.find("\"arguments\"") == std::string_view::npos && seen.find("\"parameters\"") == std::string_view::npos)
+            return std::nullopt;
+    }
+    return b;
+}
+
+std::vector<std::string> markers(const Settings&) { return {"[TOOL_CALLS]", "[", "{\"tool_calls\""}; }
+
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < calls.size(); ++i) out += (i ? ", " : "") + call_object_text(calls[i]);
+    return out + "]";
+}
+
+std::string instruction(const Settings& s) {
+    return "If you decide to call tools, reply with nothing but a JSON array of calls, each with the tool's name and "
+           "its arguments, in this format:\n" +
+           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s);
+}
+
+}  // namespace
+
+extern const GrammarDef xlam_grammar{
+    "xlam", "a JSON array [{\"name\": …, \"arguments\": …}], bare, fenced, after </think> or after [TOOL_CALLS]",
+    markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail
