@@ -60,7 +60,7 @@ struct cdata_content : seq<star<space>, cdata, star<space>, matching_close> {};
 // Raw text up to the close tag. Without a close tag the value was cut: the text runs to
 // the end of output and the action reports the cut.
 struct text_then_close : skip_to_literal<open_name_of> {};
-struct text_cut : until<eof> {};
+struct text_cut : rest_of_input {};
 struct text_content : sor<text_then_close, text_cut> {};
 
 struct content : sor<cdata_content, children, text_content> {};

@@ -32,7 +32,7 @@ template <typename Start>
 struct attribute_open : seq<Start, plus<space>, markup::attributes, ws, one<'>'>> {};
 
 // A value with no terminator before the end of output: cut there.
-struct value_cut : until<eof> {};
+struct value_cut : rest_of_input {};
 template <typename Open, typename Value, typename Close>
 struct parameter : seq<Open, sor<Value, value_cut>, opt<Close>> {};
 

@@ -53,6 +53,21 @@ struct skip_to_literal {
     }
 };
 
+// Everything up to the end of input, in one step (until<eof> walks it byte by byte).
+// A reader that takes the rest of the output and then declines it must not pay for the
+// rest once per opener: that is the difference between linear and quadratic.
+struct rest_of_input {
+    using rule_t = rest_of_input;
+    using subs_t = tao::pegtl::empty_list;
+
+    template <tao::pegtl::apply_mode, tao::pegtl::rewind_mode, template <typename...> class,
+              template <typename...> class, typename ParseInput, typename... States>
+    [[nodiscard]] static bool match(ParseInput& in, States&&...) {
+        in.bump(in.size(in.size()));
+        return true;
+    }
+};
+
 // A fixed literal given as a Getter, for use with skip_to_literal.
 template <char... Cs>
 struct fixed {
@@ -70,6 +85,8 @@ struct analyze_traits<Name, toolgram::grammar::runtime_literal<Getter>>
 template <typename Name, typename Getter>
 struct analyze_traits<Name, toolgram::grammar::skip_to_literal<Getter>>
     : analyze_any_traits<> {};
+template <typename Name>
+struct analyze_traits<Name, toolgram::grammar::rest_of_input> : analyze_opt_traits<> {};
 }  // namespace tao::pegtl
 
 namespace toolgram::grammar {

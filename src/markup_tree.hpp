@@ -18,7 +18,9 @@ namespace toolgram::detail {
 struct Element {
     std::string name;
     std::vector<std::pair<std::string, std::string>> attributes;
-    std::string text;   // raw text or CDATA content, when the element has no children
+    // Raw text or CDATA content when the element has no children: a view into the
+    // output (which outlives the tree), so reading an element costs no copy.
+    std::string_view text;
     bool cdata = false;
     bool cut = false;   // the output ended inside this element's text
     bool healed = false;  // the output ended where this element's close tag was due
@@ -86,7 +88,7 @@ template <>
 struct markup_action<mu::cdata_text> {
     template <typename Input>
     static void apply(const Input& in, MarkupState& st) {
-        st.open_elements.back().text = in.string();
+        st.open_elements.back().text = in.string_view();
         st.open_elements.back().cdata = true;
     }
 };
@@ -95,14 +97,14 @@ struct markup_action<mu::text_then_close> {
     template <typename Input>
     static void apply(const Input& in, MarkupState& st) {
         const std::string_view s = in.string_view();
-        st.open_elements.back().text.assign(s.substr(0, s.size() - st.close_tag().size()));
+        st.open_elements.back().text = s.substr(0, s.size() - st.close_tag().size());
     }
 };
 template <>
 struct markup_action<mu::text_cut> {
     template <typename Input>
     static void apply(const Input& in, MarkupState& st) {
-        st.open_elements.back().text = in.string();
+        st.open_elements.back().text = in.string_view();
         st.open_elements.back().cut = true;
     }
 };

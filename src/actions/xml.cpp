@@ -160,10 +160,11 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     if (r.failed) return failed_block("xml", at, ctx.text().size(), r.failure, ctx.settings().limits.max_depth);
     if (!r.matched || st.done.empty()) return std::nullopt;
     const Element& root = st.done.front();
-    // An element whose body is plain prose is a mention, not a call.
+    // An element whose body is plain prose is a mention, not a call. (Only its first
+    // character is looked at: declining must not cost a pass over the rest of the output.)
     if (root.children.empty() && root.attribute("name") == nullptr) {
-        const std::string body = trimmed(root.text);
-        if (body.empty() || body.front() != '{') return std::nullopt;
+        const std::size_t first = root.text.find_first_not_of(" \t\r\n");
+        if (first == std::string_view::npos || root.text[first] != '{') return std::nullopt;
     }
     Block block;
     block.begin = at;
