@@ -165,6 +165,13 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
         const std::string body = trimmed(root.text);
         if (body.empty() || body.front() != '{') return std::nullopt;
     }
+    // JSON straight after the opening tag, in a wrapper (<tool_calls>{…}\n{…}</tool_calls>,
+    // MiniMax-M1) or never closed (<function_call> {…} <function_call> {…}, granite-20b-fc),
+    // is a JSON-block syntax, not markup: leave it to the grammar that reads it.
+    const std::size_t body_at = ctx.text().find('>', at);
+    const std::size_t first = body_at == std::string_view::npos ? body_at : ctx.text().find_first_not_of(" \t\r\n", body_at + 1);
+    const bool json_body = first != std::string_view::npos && first < r.end && ctx.text()[first] == '{';
+    if (json_body && ((is_wrapper(root) && root.children.empty()) || find_cut(root) != nullptr)) return std::nullopt;
     Block block;
     block.begin = at;
     block.end = r.end;
