@@ -16,6 +16,14 @@ extern const GrammarDef text_kv_grammar;
 // Model families (FORMATS.md), one grammar each.
 extern const GrammarDef hermes_grammar;
 extern const GrammarDef qwen3_coder_grammar;
+extern const GrammarDef longcat_grammar;
+extern const GrammarDef granite_grammar;
+extern const GrammarDef granite_20b_fc_grammar;
+extern const GrammarDef functools_grammar;
+extern const GrammarDef command_r_grammar;
+extern const GrammarDef jamba_grammar;
+extern const GrammarDef nemotron_grammar;
+extern const GrammarDef internlm_grammar;
 
 const std::vector<const GrammarDef*>& all_grammars() {
     static const std::vector<const GrammarDef*> table = {
@@ -23,6 +31,14 @@ const std::vector<const GrammarDef*>& all_grammars() {
         // model families
         &hermes_grammar,
         &qwen3_coder_grammar,
+        &longcat_grammar,
+        &granite_grammar,
+        &granite_20b_fc_grammar,
+        &functools_grammar,
+        &command_r_grammar,
+        &jamba_grammar,
+        &nemotron_grammar,
+        &internlm_grammar,
     };
     return table;
 }

@@ -1,0 +1,19 @@
+// granite-20b-functioncalling: each call a JSON object after its own <function_call>
+// token, with no closer.
+//
+//   <function_call> {"name": "get_weather", "arguments": {"city": "Antwerp"}} <function_call> {"name": …}
+//
+// The object ends the block; the next `<function_call>` opens the next. A
+// `<function_call>` followed by anything but JSON is a mention in prose. (The xml grammar
+// declines unclosed `<function_call>` elements with a JSON body, so `auto` reaches this
+// one.)
+#pragma once
+
+#include "json_block.hpp"
+
+namespace toolgram::grammar::granite_20b_fc {
+
+struct open : TAO_PEGTL_STRING("<function_call>") {};
+struct block : json_block::open_block<open> {};
+
+}  // namespace toolgram::grammar::granite_20b_fc
