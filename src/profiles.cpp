@@ -42,6 +42,7 @@ void add_content_marker(Settings& s, const std::string& m) {
 
 // Family settings: reasoning blocks and the tokens that frame an answer.
 void configure_longcat(Settings& s) { add_reasoning(s, {"<longcat_think>", "</longcat_think>"}); }
+void configure_granite(Settings& s) { add_content_marker(s, "<|end_of_text|>"); }
 void configure_granite_20b_fc(Settings& s) { add_content_marker(s, "<|endoftext|>"); }
 void configure_jamba(Settings& s) {
     // Hunyuan-A13B frames its answer (tool calls included) in <answer>…</answer>.
@@ -87,7 +88,7 @@ const std::vector<ProfileRow>& family_rows() {
          {primary("longcat")}, configure_longcat},
         {"granite", "Granite 3.0 / 3.1",
          "<|tool_call|>[{\"name\": …, \"arguments\": …}] (3.0) or <tool_call>[…] (3.1), no closer",
-         {primary("granite")}},
+         {primary("granite")}, configure_granite},
         {"granite_20b_fc", "granite-20b-functioncalling",
          "<function_call> {\"name\": …, \"arguments\": …} per call, no closer", {primary("granite_20b_fc")},
          configure_granite_20b_fc},
