@@ -21,9 +21,11 @@ std::string render(const std::vector<Call>& calls, const Settings&) {
 }
 
 std::string instruction(const Settings& s) {
+    std::string example = render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s);
+    example.pop_back();  // render ends each block with a newline
     return "To call a tool, write <|action_start|><|plugin|>, then on a new line a JSON object with the tool's "
            "name and its parameters, then <|action_end|>:\n" +
-           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s);
+           example;
 }
 
 }  // namespace

@@ -19,9 +19,11 @@ std::string render(const std::vector<Call>& calls, const Settings&) {
 }
 
 std::string instruction(const Settings& s) {
+    std::string example = render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s);
+    example.pop_back();  // render ends each block with a newline
     return "For each tool call, return a JSON object with the function name and arguments within "
            "<longcat_tool_call></longcat_tool_call> tags:\n" +
-           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s);
+           example;
 }
 
 }  // namespace
