@@ -5,9 +5,10 @@
 // Used by the tag format and by every model family that wraps JSON in its own markers
 // (hermes, longcat, nemotron, jamba, command_r, …): a family names its opener and closer
 // and composes `block<Open, Close>`. After the payload comes the closer; or the end of
-// output (the closer was cut off: healed); or stray text and then the closer (ignored,
-// reported); or no closer anywhere (the block ends at the payload, reported). An opener
-// followed by anything but a payload is a mention in prose, not a block.
+// output, or a part of the closer there (`</tool_`: the closer was cut off; healed); or
+// stray text and then the closer (ignored, reported); or no closer anywhere (the block
+// ends at the payload, reported). An opener followed by anything but a payload is a
+// mention in prose, not a block.
 #pragma once
 
 #include <tao/pegtl.hpp>
@@ -30,7 +31,8 @@ struct missing_end_tag : success {};  // no closer follows at all: the block end
 
 // Close is a Getter (literal<TAO_PEGTL_STRING("…")>, fixed<…>, or a settings reader).
 template <typename Close>
-struct end : sor<runtime_literal<Close>, end_cut_off, skip_to_literal<Close>, missing_end_tag> {};
+struct end : sor<runtime_literal<Close>, end_cut_off, literal_prefix_at_end<Close>, skip_to_literal<Close>,
+                 missing_end_tag> {};
 
 template <typename Open, typename Close>
 struct block : seq<Open, body, end<Close>> {};

@@ -68,6 +68,24 @@ struct rest_of_input {
     }
 };
 
+// The rest of the input is a proper, non-empty prefix of the literal: the output was cut
+// inside it (`</tool_` at the very end). Consumes that rest.
+template <typename Getter>
+struct literal_prefix_at_end {
+    using rule_t = literal_prefix_at_end;
+    using subs_t = tao::pegtl::empty_list;
+
+    template <tao::pegtl::apply_mode, tao::pegtl::rewind_mode, template <typename...> class,
+              template <typename...> class, typename ParseInput, typename State>
+    [[nodiscard]] static bool match(ParseInput& in, State& st) {
+        const std::string_view lit = Getter::get(st);
+        const std::size_t rest = in.size(lit.size());
+        if (rest == 0 || rest >= lit.size() || std::memcmp(in.current(), lit.data(), rest) != 0) return false;
+        in.bump(rest);
+        return true;
+    }
+};
+
 // A fixed literal given as a Getter, for use with skip_to_literal.
 template <char... Cs>
 struct fixed {
@@ -87,6 +105,9 @@ struct analyze_traits<Name, toolgram::grammar::skip_to_literal<Getter>>
     : analyze_any_traits<> {};
 template <typename Name>
 struct analyze_traits<Name, toolgram::grammar::rest_of_input> : analyze_opt_traits<> {};
+template <typename Name, typename Getter>
+struct analyze_traits<Name, toolgram::grammar::literal_prefix_at_end<Getter>>
+    : analyze_any_traits<> {};
 }  // namespace tao::pegtl
 
 namespace toolgram::grammar {

@@ -30,6 +30,14 @@ extern const GrammarDef xlam_grammar;
 extern const GrammarDef apertus_grammar;
 extern const GrammarDef gemma4_grammar;
 extern const GrammarDef functiongemma_grammar;
+extern const GrammarDef longcat_grammar;
+extern const GrammarDef granite_grammar;
+extern const GrammarDef granite_20b_fc_grammar;
+extern const GrammarDef functools_grammar;
+extern const GrammarDef command_r_grammar;
+extern const GrammarDef jamba_grammar;
+extern const GrammarDef nemotron_grammar;
+extern const GrammarDef internlm_grammar;
 
 const std::vector<const GrammarDef*>& all_grammars() {
     static const std::vector<const GrammarDef*> table = {
@@ -51,6 +59,14 @@ const std::vector<const GrammarDef*>& all_grammars() {
         &apertus_grammar,
         &gemma4_grammar,
         &functiongemma_grammar,
+        &longcat_grammar,
+        &granite_grammar,
+        &granite_20b_fc_grammar,
+        &functools_grammar,
+        &command_r_grammar,
+        &jamba_grammar,
+        &nemotron_grammar,
+        &internlm_grammar,
     };
     return table;
 }

@@ -57,6 +57,8 @@ struct json_block_action<jb::end_cut_off> {
         st.healed = true;
     }
 };
+template <typename Getter>
+struct json_block_action<grammar::literal_prefix_at_end<Getter>> : json_block_action<jb::end_cut_off> {};
 template <>
 struct json_block_action<jb::missing_end_tag> {
     template <typename Input>

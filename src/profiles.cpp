@@ -45,6 +45,22 @@ void add_content_marker(Settings& s, const std::string& m) {
         s.content_markers.push_back(m);
 }
 
+// Family settings: reasoning blocks and the tokens that frame an answer.
+void configure_longcat(Settings& s) { add_reasoning(s, {"<longcat_think>", "</longcat_think>"}); }
+void configure_granite(Settings& s) { add_content_marker(s, "<|end_of_text|>"); }
+void configure_granite_20b_fc(Settings& s) { add_content_marker(s, "<|endoftext|>"); }
+void configure_jamba(Settings& s) {
+    // Hunyuan-A13B frames its answer (tool calls included) in <answer>…</answer>.
+    add_content_marker(s, "<answer>");
+    add_content_marker(s, "</answer>");
+}
+void configure_command_r(Settings& s) {
+    add_reasoning(s, {"<|START_THINKING|>", "<|END_THINKING|>"});
+    add_content_marker(s, "<|START_RESPONSE|>");
+    add_content_marker(s, "<|END_RESPONSE|>");
+    add_content_marker(s, "<|END_OF_TURN_TOKEN|>");
+}
+
 // The generic formats of FORMATS.md, one profile each.
 const std::vector<ProfileRow>& generic_rows() {
     static const std::vector<ProfileRow> table = {
@@ -133,6 +149,28 @@ const std::vector<ProfileRow>& family_rows() {
          configure_gemma4},
         {"functiongemma", "FunctionGemma", "<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>",
          {primary("functiongemma")}, configure_functiongemma},
+        {"longcat", "LongCat-Flash",
+         "<longcat_tool_call>{\"name\": …, \"arguments\": …}</longcat_tool_call>, one block per call",
+         {primary("longcat")}, configure_longcat},
+        {"granite", "Granite 3.0 / 3.1",
+         "<|tool_call|>[{\"name\": …, \"arguments\": …}] (3.0) or <tool_call>[…] (3.1), no closer",
+         {primary("granite")}, configure_granite},
+        {"granite_20b_fc", "granite-20b-functioncalling",
+         "<function_call> {\"name\": …, \"arguments\": …} per call, no closer", {primary("granite_20b_fc")},
+         configure_granite_20b_fc},
+        {"functools", "FireFunction v2, Phi-4-mini", " functools[{\"name\": …, \"arguments\": …}, …]",
+         {primary("functools")}},
+        {"command_r", "Command R7B, Command A, Command R+",
+         "<|START_ACTION|>[{\"tool_call_id\": …, \"tool_name\": …, \"parameters\": …}]<|END_ACTION|>; "
+         "R+: Action: ```json […]```",
+         {primary("command_r")}, configure_command_r},
+        {"jamba", "Jamba 1.5, Hunyuan-A13B, Apriel, MiniMax-M1",
+         "<tool_calls>[{\"name\": …, \"arguments\": …}]</tool_calls>, or one call object a line (MiniMax-M1)",
+         {primary("jamba")}, configure_jamba},
+        {"nemotron", "Nemotron Nano v2", "<TOOLCALL>[{\"name\": …, \"arguments\": …}]</TOOLCALL>",
+         {primary("nemotron")}},
+        {"internlm", "InternLM 2.5, Intern-S1",
+         "<|action_start|><|plugin|>\\n{\"name\": …, \"parameters\": …}<|action_end|>", {primary("internlm")}},
     };
     return table;
 }

@@ -154,7 +154,25 @@ void read_calls(ScanContext& ctx, const Element& e, const Candidate& proto, std:
 
 struct XmlState : MarkupState {};
 
+// JSON straight after a bare opening tag, in a wrapper (<tool_calls>{…}\n{…}</tool_calls>,
+// MiniMax-M1) or in a call tag that is never closed (<function_call> {…} <function_call> {…},
+// granite-20b-fc), is a JSON-block syntax, not markup: left to the grammar that reads it.
+// Decided before the tree is read (the closer through the cached find), so a run of such
+// calls costs one pass, not one tree per call.
+bool json_block_syntax(ScanContext& ctx, std::size_t at) {
+    const std::string_view text = ctx.text();
+    for (std::string_view tag : {"tool_calls", "function_calls", "tool_call", "function_call"}) {
+        if (text.compare(at + 1, tag.size(), tag) != 0 || text.compare(at + 1 + tag.size(), 1, ">") != 0) continue;
+        const std::size_t body = text.find_first_not_of(" \t\r\n", at + tag.size() + 2);
+        if (body == std::string_view::npos || (text[body] != '{' && text[body] != '[')) return false;
+        if (tag.back() == 's') return true;
+        return ctx.find("</" + std::string(tag) + ">", body) == std::string_view::npos;
+    }
+    return false;
+}
+
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    if (json_block_syntax(ctx, at)) return std::nullopt;
     XmlState st;
     const RunResult r = run_rule_at<grammar::xml::block, markup_action, markup_control>(ctx, at, st);
     if (r.failed) return failed_block("xml", at, ctx.text().size(), r.failure, ctx.settings().limits.max_depth);

@@ -1,0 +1,27 @@
+// Jamba 1.5, Hunyuan-A13B, Apriel, MiniMax-M1: calls as JSON between <tool_calls> tags.
+//
+//   <tool_calls>[{"name": "get_weather", "arguments": {"city": "Antwerp"}}, {…}]</tool_calls>
+//
+//   <tool_calls>                                                     (MiniMax-M1)
+//   {"name": "get_weather", "arguments": {"city": "Antwerp"}}
+//   {"name": "search_web", "arguments": {"query": "Antwerp events"}}
+//   </tool_calls>
+//
+// Either one list or one JSON value a line (`call_lines`: values separated by whitespace);
+// the reader joins them into one list. The rest is json_block's: a fenced payload, a
+// closer cut off at the end (healed), stray text before the closer, a missing closer.
+#pragma once
+
+#include "json_block.hpp"
+
+namespace toolgram::grammar::jamba {
+using namespace tao::pegtl;
+
+struct open : TAO_PEGTL_STRING("<tool_calls>") {};
+using close = literal<TAO_PEGTL_STRING("</tool_calls>")>;  // a Getter, not a rule
+
+struct call_lines : seq<json_block::payload, star<lenient::ws, json_block::payload>> {};
+struct body : seq<lenient::ws, sor<json_block::fenced_payload, call_lines>, lenient::ws> {};
+struct block : seq<open, body, json_block::end<close>> {};
+
+}  // namespace toolgram::grammar::jamba

@@ -1,0 +1,61 @@
+// Reader for the command_r family (grammars/command_r.hpp): <|START_ACTION|> call lists
+// with tool_call_id, tool_name and parameters (the shared key aliases read them, so the
+// id becomes the call's), and Command R+'s fenced `Action:` list.
+#include "command_r.hpp"
+#include "grammar_def.hpp"
+#include "json_block_reader.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+namespace cr = grammar::command_r;
+
+// Named for the family, not `action`: GCC gives an instantiation that takes a class
+// template from an unnamed namespace as a template template argument weak, external
+// linkage, so the linker may merge it with another file's `action` one (seen here: this
+// file's specialisation silently replaced by tag.cpp's).
+template <typename Rule>
+struct command_r_action : json_block_action<Rule> {};
+
+template <>
+struct command_r_action<cr::plus_fence_open> {
+    template <typename Input>
+    static void apply(const Input&, JsonBlockState& st) { st.fence_opened = true; }
+};
+
+std::vector<std::string> markers(const Settings&) { return {"<|START_ACTION|>", "Action:"}; }
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    const bool plus = ctx.text().compare(at, 7, "Action:") == 0;
+    if (plus && at > 0 && ctx.text()[at - 1] != '\n' && ctx.text()[at - 1] != ' ' && ctx.text()[at - 1] != '\t')
+        return std::nullopt;  // a label mid-word is not a label
+    return read_json_block<cr::block, command_r_action>(ctx, at, "command_r", plus ? "" : "<|END_ACTION|>",
+                                              markers(ctx.settings()));
+}
+
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out = "<|START_ACTION|>[";
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+        const std::string id = calls[i].id.empty() ? std::to_string(i) : calls[i].id;
+        out += std::string(i ? "," : "") + "\n    {\"tool_call_id\": " + json(id).dump() +
+               ", \"tool_name\": " + json(calls[i].name).dump() + ", \"parameters\": " + json_text(calls[i].arguments) +
+               "}";
+    }
+    return out + "\n]<|END_ACTION|>";
+}
+
+std::string instruction(const Settings& s) {
+    return "To call tools, write <|START_ACTION|>, a JSON list of objects each with a tool_call_id, the "
+           "tool_name and its parameters, then <|END_ACTION|>:\n" +
+           render({Call{"0", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s);
+}
+
+}  // namespace
+
+extern const GrammarDef command_r_grammar{
+    "command_r",
+    "<|START_ACTION|>[{\"tool_call_id\": …, \"tool_name\": …, \"parameters\": …}]<|END_ACTION|>; R+'s Action: ```json […]```",
+    markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail

@@ -1,0 +1,35 @@
+// Reader for the functools family (grammars/functools.hpp): a call list after `functools`.
+#include "functools.hpp"
+#include "grammar_def.hpp"
+#include "json_block_reader.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+std::vector<std::string> markers(const Settings&) { return {"functools["}; }
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    return read_json_block<grammar::functools::block>(ctx, at, "functools", "", markers(ctx.settings()));
+}
+
+// FireFunction's spelling: a space, then the list.
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out = " functools[";
+    for (std::size_t i = 0; i < calls.size(); ++i) out += (i ? ", " : "") + call_object_text(calls[i]);
+    return out + "]";
+}
+
+std::string instruction(const Settings& s) {
+    return "To call functions, write functools followed by a JSON list of objects, each with the function name "
+           "and its arguments:\n" +
+           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s).substr(1);
+}
+
+}  // namespace
+
+extern const GrammarDef functools_grammar{
+    "functools", "functools[{\"name\": …, \"arguments\": …}, …], no closer",
+    markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail

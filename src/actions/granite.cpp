@@ -1,0 +1,36 @@
+// Reader for the granite family (grammars/granite.hpp): a call list after <|tool_call|>
+// (3.0) or <tool_call> (3.1), ending with the list.
+#include "grammar_def.hpp"
+#include "granite.hpp"
+#include "json_block_reader.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+std::vector<std::string> markers(const Settings&) { return {"<|tool_call|>", "<tool_call>"}; }
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    // No closer to look for: a block that breaks ends where it broke (or at the end, if cut).
+    return read_json_block<grammar::granite::block>(ctx, at, "granite", "", markers(ctx.settings()));
+}
+
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out = "<|tool_call|>[";
+    for (std::size_t i = 0; i < calls.size(); ++i) out += (i ? ", " : "") + call_object_text(calls[i]);
+    return out + "]";
+}
+
+std::string instruction(const Settings& s) {
+    return "To call tools, write <|tool_call|> followed by a JSON list of objects, each with the function name "
+           "and its arguments, and nothing after the list:\n" +
+           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s);
+}
+
+}  // namespace
+
+extern const GrammarDef granite_grammar{
+    "granite", "<|tool_call|>[{\"name\": …, \"arguments\": …}] (3.0) or <tool_call>[…] (3.1), no closer",
+    markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail

@@ -1,0 +1,35 @@
+// Reader for granite-20b-functioncalling (grammars/granite_20b_fc.hpp): one call object
+// after each <function_call>, no closer.
+#include "grammar_def.hpp"
+#include "granite_20b_fc.hpp"
+#include "json_block_reader.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+std::vector<std::string> markers(const Settings&) { return {"<function_call>"}; }
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    return read_json_block<grammar::granite_20b_fc::block>(ctx, at, "granite_20b_fc", "", markers(ctx.settings()));
+}
+
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out;
+    for (const auto& c : calls) out += (out.empty() ? "" : " ") + std::string("<function_call> ") + call_object_text(c);
+    return out;
+}
+
+std::string instruction(const Settings& s) {
+    return "To call a tool, write <function_call> followed by a JSON object with the function name and its "
+           "arguments; for several calls, start each with its own <function_call>:\n" +
+           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s);
+}
+
+}  // namespace
+
+extern const GrammarDef granite_20b_fc_grammar{
+    "granite_20b_fc", "<function_call> {\"name\": …, \"arguments\": …} per call, no closer",
+    markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail

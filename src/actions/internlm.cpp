@@ -1,0 +1,38 @@
+// Reader for the internlm family (grammars/internlm.hpp): a plugin action holding one
+// {"name", "parameters"} object.
+#include "grammar_def.hpp"
+#include "internlm.hpp"
+#include "json_block_reader.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+std::vector<std::string> markers(const Settings&) { return {"<|action_start|>"}; }
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    return read_json_block<grammar::internlm::block>(ctx, at, "internlm", "<|action_end|>", markers(ctx.settings()));
+}
+
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out;
+    for (const auto& c : calls)
+        out += "<|action_start|><|plugin|>\n" + call_object_text(c, "name", "parameters") + "<|action_end|>\n";
+    return out;
+}
+
+std::string instruction(const Settings& s) {
+    std::string example = render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s);
+    example.pop_back();  // render ends each block with a newline
+    return "To call a tool, write <|action_start|><|plugin|>, then on a new line a JSON object with the tool's "
+           "name and its parameters, then <|action_end|>:\n" +
+           example;
+}
+
+}  // namespace
+
+extern const GrammarDef internlm_grammar{
+    "internlm", "<|action_start|><|plugin|>\\n{\"name\": …, \"parameters\": …}<|action_end|>",
+    markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail

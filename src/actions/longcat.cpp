@@ -1,0 +1,36 @@
+// Reader for the longcat family (grammars/longcat.hpp): json_block with <longcat_tool_call> tags.
+#include "grammar_def.hpp"
+#include "json_block_reader.hpp"
+#include "longcat.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+std::vector<std::string> markers(const Settings&) { return {"<longcat_tool_call>"}; }
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    return read_json_block<grammar::longcat::block>(ctx, at, "longcat", "</longcat_tool_call>", markers(ctx.settings()));
+}
+
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out;
+    for (const auto& c : calls) out += "<longcat_tool_call>\n" + call_object_text(c) + "\n</longcat_tool_call>\n";
+    return out;
+}
+
+std::string instruction(const Settings& s) {
+    std::string example = render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s);
+    example.pop_back();  // render ends each block with a newline
+    return "For each tool call, return a JSON object with the function name and arguments within "
+           "<longcat_tool_call></longcat_tool_call> tags:\n" +
+           example;
+}
+
+}  // namespace
+
+extern const GrammarDef longcat_grammar{
+    "longcat", "<longcat_tool_call>{\"name\": …, \"arguments\": …}</longcat_tool_call>, one block per call",
+    markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail

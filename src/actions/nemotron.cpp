@@ -1,0 +1,37 @@
+// Reader for the nemotron family (grammars/nemotron.hpp): json_block with <TOOLCALL> tags,
+// whose payload is a list of call objects.
+#include "grammar_def.hpp"
+#include "json_block_reader.hpp"
+#include "nemotron.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+std::vector<std::string> markers(const Settings&) { return {"<TOOLCALL>"}; }
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    return read_json_block<grammar::nemotron::block>(ctx, at, "nemotron", "</TOOLCALL>", markers(ctx.settings()));
+}
+
+// All calls in one list, as Nemotron writes them.
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out = "<TOOLCALL>[";
+    for (std::size_t i = 0; i < calls.size(); ++i) out += (i ? ", " : "") + call_object_text(calls[i]);
+    return out + "]</TOOLCALL>";
+}
+
+std::string instruction(const Settings& s) {
+    return "To call tools, write a JSON list of objects, each with the function name and its arguments, within "
+           "<TOOLCALL></TOOLCALL> tags:\n" +
+           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s) +
+           "\nFor several calls, put several objects in the one list.";
+}
+
+}  // namespace
+
+extern const GrammarDef nemotron_grammar{
+    "nemotron", "<TOOLCALL>[{\"name\": …, \"arguments\": …}, …]</TOOLCALL>",
+    markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail
