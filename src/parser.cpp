@@ -423,10 +423,18 @@ Result Parser::Impl::parse(std::string_view text) const {
             if (c.role == Role::primary && !c.in_example) block_is_syntax = true;
             tm.candidates.push_back(std::move(rep));
         }
-        if (block_has_call || block_is_syntax) {
+        if (block_has_call || block_is_syntax || !block.content.empty()) {
             const bool in_reasoning = detail::region_at(reasoning, block.begin) != nullptr;
-            if (!in_reasoning) removed_content.push_back(block_spans[bi]);
-            else if (block_has_call) removed_reasoning.push_back(block_spans[bi]);
+            // The block's span, less the content it frames.
+            std::vector<std::pair<std::size_t, std::size_t>> pieces;
+            std::size_t from = block_spans[bi].first;
+            for (const auto& [b, e] : block.content) {
+                if (b > from) pieces.emplace_back(from, b);
+                from = std::max(from, e);
+            }
+            if (from < block_spans[bi].second) pieces.emplace_back(from, block_spans[bi].second);
+            auto& target = in_reasoning ? removed_reasoning : removed_content;
+            if (!in_reasoning || block_has_call) target.insert(target.end(), pieces.begin(), pieces.end());
         }
     }
 
@@ -444,7 +452,9 @@ Result Parser::Impl::parse(std::string_view text) const {
 
     // Telemetry.
     tm.candidate_count = tm.candidates.size();
-    tm.saw_tool_syntax = !blocks.empty();
+    // A block that only frames content (no candidate) is message layout, not tool syntax.
+    tm.saw_tool_syntax = std::any_of(blocks.begin(), blocks.end(),
+                                     [](const Block& b) { return !b.candidates.empty() || b.content.empty(); });
     for (auto& [call, ri] : accepted) {
         const CandidateReport& rep = tm.candidates[ri];
         if (tm.grammar.empty()) tm.grammar = rep.grammar;

@@ -101,6 +101,9 @@ Profile make_auto() {
             if (g.role == Role::primary && row.distinctive) add(g);
         for (const auto& d : family.settings.reasoning) add_reasoning(p.settings, d);
         for (const auto& m : family.settings.content_markers) add_content_marker(p.settings, m);
+        // A family whose calls may follow unclosed reasoning (Kimi K2) needs it in auto too,
+        // or auto would reject as "inside reasoning" the calls its own profile accepts.
+        p.settings.reasoning_ends_at_call = p.settings.reasoning_ends_at_call || family.settings.reasoning_ends_at_call;
     }
     for (const auto& row : family_rows())
         for (const auto& g : row.grammars)

@@ -53,6 +53,10 @@ struct Limits {
 struct Delimiters {
     std::string open;
     std::string close;
+    // The prompt may have opened the block, so a closer seen before any opener means the
+    // output started inside it (R1's `</think>`). False for a closer that also ends other
+    // blocks (harmony's `<|end|>` ends every message), where that reading would be wrong.
+    bool implicit_open = true;
 };
 
 struct Settings {
