@@ -16,6 +16,13 @@ extern const GrammarDef text_kv_grammar;
 // Model families (FORMATS.md), one grammar each.
 extern const GrammarDef hermes_grammar;
 extern const GrammarDef qwen3_coder_grammar;
+extern const GrammarDef kimi_k2_grammar;
+extern const GrammarDef deepseek_r1_grammar;
+extern const GrammarDef deepseek_v31_grammar;
+extern const GrammarDef mistral_grammar;
+extern const GrammarDef functionary_v31_grammar;
+extern const GrammarDef functionary_v32_grammar;
+extern const GrammarDef harmony_grammar;
 
 const std::vector<const GrammarDef*>& all_grammars() {
     static const std::vector<const GrammarDef*> table = {
@@ -23,6 +30,13 @@ const std::vector<const GrammarDef*>& all_grammars() {
         // model families
         &hermes_grammar,
         &qwen3_coder_grammar,
+        &kimi_k2_grammar,
+        &deepseek_r1_grammar,
+        &deepseek_v31_grammar,
+        &mistral_grammar,
+        &functionary_v31_grammar,
+        &functionary_v32_grammar,
+        &harmony_grammar,
     };
     return table;
 }

@@ -60,6 +60,24 @@ const std::vector<ProfileRow>& generic_rows() {
     return table;
 }
 
+// Kimi K2-Thinking may write its calls straight after reasoning it never closed.
+void configure_kimi_k2(Settings& s) { s.reasoning_ends_at_call = true; }
+// R1 and V3.1 start inside <think> (the prompt opens it) and end with their EOS token.
+void configure_deepseek(Settings& s) {
+    add_reasoning(s, {"<think>", "</think>"});
+    add_content_marker(s, "<｜end▁of▁sentence｜>");
+}
+void configure_mistral(Settings& s) { add_reasoning(s, {"[THINK]", "[/THINK]"}); }
+// gpt-oss: reasoning is the analysis channel, closed by <|end|>, which ends every other
+// message too, so it never means "the output started inside reasoning". The tokens that
+// frame the answer and the preamble are not content.
+void configure_harmony(Settings& s) {
+    add_reasoning(s, {"<|channel|>analysis<|message|>", "<|end|>", false});
+    for (const char* m : {"<|start|>assistant", "<|channel|>final<|message|>", "<|channel|>commentary<|message|>",
+                          "<|end|>", "<|return|>", "<|call|>"})
+        add_content_marker(s, m);
+}
+
 // One row per model family of FORMATS.md.
 const std::vector<ProfileRow>& family_rows() {
     static const std::vector<ProfileRow> table = {
@@ -67,6 +85,29 @@ const std::vector<ProfileRow>& family_rows() {
          "<tool_call>{\"name\": …, \"arguments\": …}</tool_call>, one block per call", {primary("hermes")}},
         {"qwen3_coder", "Qwen3-Coder, Qwen3.5/3.6, Nemotron 3 Nano, MiMo, Step 3.5",
          "<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>", {primary("qwen3_coder")}},
+        {"kimi_k2", "Kimi K2, K2-Thinking",
+         "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}"
+         "<|tool_call_end|><|tool_calls_section_end|>",
+         {primary("kimi_k2")}, configure_kimi_k2},
+        {"deepseek_r1", "DeepSeek R1, R1-0528, V3-0324",
+         "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME ```json {…}``` <｜tool▁call▁end｜>"
+         "<｜tool▁calls▁end｜>, misspelt section tokens too",
+         {primary("deepseek_r1")}, configure_deepseek},
+        {"deepseek_v31", "DeepSeek V3.1",
+         "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+         {primary("deepseek_v31")}, configure_deepseek},
+        {"mistral", "Mistral 7B v0.3, Nemo, Small 3.x, Magistral, Devstral, Ministral",
+         "[TOOL_CALLS]NAME[ARGS]{…} (or with [CALL_ID]ID) per call; old [TOOL_CALLS] [{\"name\": …, \"id\": …}]; "
+         "reasoning [THINK]…[/THINK]",
+         {primary("mistral")}, configure_mistral},
+        {"functionary_v31", "Functionary v3.1, Llama 3.1 function tags", "<function=NAME>{…}</function>",
+         {primary("functionary_v31")}},
+        {"functionary_v32", "Functionary v3.2", ">>>NAME\n{…} per call, >>>all\n before text; the first >>> may be in "
+         "the prompt", {primary("functionary_v32")}},
+        {"harmony", "gpt-oss",
+         "<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>; reasoning on the analysis "
+         "channel, the answer on the final channel",
+         {primary("harmony")}, configure_harmony},
     };
     return table;
 }
