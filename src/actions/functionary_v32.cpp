@@ -21,9 +21,12 @@ template <typename TextHeader, typename Call>
 bool read_message(ScanContext& ctx, Block& out) {
     const std::string_view text = ctx.text();
     if (const std::size_t body = match_at<TextHeader>(ctx, out.end); body != std::string_view::npos) {
-        // Text runs to the next `>>>`; searched directly (the scan context's cache for
-        // ">>>" answers where the first one stands), and each text is searched once.
+        // Text runs to the next `>>>` that starts a message (`>>> print(1)` in an answer
+        // is text). Searched directly, not through the scan context, whose cache for
+        // ">>>" answers where the first one stands; each text is searched once.
         std::size_t stop = text.find(">>>", body);
+        while (stop != std::string_view::npos && match_at<f::call_header>(ctx, stop) == std::string_view::npos)
+            stop = text.find(">>>", stop + 3);
         if (stop == std::string_view::npos) stop = text.size();
         out.content.emplace_back(body, stop);
         out.end = stop;
