@@ -102,7 +102,7 @@ const std::vector<ProfileRow>& family_rows() {
          {primary("mistral")}, configure_mistral},
         {"functionary_v31", "Functionary v3.1, Llama 3.1 function tags", "<function=NAME>{…}</function>",
          {primary("functionary_v31")}},
-        {"functionary_v32", "Functionary v3.2", ">>>NAME\n{…} per call, >>>all\n before text; the first >>> may be in "
+        {"functionary_v32", "Functionary v3.2", ">>>NAME\\n{…} per call, >>>all\\n before text; the first >>> may be in "
          "the prompt", {primary("functionary_v32")}},
         {"harmony", "gpt-oss",
          "<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>; reasoning on the analysis "
