@@ -42,7 +42,7 @@ struct function_name : plus<not_one<'\n', '\r', '<', '`', '{'>> {};
 struct call_header : seq<opt<call_begin>, sp, call_type, sp, separator, sp, function_name> {};
 struct code_fence_open : fence::open {};
 struct code_fence_close : fence::close {};
-struct call : seq<call_header, sp, opt<code_fence_open>, json_block::body, opt<code_fence_close, sp>,
-                  json_block::end<call_end>> {};
+struct call_opening : seq<call_header, sp, opt<code_fence_open>> {};
+struct call : seq<call_opening, json_block::body, opt<code_fence_close, sp>, json_block::end<call_end>> {};
 
 }  // namespace toolgram::grammar::deepseek_r1

@@ -29,6 +29,7 @@ struct function_name : plus<not_one<'[', ']', '{', '}', '"', '\'', '`', ' ', '\t
 struct call_id : plus<not_one<'[', ']', ' ', '\t', '\r', '\n'>> {};
 struct call_header : seq<function_name, sp, opt<call_id_token, sp, call_id, sp>, args_token> {};
 struct header : seq<tool_calls, sp, opt<call_header>> {};
+struct named_header : seq<tool_calls, sp, call_header> {};  // the new forms' header alone
 struct block : json_block::open_block<header> {};
 
 }  // namespace toolgram::grammar::mistral

@@ -88,6 +88,23 @@ inline std::size_t skip_space(std::string_view text, std::size_t pos) {
     return pos;
 }
 
+// A named call: the json_block `Rule` at `at`, whose opener is `Header`. An output that
+// ends right after the header (max_tokens hit before the arguments) is a cut call,
+// rejected and reported, rather than a half header left in the content.
+template <typename Rule, typename Header, template <typename...> class Action>
+std::optional<Block> read_named_call(ScanContext& ctx, std::size_t at, std::string_view grammar,
+                                     std::string_view closer, const std::vector<std::string>& openers) {
+    if (std::optional<Block> b = read_json_block<Rule, Action>(ctx, at, grammar, closer, openers, read_named_payload))
+        return b;
+    JsonBlockState st;
+    const RunResult header = run_rule_at<Header, Action>(ctx, at, st);
+    if (!header.matched || skip_space(ctx.text(), header.end) < ctx.text().size()) return std::nullopt;
+    FailureInfo cut{Failure::cut, header.end, "output cut after the call's header, before its arguments"};
+    Block b = failed_block(grammar, at, ctx.text().size(), cut, ctx.settings().limits.max_depth);
+    if (const std::string* name = st.attribute("name")) b.candidates.front().name = *name;
+    return b;
+}
+
 // A section: [Open] call (ws call)* [Close]. `read_call(ctx, pos)` reads one call block at
 // pos or declines. A section needs at least one call (an opener alone is a mention). Its
 // opener may be missing (calls written bare), and so may its closer: at the end of output

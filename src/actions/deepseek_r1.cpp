@@ -37,8 +37,8 @@ const std::vector<std::string>& openers() {
 std::vector<std::string> markers(const Settings&) { return openers(); }
 
 std::optional<Block> read_call(ScanContext& ctx, std::size_t at) {
-    return read_json_block<r1::call, action>(ctx, at, "deepseek_r1", "<｜tool▁call▁end｜>", openers(),
-                                             read_named_payload);
+    return read_named_call<r1::call, r1::call_opening, action>(ctx, at, "deepseek_r1", "<｜tool▁call▁end｜>",
+                                                               openers());
 }
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {

@@ -25,8 +25,8 @@ const std::vector<std::string>& openers() {
 std::vector<std::string> markers(const Settings&) { return openers(); }
 
 std::optional<Block> read_call(ScanContext& ctx, std::size_t at) {
-    return read_json_block<v31::call, action>(ctx, at, "deepseek_v31", "<｜tool▁call▁end｜>", openers(),
-                                              read_named_payload);
+    return read_named_call<v31::call, v31::call_header, action>(ctx, at, "deepseek_v31", "<｜tool▁call▁end｜>",
+                                                                openers());
 }
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {

@@ -16,8 +16,8 @@ template <> struct action<f::call_header> : named_call::header {};
 std::vector<std::string> markers(const Settings&) { return {"<function="}; }
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_json_block<f::call, action>(ctx, at, "functionary_v31", "</function>", markers(ctx.settings()),
-                                            read_named_payload);
+    return read_named_call<f::call, f::call_header, action>(ctx, at, "functionary_v31", "</function>",
+                                                            markers(ctx.settings()));
 }
 
 std::string render(const std::vector<Call>& calls, const Settings&) {

@@ -17,7 +17,7 @@ template <> struct action<f::headless_call_header> : named_call::header {};
 
 std::vector<std::string> markers(const Settings&) { return {">>>"}; }
 
-template <typename TextHeader, typename Call>
+template <typename TextHeader, typename Call, typename CallHeader>
 bool read_message(ScanContext& ctx, Block& out) {
     const std::string_view text = ctx.text();
     if (const std::size_t body = match_at<TextHeader>(ctx, out.end); body != std::string_view::npos) {
@@ -33,7 +33,7 @@ bool read_message(ScanContext& ctx, Block& out) {
         return true;
     }
     std::optional<Block> b =
-        read_json_block<Call, action>(ctx, out.end, "functionary_v32", "", markers(ctx.settings()), read_named_payload);
+        read_named_call<Call, CallHeader, action>(ctx, out.end, "functionary_v32", "", markers(ctx.settings()));
     if (!b || b->end <= out.end) return false;
     bool cut = false;
     for (auto& c : b->candidates) {
@@ -50,9 +50,10 @@ std::optional<Block> read_messages(ScanContext& ctx, std::size_t begin, bool hea
     const std::string_view text = ctx.text();
     Block out;
     out.begin = out.end = begin;
-    bool more = headless ? read_message<f::headless_text_header, f::headless_call>(ctx, out)
-                         : read_message<f::text_header, f::call>(ctx, out);
-    while (more && text.compare(out.end, 3, ">>>") == 0) more = read_message<f::text_header, f::call>(ctx, out);
+    bool more = headless ? read_message<f::headless_text_header, f::headless_call, f::headless_call_header>(ctx, out)
+                         : read_message<f::text_header, f::call, f::call_header>(ctx, out);
+    while (more && text.compare(out.end, 3, ">>>") == 0)
+        more = read_message<f::text_header, f::call, f::call_header>(ctx, out);
     if (out.end == begin) return std::nullopt;
     return out;
 }

@@ -17,8 +17,7 @@ template <> struct action<h::call_header> : named_call::header {};
 std::vector<std::string> markers(const Settings&) { return {"<|channel|>", "<|start|>"}; }
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_json_block<h::call, action>(ctx, at, "harmony", "<|call|>", markers(ctx.settings()),
-                                            read_named_payload);
+    return read_named_call<h::call, h::call_header, action>(ctx, at, "harmony", "<|call|>", markers(ctx.settings()));
 }
 
 // gpt-oss writes its arguments compactly; each call after the first opens a new message.

@@ -23,7 +23,7 @@ const std::vector<std::string>& openers() {
 std::vector<std::string> markers(const Settings&) { return openers(); }
 
 std::optional<Block> read_call(ScanContext& ctx, std::size_t at) {
-    return read_json_block<k::call, action>(ctx, at, "kimi_k2", "<|tool_call_end|>", openers(), read_named_payload);
+    return read_named_call<k::call, k::call_header, action>(ctx, at, "kimi_k2", "<|tool_call_end|>", openers());
 }
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {

@@ -18,7 +18,7 @@ template <> struct action<m::call_header> : named_call::header {};
 std::vector<std::string> markers(const Settings&) { return {"[TOOL_CALLS]"}; }
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_json_block<m::block, action>(ctx, at, "mistral", "", markers(ctx.settings()), read_named_payload);
+    return read_named_call<m::block, m::named_header, action>(ctx, at, "mistral", "", markers(ctx.settings()));
 }
 
 std::string render(const std::vector<Call>& calls, const Settings&) {
