@@ -258,15 +258,28 @@ Result Parser::Impl::parse(std::string_view text) const {
     if (blocks.empty()) blocks = scan(ctx, grammars, Role::fallback, limit, answer_begin, answer_end);
 
     // Reasoning that never closes ends where the first call begins, for families that
-    // write calls straight after reasoning (settings.reasoning_ends_at_call).
+    // write calls straight after reasoning (settings.reasoning_ends_at_call), provided
+    // nothing but calls follows: a draft call with more thinking after it, in reasoning
+    // cut off by max_tokens, stays a call inside reasoning.
     if (settings.reasoning_ends_at_call) {
+        auto blank = [&](std::size_t from, std::size_t to) {
+            return from >= to || text.substr(from, to - from).find_first_not_of(" \t\r\n") == std::string_view::npos;
+        };
         for (auto& r : reasoning) {
             if (r.closed) continue;
+            std::optional<std::size_t> first;
+            std::size_t pos = 0;
+            bool only_calls = true;
             for (const auto& b : blocks) {
                 if (b.begin < r.inner_begin || b.begin >= r.outer_end) continue;
-                r.inner_end = r.outer_end = b.begin;
-                break;
+                if (!first) first = pos = b.begin;
+                if (!blank(pos, b.begin)) {
+                    only_calls = false;
+                    break;
+                }
+                pos = std::max(pos, b.end);
             }
+            if (first && only_calls && blank(pos, r.outer_end)) r.inner_end = r.outer_end = *first;
         }
     }
 

@@ -121,3 +121,20 @@ TEST_CASE("named-call families: thousands of openers that never close are scanne
         CHECK(ms < 5000);
     }
 }
+
+TEST_CASE("unclosed reasoning ends at a call only when nothing but calls follows it", "[families][kimi_k2]") {
+    // Cut off by max_tokens while still thinking: the draft call stays inside reasoning.
+    const std::string kimi = "<think>Maybe <|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>"
+                             "{\"city\": \"Oslo\"}<|tool_call_end|> but first let me check whether they meant Oslo, "
+                             "Norway or";
+    const std::string hermes = "<think>Draft: <tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}"
+                               "</tool_call> hmm, or should I ask which Oslo";
+    for (const auto& [profile, text] : {std::pair{"kimi_k2", kimi}, std::pair{"auto", kimi}, std::pair{"auto", hermes}}) {
+        CAPTURE(profile, text);
+        const auto r = parse(profile, text);
+        CHECK(r.calls.empty());
+        REQUIRE(r.telemetry.rejected.size() == 1);
+        CHECK(r.telemetry.rejected[0].reason.find("reasoning") != std::string::npos);
+        CHECK(r.content.empty());
+    }
+}
