@@ -57,8 +57,9 @@ struct header {
 
 }  // namespace named_call
 
-// PayloadReader: a named header's payload is the arguments object (or a JSON string of
-// it); without a named header the payload is read as call objects (Mistral's old list).
+// PayloadReader: a named header's payload is the arguments, as written (phase two rejects
+// anything but an object); without a named header the payload is read as call objects
+// (Mistral's old list).
 inline void read_named_payload(const JsonBlockState& st, const json& payload, const Candidate& proto,
                                std::vector<Candidate>& out) {
     if (!st.named) {
