@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -41,6 +42,10 @@ struct Candidate {
 struct Block {
     std::size_t begin = 0, end = 0;
     std::vector<Candidate> candidates;
+    // Spans inside the block that are content the syntax only frames (Functionary v3.2's
+    // `>>>all\n` message text): kept in content, while the rest of the block is removed as
+    // syntax even when the block holds no candidate. Sorted, non-overlapping.
+    std::vector<std::pair<std::size_t, std::size_t>> content;
 };
 
 }  // namespace toolgram::detail

@@ -38,6 +38,13 @@ extern const GrammarDef command_r_grammar;
 extern const GrammarDef jamba_grammar;
 extern const GrammarDef nemotron_grammar;
 extern const GrammarDef internlm_grammar;
+extern const GrammarDef kimi_k2_grammar;
+extern const GrammarDef deepseek_r1_grammar;
+extern const GrammarDef deepseek_v31_grammar;
+extern const GrammarDef mistral_grammar;
+extern const GrammarDef functionary_v31_grammar;
+extern const GrammarDef functionary_v32_grammar;
+extern const GrammarDef harmony_grammar;
 
 const std::vector<const GrammarDef*>& all_grammars() {
     static const std::vector<const GrammarDef*> table = {
@@ -67,6 +74,13 @@ const std::vector<const GrammarDef*>& all_grammars() {
         &jamba_grammar,
         &nemotron_grammar,
         &internlm_grammar,
+        &kimi_k2_grammar,
+        &deepseek_r1_grammar,
+        &deepseek_v31_grammar,
+        &mistral_grammar,
+        &functionary_v31_grammar,
+        &functionary_v32_grammar,
+        &harmony_grammar,
     };
     return table;
 }

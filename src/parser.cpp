@@ -258,15 +258,28 @@ Result Parser::Impl::parse(std::string_view text) const {
     if (blocks.empty()) blocks = scan(ctx, grammars, Role::fallback, limit, answer_begin, answer_end);
 
     // Reasoning that never closes ends where the first call begins, for families that
-    // write calls straight after reasoning (settings.reasoning_ends_at_call).
+    // write calls straight after reasoning (settings.reasoning_ends_at_call), provided
+    // nothing but calls follows: a draft call with more thinking after it, in reasoning
+    // cut off by max_tokens, stays a call inside reasoning.
     if (settings.reasoning_ends_at_call) {
+        auto blank = [&](std::size_t from, std::size_t to) {
+            return from >= to || text.substr(from, to - from).find_first_not_of(" \t\r\n") == std::string_view::npos;
+        };
         for (auto& r : reasoning) {
             if (r.closed) continue;
+            std::optional<std::size_t> first;
+            std::size_t pos = 0;
+            bool only_calls = true;
             for (const auto& b : blocks) {
                 if (b.begin < r.inner_begin || b.begin >= r.outer_end) continue;
-                r.inner_end = r.outer_end = b.begin;
-                break;
+                if (!first) first = pos = b.begin;
+                if (!blank(pos, b.begin)) {
+                    only_calls = false;
+                    break;
+                }
+                pos = std::max(pos, b.end);
             }
+            if (first && only_calls && blank(pos, r.outer_end)) r.inner_end = r.outer_end = *first;
         }
     }
 
@@ -423,10 +436,18 @@ Result Parser::Impl::parse(std::string_view text) const {
             if (c.role == Role::primary && !c.in_example) block_is_syntax = true;
             tm.candidates.push_back(std::move(rep));
         }
-        if (block_has_call || block_is_syntax) {
+        if (block_has_call || block_is_syntax || !block.content.empty()) {
             const bool in_reasoning = detail::region_at(reasoning, block.begin) != nullptr;
-            if (!in_reasoning) removed_content.push_back(block_spans[bi]);
-            else if (block_has_call) removed_reasoning.push_back(block_spans[bi]);
+            // The block's span, less the content it frames.
+            std::vector<std::pair<std::size_t, std::size_t>> pieces;
+            std::size_t from = block_spans[bi].first;
+            for (const auto& [b, e] : block.content) {
+                if (b > from) pieces.emplace_back(from, b);
+                from = std::max(from, e);
+            }
+            if (from < block_spans[bi].second) pieces.emplace_back(from, block_spans[bi].second);
+            auto& target = in_reasoning ? removed_reasoning : removed_content;
+            if (!in_reasoning || block_has_call) target.insert(target.end(), pieces.begin(), pieces.end());
         }
     }
 
@@ -444,7 +465,9 @@ Result Parser::Impl::parse(std::string_view text) const {
 
     // Telemetry.
     tm.candidate_count = tm.candidates.size();
-    tm.saw_tool_syntax = !blocks.empty();
+    // A block that only frames content (no candidate) is message layout, not tool syntax.
+    tm.saw_tool_syntax = std::any_of(blocks.begin(), blocks.end(),
+                                     [](const Block& b) { return !b.candidates.empty() || b.content.empty(); });
     for (auto& [call, ri] : accepted) {
         const CandidateReport& rep = tm.candidates[ri];
         if (tm.grammar.empty()) tm.grammar = rep.grammar;

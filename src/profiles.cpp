@@ -104,12 +104,32 @@ void configure_gemma4(Settings& s) {
 void configure_functiongemma(Settings& s) {
     for (const char* m : {"<end_of_turn>", "<start_function_response>"}) add_content_marker(s, m);
 }
+// Kimi K2-Thinking may write its calls straight after reasoning it never closed.
+void configure_kimi_k2(Settings& s) { s.reasoning_ends_at_call = true; }
+// R1 and V3.1 start inside <think> (the prompt opens it) and end with their EOS token.
+void configure_deepseek(Settings& s) {
+    add_reasoning(s, {"<think>", "</think>"});
+    add_content_marker(s, "<｜end▁of▁sentence｜>");
+}
+void configure_mistral(Settings& s) { add_reasoning(s, {"[THINK]", "[/THINK]"}); }
+// gpt-oss: reasoning is the analysis channel, closed by <|end|>, which ends every other
+// message too, so it never means "the output started inside reasoning". The tokens that
+// frame the answer and the preamble are not content.
+void configure_harmony(Settings& s) {
+    add_reasoning(s, {"<|channel|>analysis<|message|>", "<|end|>", false});
+    for (const char* m : {"<|start|>assistant", "<|channel|>final<|message|>", "<|channel|>commentary<|message|>",
+                          "<|end|>", "<|return|>", "<|call|>"})
+        add_content_marker(s, m);
+}
 
 // One row per model family of FORMATS.md.
 const std::vector<ProfileRow>& family_rows() {
     static const std::vector<ProfileRow> table = {
         {"hermes", "Hermes 2 Pro / 3, Qwen2.5, Qwen3, QwQ, ERNIE 4.5, EXAONE, Granite 4",
          "<tool_call>{\"name\": …, \"arguments\": …}</tool_call>, one block per call", {primary("hermes")}},
+        {"longcat", "LongCat-Flash",
+         "<longcat_tool_call>{\"name\": …, \"arguments\": …}</longcat_tool_call>, one block per call",
+         {primary("longcat")}, configure_longcat},
         {"qwen3_coder", "Qwen3-Coder, Qwen3.5/3.6, Nemotron 3 Nano, MiMo, Step 3.5",
          "<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>", {primary("qwen3_coder")}},
         {"seed_oss", "Seed-OSS",
@@ -127,10 +147,25 @@ const std::vector<ProfileRow>& family_rows() {
          "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=NAME>"
          "<steptml:parameter name=K>V</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>",
          {primary("step3")}},
+        {"kimi_k2", "Kimi K2, K2-Thinking",
+         "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}"
+         "<|tool_call_end|><|tool_calls_section_end|>",
+         {primary("kimi_k2")}, configure_kimi_k2},
+        {"deepseek_r1", "DeepSeek R1, R1-0528, V3-0324",
+         "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME ```json {…}``` <｜tool▁call▁end｜>"
+         "<｜tool▁calls▁end｜>, misspelt section tokens too",
+         {primary("deepseek_r1")}, configure_deepseek},
+        {"deepseek_v31", "DeepSeek V3.1",
+         "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+         {primary("deepseek_v31")}, configure_deepseek},
         {"deepseek_v32", "DeepSeek V3.2, V4",
          "<｜DSML｜function_calls|tool_calls><｜DSML｜invoke name=NAME><｜DSML｜parameter name=K string=true|false>V"
          "</｜DSML｜parameter></｜DSML｜invoke>",
          {primary("deepseek_v32")}},
+        {"mistral", "Mistral 7B v0.3, Nemo, Small 3.x, Magistral, Devstral, Ministral",
+         "[TOOL_CALLS]NAME[ARGS]{…} (or with [CALL_ID]ID) per call; old [TOOL_CALLS] [{\"name\": …, \"id\": …}]; "
+         "reasoning [THINK]…[/THINK]",
+         {primary("mistral")}, configure_mistral},
         {"llama3_json", "Llama 3.1 / 3.2 / 3.3 / 4 (JSON mode)",
          "{\"name\": …, \"parameters\": …}, optionally after <|python_tag|>, several joined by ';'",
          {primary("llama3_json")}, configure_llama3_json, false,
@@ -141,6 +176,33 @@ const std::vector<ProfileRow>& family_rows() {
          {primary("pythonic")}, configure_pythonic, false,
          // The bare list is the bracket format exactly, which auto runs as a fallback.
          {primary("pythonic_tagged")}},
+        {"granite", "Granite 3.0 / 3.1",
+         "<|tool_call|>[{\"name\": …, \"arguments\": …}] (3.0) or <tool_call>[…] (3.1), no closer",
+         {primary("granite")}, configure_granite},
+        {"granite_20b_fc", "granite-20b-functioncalling",
+         "<function_call> {\"name\": …, \"arguments\": …} per call, no closer", {primary("granite_20b_fc")},
+         configure_granite_20b_fc},
+        {"functionary_v31", "Functionary v3.1, Llama 3.1 function tags", "<function=NAME>{…}</function>",
+         {primary("functionary_v31")}},
+        {"functionary_v32", "Functionary v3.2", ">>>NAME\\n{…} per call, >>>all\\n before text; the first >>> may be in "
+         "the prompt", {primary("functionary_v32")}},
+        {"functools", "FireFunction v2, Phi-4-mini", " functools[{\"name\": …, \"arguments\": …}, …]",
+         {primary("functools")}},
+        {"command_r", "Command R7B, Command A, Command R+",
+         "<|START_ACTION|>[{\"tool_call_id\": …, \"tool_name\": …, \"parameters\": …}]<|END_ACTION|>; "
+         "R+: Action: ```json […]```",
+         {primary("command_r")}, configure_command_r},
+        {"harmony", "gpt-oss",
+         "<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>; reasoning on the analysis "
+         "channel, the answer on the final channel",
+         {primary("harmony")}, configure_harmony},
+        {"jamba", "Jamba 1.5, Hunyuan-A13B, Apriel, MiniMax-M1",
+         "<tool_calls>[{\"name\": …, \"arguments\": …}]</tool_calls>, or one call object a line (MiniMax-M1)",
+         {primary("jamba")}, configure_jamba},
+        {"nemotron", "Nemotron Nano v2", "<TOOLCALL>[{\"name\": …, \"arguments\": …}]</TOOLCALL>",
+         {primary("nemotron")}},
+        {"internlm", "InternLM 2.5, Intern-S1",
+         "<|action_start|><|plugin|>\\n{\"name\": …, \"parameters\": …}<|action_end|>", {primary("internlm")}},
         {"xlam", "xLAM", "[{\"name\": …, \"arguments\": …}], bare, fenced, after </think> or [TOOL_CALLS]",
          {primary("xlam")}, nullptr, false},
         {"apertus", "Apertus", "<|tools_prefix|>[{\"NAME\": {…}}]<|tools_suffix|>", {primary("apertus")},
@@ -149,28 +211,6 @@ const std::vector<ProfileRow>& family_rows() {
          configure_gemma4},
         {"functiongemma", "FunctionGemma", "<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>",
          {primary("functiongemma")}, configure_functiongemma},
-        {"longcat", "LongCat-Flash",
-         "<longcat_tool_call>{\"name\": …, \"arguments\": …}</longcat_tool_call>, one block per call",
-         {primary("longcat")}, configure_longcat},
-        {"granite", "Granite 3.0 / 3.1",
-         "<|tool_call|>[{\"name\": …, \"arguments\": …}] (3.0) or <tool_call>[…] (3.1), no closer",
-         {primary("granite")}, configure_granite},
-        {"granite_20b_fc", "granite-20b-functioncalling",
-         "<function_call> {\"name\": …, \"arguments\": …} per call, no closer", {primary("granite_20b_fc")},
-         configure_granite_20b_fc},
-        {"functools", "FireFunction v2, Phi-4-mini", " functools[{\"name\": …, \"arguments\": …}, …]",
-         {primary("functools")}},
-        {"command_r", "Command R7B, Command A, Command R+",
-         "<|START_ACTION|>[{\"tool_call_id\": …, \"tool_name\": …, \"parameters\": …}]<|END_ACTION|>; "
-         "R+: Action: ```json […]```",
-         {primary("command_r")}, configure_command_r},
-        {"jamba", "Jamba 1.5, Hunyuan-A13B, Apriel, MiniMax-M1",
-         "<tool_calls>[{\"name\": …, \"arguments\": …}]</tool_calls>, or one call object a line (MiniMax-M1)",
-         {primary("jamba")}, configure_jamba},
-        {"nemotron", "Nemotron Nano v2", "<TOOLCALL>[{\"name\": …, \"arguments\": …}]</TOOLCALL>",
-         {primary("nemotron")}},
-        {"internlm", "InternLM 2.5, Intern-S1",
-         "<|action_start|><|plugin|>\\n{\"name\": …, \"parameters\": …}<|action_end|>", {primary("internlm")}},
     };
     return table;
 }
@@ -209,6 +249,9 @@ Profile make_auto() {
             if (g.role == Role::primary) add(g);
         for (const auto& d : family.settings.reasoning) add_reasoning(p.settings, d);
         for (const auto& m : family.settings.content_markers) add_content_marker(p.settings, m);
+        // A family whose calls may follow unclosed reasoning (Kimi K2) needs it in auto too,
+        // or auto would reject as "inside reasoning" the calls its own profile accepts.
+        p.settings.reasoning_ends_at_call = p.settings.reasoning_ends_at_call || family.settings.reasoning_ends_at_call;
     }
     for (const auto& row : family_rows()) {
         for (const auto& g : row.grammars)

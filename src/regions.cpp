@@ -21,7 +21,7 @@ std::vector<Region> find_reasoning(ScanContext& ctx, std::size_t limit) {
     std::size_t best_close = std::string_view::npos;
     const Delimiters* headless = nullptr;
     for (const auto& d : pairs) {
-        if (d.close.empty()) continue;
+        if (d.close.empty() || !d.implicit_open) continue;
         const std::size_t c = text.find(d.close);
         if (c != std::string_view::npos && c < first_open && c < best_close) {
             best_close = c;

@@ -53,6 +53,10 @@ struct Limits {
 struct Delimiters {
     std::string open;
     std::string close;
+    // The prompt may have opened the block, so a closer seen before any opener means the
+    // output started inside it (R1's `</think>`). False for a closer that also ends other
+    // blocks (harmony's `<|end|>` ends every message), where that reading would be wrong.
+    bool implicit_open = true;
 };
 
 struct Settings {
@@ -75,8 +79,9 @@ struct Settings {
     };
     // Calls written inside a reasoning block are reported; accepted only when true.
     bool accept_calls_in_reasoning = false;
-    // An unclosed reasoning block ends where the first tool call begins (Kimi K2 writes
-    // calls after reasoning with no closing tag); otherwise it runs to the end.
+    // An unclosed reasoning block ends where the first tool call begins when nothing but
+    // calls follows it (Kimi K2 writes calls after reasoning with no closing tag);
+    // otherwise it runs to the end.
     bool reasoning_ends_at_call = false;
     // Tokens that frame the answer (<|START_RESPONSE|>, <|python_tag|>, …): removed from
     // content wherever they stand outside tool syntax.

@@ -165,3 +165,26 @@ TEST_CASE("every family profile has a corpus of at least 12 cases with at least 
         CHECK(negatives >= 3);
     }
 }
+
+TEST_CASE("every model family of FORMATS.md has its profile, with the models it serves", "[families]") {
+    const std::vector<std::string> families = {
+        "hermes", "longcat", "qwen3_coder", "seed_oss", "glm45", "minimax_m2", "minicpm5", "step3",
+        "kimi_k2", "deepseek_r1", "deepseek_v31", "deepseek_v32", "mistral", "llama3_json", "pythonic",
+        "granite", "granite_20b_fc", "functionary_v31", "functionary_v32", "functools", "command_r",
+        "harmony", "jamba", "nemotron", "internlm", "xlam", "apertus", "gemma4", "functiongemma"};
+    for (const auto& name : families) {
+        CAPTURE(name);
+        const toolgram::Profile p = toolgram::builtin_profile(name);
+        CHECK(p.name == name);
+        CHECK(!p.models.empty());
+        REQUIRE(!p.grammars.empty());
+        CHECK(p.grammars.front().role == toolgram::Role::primary);
+        // The instruction teaches the family's own syntax: its example is syntax the
+        // profile itself recognises.
+        const std::string instruction = toolgram::format_instruction(p, {});
+        CAPTURE(instruction);
+        CHECK(toolgram::Parser(p, {}).parse(instruction).telemetry.saw_tool_syntax);
+    }
+    CHECK(family_profiles().size() == families.size());
+}
+

@@ -1,0 +1,48 @@
+// DeepSeek R1, R1-0528, V3-0324:
+//
+//   <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather
+//   ```json
+//   {"city": "Paris"}
+//   ```<｜tool▁call▁end｜>
+//   <｜tool▁call▁begin｜>function<｜tool▁sep｜>…<｜tool▁call▁end｜><｜tool▁calls▁end｜>
+//
+// The tokens use the full-width bar ｜ (U+FF5C) and ▁ (U+2581). The section opener is
+// also seen misspelt: `<｜tool_calls_begin｜>`, `<｜tool calls begin｜>`, `<｜tool\_calls\_begin｜>`,
+// `<｜tool▁calls｜>`. Inside a section the `<｜tool▁call▁begin｜>` of a call is sometimes
+// left out. The ```json fence is part of the syntax (no repair is reported for it); a
+// payload without it is read too. The call type before the separator is always
+// `function`: that is what tells an R1 call from a V3.1 one (`NAME<｜tool▁sep｜>{…}`,
+// grammars/deepseek_v31.hpp), which shares the section tokens. R1 outputs often start
+// inside reasoning and end it with `</think>`: the core's headless reasoning rule.
+#pragma once
+
+#include <tao/pegtl.hpp>
+
+#include "fence.hpp"
+#include "json_block.hpp"
+
+namespace toolgram::grammar::deepseek_r1 {
+using namespace tao::pegtl;
+using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
+
+struct sp : star<space> {};
+
+struct section_open : sor<TAO_PEGTL_STRING("<｜tool▁calls▁begin｜>"), TAO_PEGTL_STRING("<｜tool_calls_begin｜>"),
+                          TAO_PEGTL_STRING("<｜tool calls begin｜>"), TAO_PEGTL_STRING("<｜tool\\_calls\\_begin｜>"),
+                          TAO_PEGTL_STRING("<｜tool▁calls｜>")> {};
+struct section_close : sor<TAO_PEGTL_STRING("<｜tool▁calls▁end｜>"), TAO_PEGTL_STRING("<｜tool_calls_end｜>"),
+                           TAO_PEGTL_STRING("<｜tool calls end｜>"), TAO_PEGTL_STRING("<｜tool\\_calls\\_end｜>")> {};
+
+struct call_begin : TAO_PEGTL_STRING("<｜tool▁call▁begin｜>") {};
+struct separator : TAO_PEGTL_STRING("<｜tool▁sep｜>") {};
+using call_end = literal<TAO_PEGTL_STRING("<｜tool▁call▁end｜>")>;  // a Getter, not a rule
+
+struct call_type : TAO_PEGTL_STRING("function") {};
+struct function_name : plus<not_one<'\n', '\r', '<', '`', '{'>> {};
+struct call_header : seq<opt<call_begin>, sp, call_type, sp, separator, sp, function_name> {};
+struct code_fence_open : fence::open {};
+struct code_fence_close : fence::close {};
+struct call_opening : seq<call_header, sp, opt<code_fence_open>> {};
+struct call : seq<call_opening, json_block::body, opt<code_fence_close, sp>, json_block::end<call_end>> {};
+
+}  // namespace toolgram::grammar::deepseek_r1

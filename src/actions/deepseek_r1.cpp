@@ -1,0 +1,70 @@
+// Reader for the deepseek_r1 family (grammars/deepseek_r1.hpp): named json_blocks with a
+// ```json fence of their own, grouped in a section.
+#include "deepseek_r1.hpp"
+#include "grammar_def.hpp"
+#include "named_call_reader.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+namespace r1 = grammar::deepseek_r1;
+
+template <typename Rule>
+struct action : json_block_action<Rule> {};
+template <> struct action<r1::function_name> : named_call::name {};
+template <> struct action<r1::call_header> : named_call::header {};
+// The fence is R1's own syntax, not a repair: only its state is kept (a fence cut off at
+// the end of output is still healed and reported by settle_fence).
+template <>
+struct action<r1::code_fence_open> {
+    template <typename Input>
+    static void apply(const Input&, JsonBlockState& st) { st.fence_opened = true; }
+};
+template <>
+struct action<r1::code_fence_close> {
+    template <typename Input>
+    static void apply(const Input&, JsonBlockState& st) { st.fence_closed = true; }
+};
+
+const std::vector<std::string>& openers() {
+    static const std::vector<std::string> list = {
+        "<｜tool▁calls▁begin｜>",     "<｜tool_calls_begin｜>", "<｜tool calls begin｜>",
+        "<｜tool\\_calls\\_begin｜>", "<｜tool▁calls｜>",       "<｜tool▁call▁begin｜>",
+    };
+    return list;
+}
+
+std::vector<std::string> markers(const Settings&) { return openers(); }
+
+std::optional<Block> read_call(ScanContext& ctx, std::size_t at) {
+    return read_named_call<r1::call, r1::call_opening, action>(ctx, at, "deepseek_r1", "<｜tool▁call▁end｜>",
+                                                               openers());
+}
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    return read_call_section<r1::section_open, r1::section_close>(ctx, at, read_call);
+}
+
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out = "<｜tool▁calls▁begin｜>";
+    for (std::size_t i = 0; i < calls.size(); ++i)
+        out += std::string(i ? "\n" : "") + "<｜tool▁call▁begin｜>function<｜tool▁sep｜>" + calls[i].name +
+               "\n```json\n" + json_text(calls[i].arguments) + "\n```<｜tool▁call▁end｜>";
+    return out + "<｜tool▁calls▁end｜>";
+}
+
+std::string instruction(const Settings& s) {
+    return "To call tools, write them between <｜tool▁calls▁begin｜> and <｜tool▁calls▁end｜>, each call as "
+           "function<｜tool▁sep｜> and the tool's name, then its arguments as a JSON object in a ```json block:\n" +
+           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s);
+}
+
+}  // namespace
+
+extern const GrammarDef deepseek_r1_grammar{
+    "deepseek_r1",
+    "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\\n```json\\n{…}\\n```<｜tool▁call▁end｜>…",
+    markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail

@@ -1,0 +1,57 @@
+// Reader for the deepseek_v31 family (grammars/deepseek_v31.hpp): named json_blocks in
+// R1's section.
+#include "deepseek_v31.hpp"
+#include "grammar_def.hpp"
+#include "named_call_reader.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+namespace v31 = grammar::deepseek_v31;
+
+template <typename Rule>
+struct action : json_block_action<Rule> {};
+template <> struct action<v31::function_name> : named_call::name {};
+template <> struct action<v31::call_header> : named_call::header {};
+
+const std::vector<std::string>& openers() {
+    static const std::vector<std::string> list = {
+        "<｜tool▁calls▁begin｜>",     "<｜tool_calls_begin｜>", "<｜tool calls begin｜>",
+        "<｜tool\\_calls\\_begin｜>", "<｜tool▁calls｜>",       "<｜tool▁call▁begin｜>",
+    };
+    return list;
+}
+
+std::vector<std::string> markers(const Settings&) { return openers(); }
+
+std::optional<Block> read_call(ScanContext& ctx, std::size_t at) {
+    return read_named_call<v31::call, v31::call_header, action>(ctx, at, "deepseek_v31", "<｜tool▁call▁end｜>",
+                                                                openers());
+}
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    return read_call_section<v31::section_open, v31::section_close>(ctx, at, read_call);
+}
+
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out = "<｜tool▁calls▁begin｜>";
+    for (const auto& c : calls)
+        out += "<｜tool▁call▁begin｜>" + c.name + "<｜tool▁sep｜>" + json_text(c.arguments) + "<｜tool▁call▁end｜>";
+    return out + "<｜tool▁calls▁end｜>";
+}
+
+std::string instruction(const Settings& s) {
+    return "To call tools, write them between <｜tool▁calls▁begin｜> and <｜tool▁calls▁end｜>, each call as the "
+           "tool's name, <｜tool▁sep｜>, and its arguments as a JSON object:\n" +
+           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s);
+}
+
+}  // namespace
+
+extern const GrammarDef deepseek_v31_grammar{
+    "deepseek_v31",
+    "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+    markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail

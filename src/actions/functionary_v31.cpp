@@ -1,0 +1,41 @@
+// Reader for the functionary_v31 family (grammars/functionary_v31.hpp): a named json_block.
+#include "functionary_v31.hpp"
+#include "grammar_def.hpp"
+#include "named_call_reader.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+namespace f = grammar::functionary_v31;
+
+template <typename Rule>
+struct action : json_block_action<Rule> {};
+template <> struct action<f::function_name> : named_call::name {};
+template <> struct action<f::call_header> : named_call::header {};
+
+std::vector<std::string> markers(const Settings&) { return {"<function="}; }
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    return read_named_call<f::call, f::call_header, action>(ctx, at, "functionary_v31", "</function>",
+                                                            markers(ctx.settings()));
+}
+
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out;
+    for (const auto& c : calls) out += "<function=" + c.name + ">" + json_text(c.arguments) + "</function>";
+    return out;
+}
+
+std::string instruction(const Settings& s) {
+    return "To call a function, write the function's name in the opening tag and its arguments as a JSON object, "
+           "one element per call:\n" +
+           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s);
+}
+
+}  // namespace
+
+extern const GrammarDef functionary_v31_grammar{
+    "functionary_v31", "<function=NAME>{…}</function>", markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail

@@ -1,0 +1,99 @@
+// Reader for the functionary_v32 family (grammars/functionary_v32.hpp): a run of
+// `>>>RECIPIENT\n` messages, calls as named json payloads, `all` as framed content.
+#include "functionary_v32.hpp"
+#include "grammar_def.hpp"
+#include "named_call_reader.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+namespace f = grammar::functionary_v32;
+
+template <typename Rule>
+struct action : json_block_action<Rule> {};
+template <> struct action<f::recipient> : named_call::name {};
+template <> struct action<f::call_header> : named_call::header {};
+template <> struct action<f::headless_call_header> : named_call::header {};
+
+std::vector<std::string> markers(const Settings&) { return {">>>"}; }
+
+template <typename TextHeader, typename Call, typename CallHeader>
+bool read_message(ScanContext& ctx, Block& out) {
+    const std::string_view text = ctx.text();
+    if (const std::size_t body = match_at<TextHeader>(ctx, out.end); body != std::string_view::npos) {
+        // Text runs to the next `>>>` that starts a message (`>>> print(1)` in an answer
+        // is text). Searched directly, not through the scan context, whose cache for
+        // ">>>" answers where the first one stands; each text is searched once.
+        std::size_t stop = text.find(">>>", body);
+        while (stop != std::string_view::npos && match_at<f::call_header>(ctx, stop) == std::string_view::npos)
+            stop = text.find(">>>", stop + 3);
+        if (stop == std::string_view::npos) stop = text.size();
+        out.content.emplace_back(body, stop);
+        out.end = stop;
+        return true;
+    }
+    std::optional<Block> b =
+        read_named_call<Call, CallHeader, action>(ctx, out.end, "functionary_v32", "", markers(ctx.settings()));
+    if (!b || b->end <= out.end) return false;
+    bool cut = false;
+    for (auto& c : b->candidates) {
+        cut = cut || c.cut;
+        out.candidates.push_back(std::move(c));
+    }
+    out.end = b->end;
+    return !cut;
+}
+
+// Messages from `begin` on, as long as each is followed by the next `>>>`; the first
+// lacks its `>>>` when `headless`.
+std::optional<Block> read_messages(ScanContext& ctx, std::size_t begin, bool headless) {
+    const std::string_view text = ctx.text();
+    Block out;
+    out.begin = out.end = begin;
+    bool more = headless ? read_message<f::headless_text_header, f::headless_call, f::headless_call_header>(ctx, out)
+                         : read_message<f::text_header, f::call, f::call_header>(ctx, out);
+    while (more && text.compare(out.end, 3, ">>>") == 0)
+        more = read_message<f::text_header, f::call, f::call_header>(ctx, out);
+    if (out.end == begin) return std::nullopt;
+    return out;
+}
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    // The first `>>>` may follow a headless message (its `>>>` was in the prompt): then
+    // the block starts at the output's start. Checked once, at the first `>>>` only.
+    const std::size_t start = skip_space(ctx.text(), 0);
+    if (start < at && ctx.find(">>>", 0) == at) {
+        std::optional<Block> b = read_messages(ctx, start, true);
+        if (b && b->end > at) return b;
+    }
+    return read_messages(ctx, at, false);
+}
+
+// A whole output without a `>>>`: one headless message (or a run of them) from the
+// answer's start to its end; anything less is prose, not this syntax.
+std::optional<Block> read_whole(ScanContext& ctx, std::size_t begin, std::size_t end) {
+    std::optional<Block> b = read_messages(ctx, begin, true);
+    if (!b || skip_space(ctx.text(), b->end) < end) return std::nullopt;
+    return b;
+}
+
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out;
+    for (const auto& c : calls) out += ">>>" + c.name + "\n" + json_text(c.arguments);
+    return out;
+}
+
+std::string instruction(const Settings& s) {
+    return "Start every message with >>> and its recipient on one line: >>>all for text to the user, >>> and the "
+           "function's name for a call, followed by its arguments as a JSON object:\n" +
+           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s);
+}
+
+}  // namespace
+
+extern const GrammarDef functionary_v32_grammar{
+    "functionary_v32", ">>>NAME\\n{…} per call, >>>all\\n for text; the first >>> may be in the prompt",
+    markers, read_at, read_whole, instruction, render,
+};
+
+}  // namespace toolgram::detail
