@@ -329,6 +329,13 @@ Result Parser::Impl::parse(std::string_view text) const {
         bool block_is_syntax = false;
         for (auto& c : block.candidates) {
             ++seen;
+            if (seen > limits.max_candidates) {
+                // Past the limit nothing is judged or reported one by one (that would let
+                // hostile input cost a report per candidate); the syntax still leaves the
+                // content, and one rejection below says how many were skipped.
+                if (c.role == Role::primary && !c.in_example) block_is_syntax = true;
+                continue;
+            }
             CandidateReport rep;
             rep.grammar = c.grammar;
             rep.role = c.role;
@@ -340,9 +347,7 @@ Result Parser::Impl::parse(std::string_view text) const {
             bool format_fault = false;  // a fault the model can fix by rewriting its syntax
             int tool_index = -1;
 
-            if (seen > limits.max_candidates) {
-                reason = "candidate limit of " + std::to_string(limits.max_candidates) + " reached";
-            } else if (c.role == Role::fallback && !intent_shown && !c.in_example && !c.in_reasoning) {
+            if (c.role == Role::fallback && !intent_shown && !c.in_example && !c.in_reasoning) {
                 // Checked before the candidate's own problems: without intent, broken
                 // JSON in an answer is just broken JSON, not a failed tool call.
                 reason = "fallback gate: no intent shown (no intent marker, and no tool call was required)";
@@ -464,7 +469,11 @@ Result Parser::Impl::parse(std::string_view text) const {
     }
 
     // Telemetry.
-    tm.candidate_count = tm.candidates.size();
+    tm.candidate_count = seen;
+    if (seen > limits.max_candidates) {
+        tm.rejected.push_back({"", "", "candidate limit of " + std::to_string(limits.max_candidates) + " reached: " +
+                                           std::to_string(seen - limits.max_candidates) + " more candidates not judged"});
+    }
     // A block that only frames content (no candidate) is message layout, not tool syntax.
     tm.saw_tool_syntax = std::any_of(blocks.begin(), blocks.end(),
                                      [](const Block& b) { return !b.candidates.empty() || b.content.empty(); });

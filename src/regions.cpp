@@ -95,9 +95,13 @@ std::vector<Region> find_fences(std::string_view text, std::size_t limit) {
 }
 
 const Region* region_at(const std::vector<Region>& regions, std::size_t pos) {
-    for (const auto& r : regions)
-        if (r.contains(pos)) return &r;
-    return nullptr;
+    // Regions come sorted and disjoint: a binary search keeps this logarithmic, since it
+    // runs once per block and an output may hold tens of thousands of each.
+    auto it = std::upper_bound(regions.begin(), regions.end(), pos,
+                               [](std::size_t p, const Region& r) { return p < r.outer_begin; });
+    if (it == regions.begin()) return nullptr;
+    --it;
+    return it->contains(pos) ? &*it : nullptr;
 }
 
 bool introduced_as_example(std::string_view text, std::size_t pos, const std::vector<Region>& fences) {

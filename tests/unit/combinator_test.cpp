@@ -745,7 +745,10 @@ TEST_CASE("limits: max_candidates rejects the rest, keeps what came before", "[c
     INFO(toolgram::to_json(r).dump(2));
     CHECK(r.calls.size() == 2);
     CHECK(r.telemetry.candidate_count == 3);
-    CHECK(rejection_reasons(r) == std::vector<std::string>{"candidate limit of 2 reached"});
+    // One rejection for everything past the limit, not one report per candidate.
+    CHECK(rejection_reasons(r) == std::vector<std::string>{"candidate limit of 2 reached: 1 more candidates not judged"});
+    CHECK(r.telemetry.candidates.size() == 2);
+    CHECK(r.content.empty());  // the syntax past the limit still leaves the content
     CHECK(r.telemetry.parse_mode == "primary");
 }
 
