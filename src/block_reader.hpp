@@ -97,6 +97,18 @@ inline std::size_t broken_block_end(std::size_t text_end, const FailureInfo& fai
     return failure.kind == Failure::cut ? text_end : failure.offset;
 }
 
+// The block for syntax that broke, bounded by its closer when one follows the failure:
+// the end of output for a cut, else just past the closer, else where it broke.
+inline Block failed_block_to_closer(ScanContext& ctx, std::string_view grammar, std::size_t at,
+                                    const FailureInfo& failure, std::string_view closer) {
+    std::size_t end = ctx.text().size();
+    if (failure.kind != Failure::cut && !closer.empty()) {
+        const std::size_t found = ctx.find(closer, failure.offset);
+        end = found != std::string_view::npos ? found + closer.size() : broken_block_end(end, failure);
+    }
+    return failed_block(grammar, at, end, failure, ctx.settings().limits.max_depth);
+}
+
 // A candidate prototype carrying the block state's repairs and notes.
 Candidate candidate_from_state(std::string_view grammar, std::size_t begin, std::size_t end, const BlockState& st);
 

@@ -102,14 +102,7 @@ std::optional<Block> read_json_block(ScanContext& ctx, std::size_t at, std::stri
             break;
         }
     }
-    if (r.failed) {
-        std::size_t end = ctx.text().size();
-        if (r.failure.kind != Failure::cut && !closer.empty()) {
-            const std::size_t found = ctx.find(closer, r.failure.offset);
-            end = found != std::string_view::npos ? found + closer.size() : broken_block_end(end, r.failure);
-        }
-        return failed_block(grammar, at, end, r.failure, ctx.settings().limits.max_depth);
-    }
+    if (r.failed) return failed_block_to_closer(ctx, grammar, at, r.failure, closer);
     if (!r.matched || !st.has_payload) return std::nullopt;
     settle_fence(st, ctx.text(), r.end);
     Block block;

@@ -1,6 +1,7 @@
 // Reader for the deepseek_r1 family (grammars/deepseek_r1.hpp): named json_blocks with a
 // ```json fence of their own, grouped in a section.
 #include "deepseek_r1.hpp"
+#include "deepseek_openers.hpp"
 #include "grammar_def.hpp"
 #include "named_call_reader.hpp"
 
@@ -26,13 +27,7 @@ struct action<r1::code_fence_close> {
     static void apply(const Input&, JsonBlockState& st) { st.fence_closed = true; }
 };
 
-const std::vector<std::string>& openers() {
-    static const std::vector<std::string> list = {
-        "<｜tool▁calls▁begin｜>",     "<｜tool_calls_begin｜>", "<｜tool calls begin｜>",
-        "<｜tool\\_calls\\_begin｜>", "<｜tool▁calls｜>",       "<｜tool▁call▁begin｜>",
-    };
-    return list;
-}
+const std::vector<std::string>& openers() { return deepseek_section_openers(); }
 
 std::vector<std::string> markers(const Settings&) { return openers(); }
 

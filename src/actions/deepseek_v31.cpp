@@ -1,6 +1,7 @@
 // Reader for the deepseek_v31 family (grammars/deepseek_v31.hpp): named json_blocks in
 // R1's section.
 #include "deepseek_v31.hpp"
+#include "deepseek_openers.hpp"
 #include "grammar_def.hpp"
 #include "named_call_reader.hpp"
 
@@ -14,13 +15,7 @@ struct action : json_block_action<Rule> {};
 template <> struct action<v31::function_name> : named_call::name {};
 template <> struct action<v31::call_header> : named_call::header {};
 
-const std::vector<std::string>& openers() {
-    static const std::vector<std::string> list = {
-        "<｜tool▁calls▁begin｜>",     "<｜tool_calls_begin｜>", "<｜tool calls begin｜>",
-        "<｜tool\\_calls\\_begin｜>", "<｜tool▁calls｜>",       "<｜tool▁call▁begin｜>",
-    };
-    return list;
-}
+const std::vector<std::string>& openers() { return deepseek_section_openers(); }
 
 std::vector<std::string> markers(const Settings&) { return openers(); }
 
