@@ -46,6 +46,12 @@ struct Parser::Impl {
     }
 
     Result parse(std::string_view text) const;
+
+    struct Judgement {
+        CandidateReport report;
+        bool format_fault = false;  // a fault the model can fix by rewriting its syntax
+    };
+    Judgement judge(Candidate& c, bool intent_shown, std::size_t fallback_count) const;
 };
 
 namespace {
@@ -226,6 +232,99 @@ std::string text_without(std::string_view text, std::size_t begin, std::size_t e
 // -------------------------------------------------------------------------------------------
 // The two phases.
 
+// Phase two for one candidate: every check in a fixed order; the first that fails is the
+// candidate's reason. Arguments are decoded and typed in place.
+Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std::size_t fallback_count) const {
+    const Settings& settings = profile.settings;
+    const Limits& limits = settings.limits;
+    CandidateReport rep;
+    rep.grammar = c.grammar;
+    rep.role = c.role;
+    rep.begin = c.begin;
+    rep.end = c.end;
+    rep.raw_name = c.name;
+    rep.healed = c.healed;
+    std::string reason;
+    bool format_fault = false;  // a fault the model can fix by rewriting its syntax
+    int tool_index = -1;
+
+    if (c.role == Role::fallback && !intent_shown && !c.in_example && !c.in_reasoning) {
+        // Checked before the candidate's own problems: without intent, broken
+        // JSON in an answer is just broken JSON, not a failed tool call.
+        reason = "fallback gate: no intent shown (no intent marker, and no tool call was required)";
+    } else if (c.end - c.begin > limits.max_candidate_bytes) {
+        reason = "candidate of " + std::to_string(c.end - c.begin) + " bytes exceeds the limit of " +
+                 std::to_string(limits.max_candidate_bytes);
+        format_fault = true;
+    } else if (!c.problem.empty()) {
+        reason = c.problem;
+        format_fault = true;
+    } else if (c.in_example) {
+        reason = "shown as an example, not a call";
+    } else if (c.in_reasoning && !settings.accept_calls_in_reasoning) {
+        reason = "written inside reasoning (accept_calls_in_reasoning is off)";
+    } else if (c.role == Role::fallback && c.end - c.begin > settings.fallback_max_bytes) {
+        reason = "fallback gate: candidate of " + std::to_string(c.end - c.begin) + " bytes exceeds " +
+                 std::to_string(settings.fallback_max_bytes);
+    } else if (c.role == Role::fallback && toolset.empty()) {
+        reason = "fallback gate: no tool list to check the name against";
+    } else if (c.role == Role::fallback && fallback_count != 1) {
+        reason = "fallback gate: " + std::to_string(fallback_count) +
+                 " fallback candidates found, exactly one is allowed";
+        format_fault = true;
+    }
+
+    if (reason.empty()) {
+        if (!toolset.empty()) {
+            const auto res = toolset.resolve(c.name);
+            if (res.index < 0) {
+                reason = res.error;
+                format_fault = true;
+            } else {
+                tool_index = res.index;
+                rep.name = toolset.tool(res.index).name;
+                if (res.how != "exact") c.notes.push_back("name_" + res.how);
+            }
+        } else if (c.name.empty()) {
+            reason = "empty tool name";
+            format_fault = true;
+        } else {
+            rep.name = c.name;
+        }
+    }
+    if (reason.empty()) {
+        std::string problem;
+        if (!decode_arguments(c, limits.max_depth, problem)) {
+            reason = problem;
+            format_fault = true;
+        }
+    }
+    if (reason.empty()) {
+        if (c.arguments_are_text) type_text_arguments(c, tool_index >= 0 ? &toolset.schema(tool_index) : nullptr);
+        if (tool_index >= 0) {
+            const auto verdict = toolset.validate(tool_index, c.arguments, c.role == Role::fallback);
+            rep.schema = verdict.pass ? "pass" : "fail";
+            rep.schema_reason = verdict.reason;
+            if (!verdict.pass) {
+                reason = "arguments fail the schema of " + rep.name + ": " + verdict.reason;
+                format_fault = true;
+            }
+        } else {
+            rep.schema_reason = "no tools given";
+        }
+    }
+
+    detail::append_repair_names(c.repairs, rep.repairs);
+    for (const auto& n : c.notes)
+        if (std::find(rep.repairs.begin(), rep.repairs.end(), n) == rep.repairs.end()) rep.repairs.push_back(n);
+    if (c.healed && std::find(rep.repairs.begin(), rep.repairs.end(), "healed_truncation") == rep.repairs.end())
+        rep.repairs.push_back("healed_truncation");
+
+    rep.accepted = reason.empty();
+    rep.reason = reason;
+    return {std::move(rep), format_fault};
+}
+
 Result Parser::Impl::parse(std::string_view text) const {
     Result result;
     const Settings& settings = profile.settings;
@@ -336,91 +435,10 @@ Result Parser::Impl::parse(std::string_view text) const {
                 if (c.role == Role::primary && !c.in_example) block_is_syntax = true;
                 continue;
             }
-            CandidateReport rep;
-            rep.grammar = c.grammar;
-            rep.role = c.role;
-            rep.begin = c.begin;
-            rep.end = c.end;
-            rep.raw_name = c.name;
-            rep.healed = c.healed;
-            std::string reason;
-            bool format_fault = false;  // a fault the model can fix by rewriting its syntax
-            int tool_index = -1;
-
-            if (c.role == Role::fallback && !intent_shown && !c.in_example && !c.in_reasoning) {
-                // Checked before the candidate's own problems: without intent, broken
-                // JSON in an answer is just broken JSON, not a failed tool call.
-                reason = "fallback gate: no intent shown (no intent marker, and no tool call was required)";
-            } else if (c.end - c.begin > limits.max_candidate_bytes) {
-                reason = "candidate of " + std::to_string(c.end - c.begin) + " bytes exceeds the limit of " +
-                         std::to_string(limits.max_candidate_bytes);
-                format_fault = true;
-            } else if (!c.problem.empty()) {
-                reason = c.problem;
-                format_fault = true;
-            } else if (c.in_example) {
-                reason = "shown as an example, not a call";
-            } else if (c.in_reasoning && !settings.accept_calls_in_reasoning) {
-                reason = "written inside reasoning (accept_calls_in_reasoning is off)";
-            } else if (c.role == Role::fallback && c.end - c.begin > settings.fallback_max_bytes) {
-                reason = "fallback gate: candidate of " + std::to_string(c.end - c.begin) + " bytes exceeds " +
-                         std::to_string(settings.fallback_max_bytes);
-            } else if (c.role == Role::fallback && toolset.empty()) {
-                reason = "fallback gate: no tool list to check the name against";
-            } else if (c.role == Role::fallback && fallback_count != 1) {
-                reason = "fallback gate: " + std::to_string(fallback_count) +
-                         " fallback candidates found, exactly one is allowed";
-                format_fault = true;
-            }
-
-            if (reason.empty()) {
-                if (!toolset.empty()) {
-                    const auto res = toolset.resolve(c.name);
-                    if (res.index < 0) {
-                        reason = res.error;
-                        format_fault = true;
-                    } else {
-                        tool_index = res.index;
-                        rep.name = toolset.tool(res.index).name;
-                        if (res.how != "exact") c.notes.push_back("name_" + res.how);
-                    }
-                } else if (c.name.empty()) {
-                    reason = "empty tool name";
-                    format_fault = true;
-                } else {
-                    rep.name = c.name;
-                }
-            }
-            if (reason.empty()) {
-                std::string problem;
-                if (!decode_arguments(c, limits.max_depth, problem)) {
-                    reason = problem;
-                    format_fault = true;
-                }
-            }
-            if (reason.empty()) {
-                if (c.arguments_are_text) type_text_arguments(c, tool_index >= 0 ? &toolset.schema(tool_index) : nullptr);
-                if (tool_index >= 0) {
-                    const auto verdict = toolset.validate(tool_index, c.arguments, c.role == Role::fallback);
-                    rep.schema = verdict.pass ? "pass" : "fail";
-                    rep.schema_reason = verdict.reason;
-                    if (!verdict.pass) {
-                        reason = "arguments fail the schema of " + rep.name + ": " + verdict.reason;
-                        format_fault = true;
-                    }
-                } else {
-                    rep.schema_reason = "no tools given";
-                }
-            }
-
-            detail::append_repair_names(c.repairs, rep.repairs);
-            for (const auto& n : c.notes)
-                if (std::find(rep.repairs.begin(), rep.repairs.end(), n) == rep.repairs.end()) rep.repairs.push_back(n);
-            if (c.healed && std::find(rep.repairs.begin(), rep.repairs.end(), "healed_truncation") == rep.repairs.end())
-                rep.repairs.push_back("healed_truncation");
-
-            rep.accepted = reason.empty();
-            rep.reason = reason;
+            Judgement judged = judge(c, intent_shown, fallback_count);
+            CandidateReport& rep = judged.report;
+            const bool format_fault = judged.format_fault;
+            const std::string reason = rep.reason;
             if (rep.accepted) {
                 Call call;
                 call.name = rep.name;
