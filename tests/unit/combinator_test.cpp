@@ -1004,7 +1004,9 @@ TEST_CASE("Parser construction refuses bad configuration with std::invalid_argum
     SECTION("every built-in profile builds") {
         for (const auto& name : toolgram::builtin_profile_names()) {
             CAPTURE(name);
-            CHECK_NOTHROW(Parser(profile(name), weather_tools()));
+            const Parser parser(profile(name), weather_tools());
+            CHECK(parser.profile().name == name);
+            CHECK(parser.tools().size() == weather_tools().size());
         }
         // The generic profiles come first; the model families (issue 3) follow them.
         const auto names = toolgram::builtin_profile_names();
