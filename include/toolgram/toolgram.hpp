@@ -90,7 +90,7 @@ struct Settings {
 };
 
 struct GrammarUse {
-    std::string grammar;  // a name from grammar_names()
+    std::string grammar;  // a name from grammar_catalogue()
     Role role = Role::primary;
 };
 
