@@ -459,7 +459,9 @@ Result Parser::Impl::parse(std::string_view text) const {
             if (c.role == Role::primary && !c.in_example) block_is_syntax = true;
             tm.candidates.push_back(std::move(rep));
         }
-        if (block_has_call || block_is_syntax || !block.content.empty()) {
+        // A block with no candidate at all is syntax that holds no call (`<TOOLCALL>[]</TOOLCALL>`):
+        // readers decline what is not theirs, so what they return is tool syntax.
+        if (block_has_call || block_is_syntax || !block.content.empty() || block.candidates.empty()) {
             const bool in_reasoning = detail::region_at(reasoning, block.begin) != nullptr;
             // The block's span, less the content it frames.
             std::vector<std::pair<std::size_t, std::size_t>> pieces;
