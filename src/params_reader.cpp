@@ -57,4 +57,15 @@ std::string parameter_text(const json& value) {
     return value.is_string() ? value.get<std::string>() : json_text(value);
 }
 
+std::string render_params_calls(const std::vector<Call>& calls, const ParamsLayout& l) {
+    std::string out(l.section_open);
+    for (const auto& c : calls) {
+        out.append(l.call_open).append(c.name).append(l.call_name_end);
+        for (auto it = c.arguments.begin(); it != c.arguments.end(); ++it)
+            out.append(l.param_open).append(it.key()).append(l.param_key_end).append(parameter_text(*it)).append(l.param_close);
+        out.append(l.call_close);
+    }
+    return out.append(l.section_close);
+}
+
 }  // namespace toolgram::detail

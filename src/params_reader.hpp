@@ -143,4 +143,13 @@ std::optional<Block> read_params_block(ScanContext& ctx, std::size_t at, std::st
 // Writes a value as a parameter's text: strings as they are, anything else as JSON.
 std::string parameter_text(const json& value);
 
+// Where a named-parameter syntax puts its tokens, for writing calls as its models do:
+// SECTION_OPEN ( CALL_OPEN name CALL_NAME_END ( PARAM_OPEN key PARAM_KEY_END value PARAM_CLOSE )* CALL_CLOSE )* SECTION_CLOSE
+struct ParamsLayout {
+    std::string_view section_open, section_close;
+    std::string_view call_open, call_name_end, call_close;
+    std::string_view param_open, param_key_end, param_close;
+};
+std::string render_params_calls(const std::vector<Call>& calls, const ParamsLayout& layout);
+
 }  // namespace toolgram::detail

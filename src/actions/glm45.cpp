@@ -25,14 +25,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
 // As GLM-4.5's chat template writes calls: one block per call, a line per element;
 // strings as they are, anything else as JSON.
 std::string render(const std::vector<Call>& calls, const Settings&) {
-    std::string out;
-    for (const auto& c : calls) {
-        out += "<tool_call>" + c.name + "\n";
-        for (auto it = c.arguments.begin(); it != c.arguments.end(); ++it)
-            out += "<arg_key>" + it.key() + "</arg_key>\n<arg_value>" + parameter_text(*it) + "</arg_value>\n";
-        out += "</tool_call>\n";
-    }
-    return out;
+    return render_params_calls(calls, {"", "", "<tool_call>", "\n", "</tool_call>\n", "<arg_key>", "</arg_key>\n<arg_value>", "</arg_value>\n"});
 }
 
 std::string instruction(const Settings& s) {

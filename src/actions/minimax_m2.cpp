@@ -27,14 +27,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
 // As MiniMax-M2 writes calls: one block, one invoke per call, a line per element;
 // strings as they are, anything else as JSON.
 std::string render(const std::vector<Call>& calls, const Settings&) {
-    std::string out = "<minimax:tool_call>\n";
-    for (const auto& c : calls) {
-        out += "<invoke name=\"" + c.name + "\">\n";
-        for (auto it = c.arguments.begin(); it != c.arguments.end(); ++it)
-            out += "<parameter name=\"" + it.key() + "\">" + parameter_text(*it) + "</parameter>\n";
-        out += "</invoke>\n";
-    }
-    return out + "</minimax:tool_call>\n";
+    return render_params_calls(calls, {"<minimax:tool_call>\n", "</minimax:tool_call>\n", "<invoke name=\"", "\">\n", "</invoke>\n", "<parameter name=\"", "\">", "</parameter>\n"});
 }
 
 std::string instruction(const Settings& s) {

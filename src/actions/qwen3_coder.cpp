@@ -22,14 +22,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
 }
 
 std::string render(const std::vector<Call>& calls, const Settings&) {
-    std::string out;
-    for (const auto& c : calls) {
-        out += "<tool_call>\n<function=" + c.name + ">\n";
-        for (auto it = c.arguments.begin(); it != c.arguments.end(); ++it)
-            out += "<parameter=" + it.key() + ">\n" + parameter_text(*it) + "\n</parameter>\n";
-        out += "</function>\n</tool_call>\n";
-    }
-    return out;
+    return render_params_calls(calls, {"", "", "<tool_call>\n<function=", ">\n", "</function>\n</tool_call>\n", "<parameter=", ">\n", "\n</parameter>\n"});
 }
 
 std::string instruction(const Settings& s) {

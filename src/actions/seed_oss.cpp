@@ -25,14 +25,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
 
 // As Seed-OSS's chat template writes calls: one block per call, values inline.
 std::string render(const std::vector<Call>& calls, const Settings&) {
-    std::string out;
-    for (const auto& c : calls) {
-        out += "<seed:tool_call>\n<function=" + c.name + ">\n";
-        for (auto it = c.arguments.begin(); it != c.arguments.end(); ++it)
-            out += "<parameter=" + it.key() + ">" + parameter_text(*it) + "</parameter>\n";
-        out += "</function>\n</seed:tool_call>\n";
-    }
-    return out;
+    return render_params_calls(calls, {"", "", "<seed:tool_call>\n<function=", ">\n", "</function>\n</seed:tool_call>\n", "<parameter=", ">", "</parameter>\n"});
 }
 
 std::string instruction(const Settings& st) {

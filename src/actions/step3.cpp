@@ -27,14 +27,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
 // As Step-3 writes calls: one section, the call tokens of each call back to back; strings
 // as they are, anything else as JSON.
 std::string render(const std::vector<Call>& calls, const Settings&) {
-    std::string out = "<｜tool_calls_begin｜>";
-    for (const auto& c : calls) {
-        out += "<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"" + c.name + "\">";
-        for (auto it = c.arguments.begin(); it != c.arguments.end(); ++it)
-            out += "<steptml:parameter name=\"" + it.key() + "\">" + parameter_text(*it) + "</steptml:parameter>";
-        out += "</steptml:invoke><｜tool_call_end｜>";
-    }
-    return out + "<｜tool_calls_end｜>";
+    return render_params_calls(calls, {"<｜tool_calls_begin｜>", "<｜tool_calls_end｜>", "<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"", "\">", "</steptml:invoke><｜tool_call_end｜>", "<steptml:parameter name=\"", "\">", "</steptml:parameter>"});
 }
 
 std::string instruction(const Settings& s) {
