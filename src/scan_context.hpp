@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <functional>
 #include <unordered_map>
 
 #include "toolgram/toolgram.hpp"
@@ -24,7 +25,11 @@ public:
 
     // The first occurrence of `needle` at or after `from`, or npos.
     std::size_t find(std::string_view needle, std::size_t from) {
-        auto& entry = cache_[std::string(needle)];
+        // Looked up by view: a closer is searched for once per block, so building a key
+        // string each time would allocate on the hot path.
+        auto found = cache_.find(needle);
+        if (found == cache_.end()) found = cache_.emplace(std::string(needle), Entry{}).first;
+        auto& entry = found->second;
         if (entry.valid && from >= entry.searched_from && (entry.found == std::string_view::npos || from <= entry.found)) {
             return entry.found;
         }
@@ -42,7 +47,11 @@ private:
     };
     std::string_view text_;
     const Settings* settings_;
-    std::unordered_map<std::string, Entry> cache_;
+    struct ViewHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view v) const noexcept { return std::hash<std::string_view>{}(v); }
+    };
+    std::unordered_map<std::string, Entry, ViewHash, std::equal_to<>> cache_;
 };
 
 }  // namespace toolgram::detail
