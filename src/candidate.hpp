@@ -39,6 +39,11 @@ struct Candidate {
     bool in_example = false;
 };
 
+// Sets one named argument. A name given twice is recorded as the duplicate_key repair,
+// which phase two refuses (which value counts would be ambiguous); the first position is
+// kept so the order of the arguments stays the order they were written in.
+inline void set_argument(Candidate& c, const std::string& key, json value);
+
 struct Block {
     std::size_t begin = 0, end = 0;
     std::vector<Candidate> candidates;
@@ -47,5 +52,22 @@ struct Block {
     // syntax even when the block holds no candidate. Sorted, non-overlapping.
     std::vector<std::pair<std::size_t, std::size_t>> content;
 };
+
+}  // namespace toolgram::detail
+
+#include "value_reader.hpp"
+
+namespace toolgram::detail {
+
+inline void set_argument(Candidate& c, const std::string& key, json value) {
+    if (!c.arguments.is_object()) c.arguments = json::object();
+    auto it = c.arguments.find(key);
+    if (it != c.arguments.end()) {
+        c.repairs |= repair_duplicate_key;
+        *it = std::move(value);
+    } else {
+        c.arguments.emplace(key, std::move(value));
+    }
+}
 
 }  // namespace toolgram::detail

@@ -30,7 +30,7 @@ void ParamsState::begin_call(std::string_view name, std::size_t begin) {
     in_call = true;
 }
 
-void ParamsState::set_text(std::string_view raw) { current.arguments[key] = std::string(strip_layout_newlines(raw)); }
+void ParamsState::set_text(std::string_view raw) { set_argument(current, key, std::string(strip_layout_newlines(raw))); }
 
 void ParamsState::set_json_value(std::string_view raw) {
     const std::string text = trim_text(raw);
@@ -38,10 +38,10 @@ void ParamsState::set_json_value(std::string_view raw) {
     // after it, or a number that ends the text ("3") would count as cut off.
     const ValueRead r = read_value(text + "\n", 0, max_depth);
     if (r.ok && !r.healed && r.end == text.size()) {
-        current.arguments[key] = r.value;
+        set_argument(current, key, r.value);
         current.repairs |= r.repairs;
     } else {
-        current.arguments[key] = text;  // typed (or refused) from the schema in phase two
+        set_argument(current, key, text);  // typed (or refused) from the schema in phase two
         current.notes.push_back("parameter \"" + key + "\" marked as JSON is not JSON; kept as text");
     }
 }

@@ -54,7 +54,7 @@ struct param_value {
 };
 struct param_raw_value {  // a value taken as written (CDATA): no layout to remove
     template <typename Input>
-    static void apply(const Input& in, ParamsState& st) { st.current.arguments[st.key] = in.string(); }
+    static void apply(const Input& in, ParamsState& st) { set_argument(st.current, st.key, in.string()); }
 };
 struct param_json_value {
     template <typename Input>

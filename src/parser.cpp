@@ -259,6 +259,11 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
     } else if (!c.problem.empty()) {
         reason = c.problem;
         format_fault = true;
+    } else if (c.repairs & detail::repair_duplicate_key) {
+        // JSON readers disagree on which of two values wins, so a downstream reader
+        // could see a different call than the one validated here: refused.
+        reason = "the call repeats a key; which value counts is ambiguous";
+        format_fault = true;
     } else if (c.in_example) {
         reason = "shown as an example, not a call";
     } else if (c.in_reasoning && !settings.accept_calls_in_reasoning) {

@@ -49,7 +49,9 @@ std::string loose(std::string_view s) {
 void compile(const json& schema, valijson::Schema& into, const std::string& tool_name) {
     try {
         valijson::SchemaParser parser;
-        valijson::adapters::NlohmannJsonAdapter adapter(schema);
+        // valijson's adapter reads nlohmann's sorted-map json; toolgram keeps key order.
+        const nlohmann::json plain(schema);
+        valijson::adapters::NlohmannJsonAdapter adapter(plain);
         parser.populateSchema(adapter, into);
     } catch (const std::exception& e) {
         throw std::invalid_argument("tool \"" + tool_name + "\": its parameters schema cannot be compiled: " + e.what());
@@ -164,7 +166,8 @@ ToolSet::Verdict ToolSet::validate(int index, const json& arguments, bool strict
     const Entry& e = *entries_[static_cast<std::size_t>(index)];
     valijson::Validator validator(valijson::Validator::kStrongTypes);
     valijson::ValidationResults results;
-    valijson::adapters::NlohmannJsonAdapter target(arguments);
+    const nlohmann::json plain(arguments);  // a copy per call; see compile()
+    valijson::adapters::NlohmannJsonAdapter target(plain);
     Verdict v;
     try {
         v.pass = validator.validate(strict ? e.compiled_strict : e.compiled, target, &results);

@@ -20,7 +20,7 @@
 
 namespace toolgram::detail {
 
-using json = nlohmann::json;
+using json = nlohmann::ordered_json;
 
 // Repairs the lenient grammar can apply; names are what telemetry prints.
 enum Repair : std::uint32_t {

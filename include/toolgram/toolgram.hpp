@@ -19,7 +19,7 @@
 
 namespace toolgram {
 
-using json = nlohmann::json;
+using json = nlohmann::ordered_json;
 
 // ---------------------------------------------------------------------------------------
 // Tools: what the model may call.

@@ -60,7 +60,7 @@ void add_text_parameter(const Element& p, Candidate& c) {
     const std::string* key = p.attribute("name");
     if (!key) key = p.attribute("key");
     const std::string k = key ? *key : p.name;
-    c.arguments[k] = value_text(p);
+    set_argument(c, k, value_text(p));
 }
 
 void read_call(ScanContext& ctx, const Element& e, const Candidate& proto, std::vector<Candidate>& out) {

@@ -21,7 +21,7 @@
 #endif
 
 namespace fs = std::filesystem;
-using json = nlohmann::json;
+using json = nlohmann::ordered_json;
 
 namespace {
 

@@ -18,7 +18,7 @@
 using toolgram::detail::Failure;
 using toolgram::detail::read_value;
 using toolgram::detail::ValueRead;
-using json = nlohmann::json;
+using json = nlohmann::ordered_json;
 namespace d = toolgram::detail;
 
 namespace {
