@@ -46,6 +46,7 @@ inline void set_argument(Candidate& c, const std::string& key, json value);
 
 struct Block {
     std::size_t begin = 0, end = 0;
+    Role role = Role::primary;  // set by the combinator: which part of the profile found it
     std::vector<Candidate> candidates;
     // Spans inside the block that are content the syntax only frames (Functionary v3.2's
     // `>>>all\n` message text): kept in content, while the rest of the block is removed as

@@ -90,6 +90,7 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
             std::optional<Block> b = m.grammar->read_at(ctx, pos);
             if (!b) continue;
             for (auto& c : b->candidates) c.role = role;
+            b->role = role;
             const std::size_t next = std::max(b->end, pos + 1);
             blocks.push_back(std::move(*b));
             pos = next;
@@ -104,6 +105,7 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
             std::optional<Block> b = g->read_whole(ctx, answer_begin, answer_end);
             if (!b) continue;
             for (auto& c : b->candidates) c.role = role;
+            b->role = role;
             blocks.push_back(std::move(*b));
             break;
         }
@@ -114,12 +116,13 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
 // ---------------------------------------------------------------------------------------
 // Phase two helpers.
 
-bool contains_ci(std::string_view hay, std::string_view needle) {
-    if (needle.empty() || needle.size() > hay.size()) return false;
+// Where `needle` first occurs, ignoring ASCII case; npos when it does not.
+std::size_t find_ci(std::string_view hay, std::string_view needle) {
+    if (needle.empty() || needle.size() > hay.size()) return std::string_view::npos;
     auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
         return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
     });
-    return it != hay.end();
+    return it == hay.end() ? std::string_view::npos : static_cast<std::size_t>(it - hay.begin());
 }
 
 // Arguments that arrive as a JSON-encoded string (even twice) become an object.
@@ -416,8 +419,10 @@ Result Parser::Impl::parse(std::string_view text) const {
     for (const auto& b : blocks)
         for (const auto& c : b.candidates)
             if (c.role == Role::fallback && !c.in_example && !c.in_reasoning) ++fallback_count;
-    bool intent_shown = settings.tool_required;
-    for (const auto& m : settings.intent_markers) intent_shown = intent_shown || contains_ci(text.substr(0, limit), m);
+    // Intent counts when it is shown before the candidate: a model states it, then calls.
+    // (Read this way, a stream can decide a candidate without waiting for the end.)
+    std::size_t intent_at = settings.tool_required ? 0 : std::string_view::npos;
+    for (const auto& m : settings.intent_markers) intent_at = std::min(intent_at, find_ci(text.substr(0, limit), m));
 
     std::set<std::string> used_ids;
     std::vector<std::pair<std::size_t, std::size_t>> removed_content;
@@ -440,7 +445,7 @@ Result Parser::Impl::parse(std::string_view text) const {
                 if (c.role == Role::primary && !c.in_example) block_is_syntax = true;
                 continue;
             }
-            Judgement judged = judge(c, intent_shown, fallback_count);
+            Judgement judged = judge(c, intent_at < c.begin || settings.tool_required, fallback_count);
             CandidateReport& rep = judged.report;
             const bool format_fault = judged.format_fault;
             const std::string reason = rep.reason;
@@ -466,7 +471,10 @@ Result Parser::Impl::parse(std::string_view text) const {
         }
         // A block with no candidate at all is syntax that holds no call (`<TOOLCALL>[]</TOOLCALL>`):
         // readers decline what is not theirs, so what they return is tool syntax.
-        if (block_has_call || block_is_syntax || !block.content.empty() || block.candidates.empty()) {
+        // Fallback syntax is a guess in prose: without an accepted call it stays content.
+        const bool fallback_block = !block.candidates.empty() ? block.candidates.front().role == Role::fallback
+                                                               : block.role == Role::fallback;
+        if (block_has_call || (!fallback_block && (block_is_syntax || !block.content.empty() || block.candidates.empty()))) {
             const bool in_reasoning = detail::region_at(reasoning, block.begin) != nullptr;
             // The block's span, less the content it frames.
             std::vector<std::pair<std::size_t, std::size_t>> pieces;
