@@ -63,7 +63,7 @@ RunResult run_rule_at(ScanContext& ctx, std::size_t at, State& st, std::size_t s
     st.base = text.data();
     st.max_depth = ctx.settings().limits.max_depth;
     const char* end = text.data() + (stop == std::string_view::npos ? text.size() : stop);
-    pg::memory_input<pg::tracking_mode::lazy> in(text.data() + at, end, "output");
+    watched_input in(text.data() + at, end, "output");
     RunResult r;
     try {
         if (pg::parse<Rule, Action, Control>(in, st)) {
@@ -87,6 +87,7 @@ Block failed_block(std::string_view grammar, std::size_t begin, std::size_t end,
 inline void settle_fence(BlockState& st, std::string_view text, std::size_t block_end) {
     if (!st.fence_opened || st.fence_closed) return;
     const bool at_end = text.find_first_not_of(" \t\r\n", block_end) == std::string_view::npos;
+    if (at_end) note_end(text);
     st.note("missing_fence_close");
     if (at_end) st.healed = true;
 }

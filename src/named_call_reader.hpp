@@ -86,6 +86,7 @@ std::size_t match_at(ScanContext& ctx, std::size_t pos) {
 
 inline std::size_t skip_space(std::string_view text, std::size_t pos) {
     while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\r' || text[pos] == '\n')) ++pos;
+    if (pos == text.size()) note_end(text);
     return pos;
 }
 

@@ -17,42 +17,16 @@
 #include <stdexcept>
 
 #include "block_reader.hpp"
-#include "grammar_def.hpp"
-#include "regions.hpp"
-#include "toolgram/toolgram.hpp"
-#include "toolset.hpp"
+#include "parser_impl.hpp"
 #include "value_reader.hpp"
 
 namespace toolgram {
 
-using detail::Block;
-using detail::Candidate;
-using detail::GrammarDef;
 using detail::ScanContext;
+using detail::find_ci;
+using detail::text_without;
+using detail::type_text_arguments;
 
-struct Parser::Impl {
-    Profile profile;
-    std::vector<Tool> tools;
-    detail::ToolSet toolset;
-    std::vector<std::pair<const GrammarDef*, Role>> grammars;
-
-    Impl(Profile p, std::vector<Tool> t) : profile(std::move(p)), tools(std::move(t)), toolset(tools) {
-        for (const auto& use : profile.grammars) {
-            const GrammarDef* g = detail::find_grammar(use.grammar);
-            if (!g) throw std::invalid_argument("profile \"" + profile.name + "\" names unknown grammar \"" + use.grammar + "\"");
-            grammars.emplace_back(g, use.role);
-        }
-        if (grammars.empty()) throw std::invalid_argument("profile \"" + profile.name + "\" lists no grammar");
-    }
-
-    Result parse(std::string_view text) const;
-
-    struct Judgement {
-        CandidateReport report;
-        bool format_fault = false;  // a fault the model can fix by rewriting its syntax
-    };
-    Judgement judge(Candidate& c, bool intent_shown, std::size_t fallback_count) const;
-};
 
 namespace {
 
@@ -116,14 +90,6 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
 // ---------------------------------------------------------------------------------------
 // Phase two helpers.
 
-// Where `needle` first occurs, ignoring ASCII case; npos when it does not.
-std::size_t find_ci(std::string_view hay, std::string_view needle) {
-    if (needle.empty() || needle.size() > hay.size()) return std::string_view::npos;
-    auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
-        return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-    });
-    return it == hay.end() ? std::string_view::npos : static_cast<std::size_t>(it - hay.begin());
-}
 
 // Arguments that arrive as a JSON-encoded string (even twice) become an object.
 bool decode_arguments(Candidate& c, std::size_t max_depth, std::string& problem) {
@@ -154,27 +120,6 @@ bool decode_arguments(Candidate& c, std::size_t max_depth, std::string& problem)
     return true;
 }
 
-void type_text_arguments(Candidate& c, const json* schema) {
-    const json* props = nullptr;
-    if (schema && schema->is_object())
-        if (auto p = schema->find("properties"); p != schema->end() && p->is_object()) props = &*p;
-    json typed = json::object();
-    for (auto it = c.arguments.begin(); it != c.arguments.end(); ++it) {
-        if (!it->is_string()) {
-            typed[it.key()] = *it;
-            continue;
-        }
-        const json* prop = nullptr;
-        if (props)
-            if (auto p = props->find(it.key()); p != props->end()) prop = &*p;
-        if (!schema) {
-            typed[it.key()] = *it;  // no tools: nothing to type from, keep the text
-            continue;
-        }
-        typed[it.key()] = detail::type_text_value(it->get<std::string>(), prop, it.key(), c.notes);
-    }
-    c.arguments = std::move(typed);
-}
 
 std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t offset) {
     offset = std::min(offset, text.size());
@@ -190,45 +135,8 @@ std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size
     return {line, col};
 }
 
-// Joins two pieces of content so that removed syntax leaves no stray blank lines: the
-// whitespace at a cut becomes the strongest break found on either side of it (a blank
-// line, a newline, or a space), never the two sides added together.
-void append_piece(std::string& out, std::string_view piece) {
-    auto strength = [](std::string_view gap) {
-        const auto nl = std::count(gap.begin(), gap.end(), '\n');
-        return nl >= 2 ? 3 : nl == 1 ? 2 : gap.empty() ? 0 : 1;
-    };
-    auto canonical = [](int s) { return s == 3 ? "\n\n" : s == 2 ? "\n" : s == 1 ? " " : ""; };
-    std::size_t head = 0;
-    while (head < piece.size() && std::isspace(static_cast<unsigned char>(piece[head]))) ++head;
-    std::size_t tail = out.size();
-    while (tail > 0 && std::isspace(static_cast<unsigned char>(out[tail - 1]))) --tail;
-    const int s = std::max(strength(std::string_view(out).substr(tail)), strength(piece.substr(0, head)));
-    out.resize(tail);
-    if (tail > 0) out += canonical(s);  // leading whitespace of the content is trimmed anyway
-    out.append(piece.substr(head));
-}
 
-std::string trim_copy(std::string_view s) {
-    const auto b = s.find_first_not_of(" \t\r\n");
-    if (b == std::string_view::npos) return {};
-    const auto e = s.find_last_not_of(" \t\r\n");
-    return std::string(s.substr(b, e - b + 1));
-}
 
-// Text of [begin, end) without the removed spans (sorted, non-overlapping), tidied.
-std::string text_without(std::string_view text, std::size_t begin, std::size_t end,
-                         const std::vector<std::pair<std::size_t, std::size_t>>& removed) {
-    std::string out;
-    std::size_t pos = begin;
-    for (const auto& [b, e] : removed) {
-        if (e <= pos || b >= end) continue;
-        if (b > pos) append_piece(out, text.substr(pos, b - pos));
-        pos = std::max(pos, e);
-    }
-    if (pos < end) append_piece(out, text.substr(pos, end - pos));
-    return trim_copy(out);
-}
 
 }  // namespace
 
@@ -400,15 +308,10 @@ Result Parser::Impl::parse(std::string_view text) const {
             c.in_example = example;
         }
         std::pair<std::size_t, std::size_t> span{b.begin, b.end};
-        if (const detail::Region* f = detail::region_at(fences, b.begin); f && !example) {
-            const std::string_view inside_before = text.substr(f->inner_begin, b.begin - std::min(b.begin, f->inner_begin));
-            const std::string_view inside_after =
-                b.end <= f->inner_end ? text.substr(b.end, f->inner_end - b.end) : std::string_view{};
-            if (f->inner_begin <= b.begin && inside_before.find_first_not_of(" \t\r\n") == std::string_view::npos &&
-                inside_after.find_first_not_of(" \t\r\n`") == std::string_view::npos) {
-                span = {f->outer_begin, std::max(f->outer_end, b.end)};
-                for (auto& c : b.candidates) c.notes.push_back("tags_inside_fence");
-            }
+        if (const detail::Region* f = detail::region_at(fences, b.begin);
+            f && !example && detail::fence_only_wraps(text, *f, b.begin, b.end)) {
+            span = {f->outer_begin, std::max(f->outer_end, b.end)};
+            for (auto& c : b.candidates) c.notes.push_back("tags_inside_fence");
         }
         block_spans.push_back(span);
     }
@@ -424,7 +327,7 @@ Result Parser::Impl::parse(std::string_view text) const {
     std::size_t intent_at = settings.tool_required ? 0 : std::string_view::npos;
     for (const auto& m : settings.intent_markers) intent_at = std::min(intent_at, find_ci(text.substr(0, limit), m));
 
-    std::set<std::string> used_ids;
+    detail::IdAssigner ids;
     std::vector<std::pair<std::size_t, std::size_t>> removed_content;
     std::vector<std::pair<std::size_t, std::size_t>> removed_reasoning;
     std::size_t seen = 0;
@@ -453,8 +356,7 @@ Result Parser::Impl::parse(std::string_view text) const {
                 Call call;
                 call.name = rep.name;
                 call.arguments = c.arguments;
-                // The model's id, unless an earlier call of this result already has it.
-                if (c.id && !c.id->empty() && used_ids.insert(*c.id).second) call.id = *c.id;
+                call.id = ids.take(c.id);
                 accepted.emplace_back(std::move(call), tm.candidates.size());
                 block_has_call = true;
             } else {
@@ -487,18 +389,6 @@ Result Parser::Impl::parse(std::string_view text) const {
             auto& target = in_reasoning ? removed_reasoning : removed_content;
             if (!in_reasoning || block_has_call) target.insert(target.end(), pieces.begin(), pieces.end());
         }
-    }
-
-    // Ids: the model's where it gave one (kept above), otherwise generated; unique within
-    // the result.
-    std::size_t next_id = 0;
-    for (auto& [call, _] : accepted) {
-        if (!call.id.empty()) continue;
-        std::string id;
-        do id = "call_" + std::to_string(next_id++);
-        while (used_ids.count(id));
-        used_ids.insert(id);
-        call.id = id;
     }
 
     // Telemetry.

@@ -13,15 +13,18 @@ std::vector<Region> find_reasoning(ScanContext& ctx, std::size_t limit) {
     std::vector<Region> out;
     if (pairs.empty()) return out;
 
-    // Started inside reasoning: a closer before any opener of any pair.
+    // Started inside reasoning: a closer before any opener of any pair (guess), or the
+    // first closer wherever it stands (inside), or never (outside).
+    const ReasoningStart start = ctx.settings().reasoning_start;
     std::size_t first_open = std::string_view::npos;
-    for (const auto& d : pairs)
-        if (!d.open.empty()) first_open = std::min(first_open, text.find(d.open));
+    if (start == ReasoningStart::guess)
+        for (const auto& d : pairs)
+            if (!d.open.empty()) first_open = std::min(first_open, text.find(d.open));
     std::size_t pos = 0;
     std::size_t best_close = std::string_view::npos;
     const Delimiters* headless = nullptr;
     for (const auto& d : pairs) {
-        if (d.close.empty() || !d.implicit_open) continue;
+        if (d.close.empty() || !d.implicit_open || start == ReasoningStart::outside) continue;
         const std::size_t c = text.find(d.close);
         if (c != std::string_view::npos && c < first_open && c < best_close) {
             best_close = c;
@@ -31,6 +34,9 @@ std::vector<Region> find_reasoning(ScanContext& ctx, std::size_t limit) {
     if (headless) {
         out.push_back({0, best_close + headless->close.size(), 0, best_close, true});
         pos = best_close + headless->close.size();
+    } else if (start == ReasoningStart::inside) {
+        out.push_back({0, text.size(), 0, text.size(), false});  // never closed: all reasoning
+        return out;
     }
 
     while (pos < text.size()) {
@@ -92,6 +98,14 @@ std::vector<Region> find_fences(std::string_view text, std::size_t limit) {
         out.push_back(current);
     }
     return out;
+}
+
+bool fence_only_wraps(std::string_view text, const Region& f, std::size_t begin, std::size_t end) {
+    if (f.inner_begin > begin) return false;
+    const std::string_view inside_before = text.substr(f.inner_begin, begin - f.inner_begin);
+    const std::string_view inside_after = end <= f.inner_end ? text.substr(end, f.inner_end - end) : std::string_view{};
+    return inside_before.find_first_not_of(" \t\r\n") == std::string_view::npos &&
+           inside_after.find_first_not_of(" \t\r\n`") == std::string_view::npos;
 }
 
 const Region* region_at(const std::vector<Region>& regions, std::size_t pos) {

@@ -28,6 +28,10 @@ std::vector<Region> find_fences(std::string_view text, std::size_t limit);
 // example: "for example", "e.g.", "you could call" and the like.
 bool introduced_as_example(std::string_view text, std::size_t pos, const std::vector<Region>& fences);
 
+// True when the fence `f` holds nothing but the block [begin, end) (and blanks or
+// backticks after it): the fence only wraps tool syntax and goes with it.
+bool fence_only_wraps(std::string_view text, const Region& f, std::size_t begin, std::size_t end);
+
 const Region* region_at(const std::vector<Region>& regions, std::size_t pos);
 
 }  // namespace toolgram::detail

@@ -12,6 +12,7 @@
 #include <functional>
 #include <unordered_map>
 
+#include "end_watch.hpp"
 #include "toolgram/toolgram.hpp"
 
 namespace toolgram::detail {
@@ -31,11 +32,13 @@ public:
         if (found == cache_.end()) found = cache_.emplace(std::string(needle), Entry{}).first;
         auto& entry = found->second;
         if (entry.valid && from >= entry.searched_from && (entry.found == std::string_view::npos || from <= entry.found)) {
+            if (entry.found == std::string_view::npos) note_end(text_);
             return entry.found;
         }
         entry.valid = true;
         entry.searched_from = from;
         entry.found = text_.find(needle, from);
+        if (entry.found == std::string_view::npos) note_end(text_);
         return entry.found;
     }
 

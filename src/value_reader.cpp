@@ -4,6 +4,8 @@
 // refuse but we accept is recorded as a repair; nothing is dropped without a trace.
 #include "value_reader.hpp"
 
+#include "end_watch.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -238,6 +240,9 @@ FailureInfo classify_failure(std::string_view text, std::size_t offset, std::str
     while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\n' || rest.back() == '\r' || rest.back() == '\t')) {
         rest.remove_suffix(1);
     }
+    // Whether the failure is a cut depends on the end while what follows it is short
+    // (a blank rest, a sign, a literal's prefix); longer, it is syntax whatever comes.
+    if (rest.size() < 6) note_end(text);
     if (message == grammar::errors::nesting_too_deep) {
         f.kind = Failure::too_deep;
         f.message = std::string(message);
@@ -278,7 +283,7 @@ ValueRead read_value(std::string_view text, std::size_t pos, std::size_t max_dep
     ValueRead r;
     ValueBuilder b;
     b.max_depth = max_depth;
-    pg::memory_input<pg::tracking_mode::lazy> in(text.data() + pos, text.data() + text.size(), "value");
+    watched_input in(text.data() + pos, text.data() + text.size(), "value");
     try {
         if (pg::parse<pg::seq<lv::ws, lv::value>, value_action, grammar::errors::control>(in, b) && b.has_root) {
             r.ok = true;

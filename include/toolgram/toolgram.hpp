@@ -59,6 +59,15 @@ struct Delimiters {
     bool implicit_open = true;
 };
 
+// Whether the output starts inside a reasoning block because the prompt opened it (chat
+// templates of thinking models often end with `<think>`).
+enum class ReasoningStart {
+    guess,    // from the output: a closer seen before any opener means it did. A stream
+              // holds text back until it can tell (an opener or a closer appears).
+    inside,   // it did: reasoning runs from the first byte to the first closer
+    outside,  // it did not: a closer before any opener is plain text
+};
+
 struct Settings {
     // The tag grammar's delimiters, configurable at run time.
     std::string tag_open = "[TOOL_CALL]";
@@ -77,6 +86,9 @@ struct Settings {
         {"<seed:think>", "</seed:think>"},
         {"<|START_THINKING|>", "<|END_THINKING|>"},
     };
+    // Serving engines know this from the chat template; telling it lets a stream send
+    // reasoning and content from the first token instead of waiting to tell them apart.
+    ReasoningStart reasoning_start = ReasoningStart::guess;
     // Calls written inside a reasoning block are reported; accepted only when true.
     bool accept_calls_in_reasoning = false;
     // An unclosed reasoning block ends where the first tool call begins when nothing but

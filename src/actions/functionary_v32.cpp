@@ -27,7 +27,10 @@ bool read_message(ScanContext& ctx, Block& out) {
         std::size_t stop = text.find(">>>", body);
         while (stop != std::string_view::npos && match_at<f::call_header>(ctx, stop) == std::string_view::npos)
             stop = text.find(">>>", stop + 3);
-        if (stop == std::string_view::npos) stop = text.size();
+        if (stop == std::string_view::npos) {
+            note_end(text);
+            stop = text.size();
+        }
         out.content.emplace_back(body, stop);
         out.end = stop;
         return true;

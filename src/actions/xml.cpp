@@ -162,8 +162,10 @@ struct XmlState : MarkupState {};
 bool json_block_syntax(ScanContext& ctx, std::size_t at) {
     const std::string_view text = ctx.text();
     for (std::string_view tag : {"tool_calls", "function_calls", "tool_call", "function_call"}) {
+        if (at + tag.size() + 2 > text.size()) note_end(text);
         if (text.compare(at + 1, tag.size(), tag) != 0 || text.compare(at + 1 + tag.size(), 1, ">") != 0) continue;
         const std::size_t body = text.find_first_not_of(" \t\r\n", at + tag.size() + 2);
+        if (body == std::string_view::npos) note_end(text);
         if (body == std::string_view::npos || (text[body] != '{' && text[body] != '[')) return false;
         if (tag.back() == 's') return true;
         return ctx.find("</" + std::string(tag) + ">", body) == std::string_view::npos;

@@ -660,8 +660,12 @@ TEST_CASE("ids: generated call_0.. in order, unique, and the model's own ids kep
          {"call_0", "call_1", "call_2"}},
         {"some given", R"([{"id": "s1", "name": "search", "arguments": {"q": "a"}}, {"name": "search", "arguments": {"q": "b"}}])",
          {"s1", "call_0"}},
-        {"a given id takes a generated name", R"([{"name": "search", "arguments": {"q": "a"}}, {"id": "call_0", "name": "search", "arguments": {"q": "b"}}])",
-         {"call_1", "call_0"}},
+        // Ids are decided in call order (a stream announces each as its call begins), so
+        // a model id that an earlier call already got is replaced, like any repeated id.
+        {"a given id already generated is replaced", R"([{"name": "search", "arguments": {"q": "a"}}, {"id": "call_0", "name": "search", "arguments": {"q": "b"}}])",
+         {"call_0", "call_1"}},
+        {"a given id is skipped by later generated ones", R"([{"id": "call_1", "name": "search", "arguments": {"q": "a"}}, {"name": "search", "arguments": {"q": "b"}}, {"name": "search", "arguments": {"q": "c"}}])",
+         {"call_1", "call_0", "call_2"}},
         {"numeric id", R"([{"id": 7, "name": "search", "arguments": {"q": "a"}}])", {"7"}},
     }));
     DYNAMIC_SECTION(row.label) {

@@ -1,0 +1,91 @@
+// The parser's inside, shared by the one-shot parse (src/parser.cpp) and the stream
+// (src/stream.cpp), so both run the same grammars, the same judge and the same content
+// rules: a stream is the one-shot parse taken in the order the text arrives.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "candidate.hpp"
+#include "grammar_def.hpp"
+#include "regions.hpp"
+#include "toolgram/toolgram.hpp"
+#include "toolset.hpp"
+
+namespace toolgram {
+
+using detail::Block;
+using detail::Candidate;
+using detail::GrammarDef;
+
+struct Parser::Impl {
+    Profile profile;
+    std::vector<Tool> tools;
+    detail::ToolSet toolset;
+    std::vector<std::pair<const GrammarDef*, Role>> grammars;
+
+    Impl(Profile p, std::vector<Tool> t) : profile(std::move(p)), tools(std::move(t)), toolset(tools) {
+        for (const auto& use : profile.grammars) {
+            const GrammarDef* g = detail::find_grammar(use.grammar);
+            if (!g) throw std::invalid_argument("profile \"" + profile.name + "\" names unknown grammar \"" + use.grammar + "\"");
+            grammars.emplace_back(g, use.role);
+        }
+        if (grammars.empty()) throw std::invalid_argument("profile \"" + profile.name + "\" lists no grammar");
+    }
+
+    Result parse(std::string_view text) const;
+
+    struct Judgement {
+        CandidateReport report;
+        bool format_fault = false;  // a fault the model can fix by rewriting its syntax
+    };
+    Judgement judge(Candidate& c, bool intent_shown, std::size_t fallback_count) const;
+};
+
+namespace detail {
+
+// Call ids, given in the order calls are accepted: the model's id unless an earlier call
+// of the result has it, otherwise `call_N`, the first N not taken. Deciding each id when
+// its call is accepted, from earlier calls only, lets a stream announce it at once.
+class IdAssigner {
+public:
+    std::string next(const std::optional<std::string>& model_id) const {
+        if (model_id && !model_id->empty() && !used_.count(*model_id)) return *model_id;
+        std::size_t n = counter_;
+        while (used_.count("call_" + std::to_string(n))) ++n;
+        return "call_" + std::to_string(n);
+    }
+    std::string take(const std::optional<std::string>& model_id) {
+        std::string id = next(model_id);
+        if (!(model_id && id == *model_id)) counter_ = std::stoul(id.substr(5)) + 1;
+        used_.insert(id);
+        return id;
+    }
+
+private:
+    std::set<std::string> used_;
+    std::size_t counter_ = 0;
+};
+
+// Where `needle` first occurs, ignoring ASCII case; npos when it does not.
+std::size_t find_ci(std::string_view hay, std::string_view needle);
+// Types text-valued arguments (XML-style parameters) from the tool's schema.
+void type_text_arguments(Candidate& c, const json* schema);
+// Joins a piece of content to what came before it: the whitespace at the cut becomes the
+// strongest break on either side (blank line, newline, space), never both added.
+void append_piece(std::string& out, std::string_view piece);
+std::string trim_copy(std::string_view s);
+// Text of [begin, end) without the removed spans (sorted), joined and trimmed.
+std::string text_without(std::string_view text, std::size_t begin, std::size_t end,
+                         const std::vector<std::pair<std::size_t, std::size_t>>& removed);
+// The arguments as the JSON text a client receives (OpenAI's `arguments` string).
+std::string arguments_text(const json& arguments);
+
+}  // namespace detail
+}  // namespace toolgram

@@ -1,0 +1,84 @@
+// Helpers the one-shot parse and the stream share (see parser_impl.hpp).
+#include <algorithm>
+#include <cctype>
+
+#include "parser_impl.hpp"
+
+namespace toolgram::detail {
+
+// Where `needle` first occurs, ignoring ASCII case; npos when it does not.
+std::size_t find_ci(std::string_view hay, std::string_view needle) {
+    if (needle.empty() || needle.size() > hay.size()) return std::string_view::npos;
+    auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
+        return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+    });
+    return it == hay.end() ? std::string_view::npos : static_cast<std::size_t>(it - hay.begin());
+}
+
+void type_text_arguments(Candidate& c, const json* schema) {
+    const json* props = nullptr;
+    if (schema && schema->is_object())
+        if (auto p = schema->find("properties"); p != schema->end() && p->is_object()) props = &*p;
+    json typed = json::object();
+    for (auto it = c.arguments.begin(); it != c.arguments.end(); ++it) {
+        if (!it->is_string()) {
+            typed[it.key()] = *it;
+            continue;
+        }
+        const json* prop = nullptr;
+        if (props)
+            if (auto p = props->find(it.key()); p != props->end()) prop = &*p;
+        if (!schema) {
+            typed[it.key()] = *it;  // no tools: nothing to type from, keep the text
+            continue;
+        }
+        typed[it.key()] = detail::type_text_value(it->get<std::string>(), prop, it.key(), c.notes);
+    }
+    c.arguments = std::move(typed);
+}
+
+// Joins two pieces of content so that removed syntax leaves no stray blank lines: the
+// whitespace at a cut becomes the strongest break found on either side of it (a blank
+// line, a newline, or a space), never the two sides added together.
+void append_piece(std::string& out, std::string_view piece) {
+    auto strength = [](std::string_view gap) {
+        const auto nl = std::count(gap.begin(), gap.end(), '\n');
+        return nl >= 2 ? 3 : nl == 1 ? 2 : gap.empty() ? 0 : 1;
+    };
+    auto canonical = [](int s) { return s == 3 ? "\n\n" : s == 2 ? "\n" : s == 1 ? " " : ""; };
+    std::size_t head = 0;
+    while (head < piece.size() && std::isspace(static_cast<unsigned char>(piece[head]))) ++head;
+    std::size_t tail = out.size();
+    while (tail > 0 && std::isspace(static_cast<unsigned char>(out[tail - 1]))) --tail;
+    const int s = std::max(strength(std::string_view(out).substr(tail)), strength(piece.substr(0, head)));
+    out.resize(tail);
+    if (tail > 0) out += canonical(s);  // leading whitespace of the content is trimmed anyway
+    out.append(piece.substr(head));
+}
+
+std::string trim_copy(std::string_view s) {
+    const auto b = s.find_first_not_of(" \t\r\n");
+    if (b == std::string_view::npos) return {};
+    const auto e = s.find_last_not_of(" \t\r\n");
+    return std::string(s.substr(b, e - b + 1));
+}
+
+// Text of [begin, end) without the removed spans (sorted, non-overlapping), tidied.
+std::string text_without(std::string_view text, std::size_t begin, std::size_t end,
+                         const std::vector<std::pair<std::size_t, std::size_t>>& removed) {
+    std::string out;
+    std::size_t pos = begin;
+    for (const auto& [b, e] : removed) {
+        if (e <= pos || b >= end) continue;
+        if (b > pos) append_piece(out, text.substr(pos, b - pos));
+        pos = std::max(pos, e);
+    }
+    if (pos < end) append_piece(out, text.substr(pos, end - pos));
+    return trim_copy(out);
+}
+
+std::string arguments_text(const json& arguments) {
+    return arguments.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace toolgram::detail
