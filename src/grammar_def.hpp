@@ -8,7 +8,8 @@
 //    bare Python call), read the trimmed output;
 //  - instruction: how to write a call in this syntax, for format_instruction and for
 //    the correction prompt;
-//  - render: write calls in this syntax (round-trip tests, examples in instructions).
+//  - render: write calls in this syntax (round-trip tests, examples in instructions);
+//  - read_head: only for a grammar whose first block may begin before its marker.
 // Every grammar is listed once in src/grammar_registry.cpp; nothing else needs to know it.
 #pragma once
 
@@ -31,6 +32,10 @@ struct GrammarDef {
     std::optional<Block> (*read_whole)(ScanContext&, std::size_t begin, std::size_t end) = nullptr;
     std::string (*instruction)(const Settings&) = nullptr;
     std::string (*render)(const std::vector<Call>&, const Settings&) = nullptr;
+    // For a grammar whose block at its first marker may begin earlier, at the output's
+    // start (Functionary v3.2: the first `>>>` was in the prompt): reads that headless
+    // start, or declines. A stream holds the content back until this declines.
+    std::optional<Block> (*read_head)(ScanContext&, std::size_t begin) = nullptr;
 };
 
 // Renders calls in a grammar's syntax; throws std::invalid_argument when it cannot.

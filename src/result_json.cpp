@@ -27,6 +27,17 @@ json candidate_json(const CandidateReport& c) {
     return j;
 }
 
+json error_json(const FormatError& e) {
+    return {
+        {"message", e.message},
+        {"offset", e.offset},
+        {"line", e.line},
+        {"column", e.column},
+        {"expected", e.expected},
+        {"correction_prompt", e.correction_prompt},
+    };
+}
+
 }  // namespace
 
 json to_json(const Result& r) {
@@ -57,16 +68,7 @@ json to_json(const Result& r) {
         {"candidates", candidates},
     };
     json error = nullptr;
-    if (r.error) {
-        error = {
-            {"message", r.error->message},
-            {"offset", r.error->offset},
-            {"line", r.error->line},
-            {"column", r.error->column},
-            {"expected", r.error->expected},
-            {"correction_prompt", r.error->correction_prompt},
-        };
-    }
+    if (r.error) error = error_json(*r.error);
     return {{"calls", calls}, {"content", r.content}, {"reasoning", r.reasoning}, {"telemetry", telemetry}, {"error", error}};
 }
 
@@ -86,6 +88,31 @@ json to_openai_message(const Result& r) {
         msg["tool_calls"] = calls;
     }
     return msg;
+}
+
+json to_json(const StreamEvent& e) {
+    using K = StreamEvent::Kind;
+    switch (e.kind) {
+        case K::content: return {{"event", "content"}, {"text", e.text}};
+        case K::reasoning: return {{"event", "reasoning"}, {"text", e.text}};
+        case K::call_begin:
+            return {{"event", "tool_call_begin"}, {"index", e.index}, {"id", e.id}, {"name", e.name}};
+        case K::call_arguments:
+            return {{"event", "tool_call_arguments"}, {"index", e.index}, {"id", e.id}, {"text", e.text}};
+        case K::call_end: {
+            json j = {{"event", "tool_call_end"}, {"index", e.index}, {"id", e.id}, {"name", e.name}};
+            if (e.call) {
+                j["accepted"] = true;
+                j["arguments"] = e.call->arguments;
+            } else {
+                j["accepted"] = false;
+                j["rejection"] = e.rejection;
+            }
+            return j;
+        }
+        case K::format_error: return {{"event", "format_error"}, {"error", e.error ? error_json(*e.error) : json(nullptr)}};
+    }
+    return {};
 }
 
 }  // namespace toolgram

@@ -211,6 +211,69 @@ public:
     const std::vector<Tool>& tools() const;
 
 private:
+    friend class StreamParser;
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// ---------------------------------------------------------------------------------------
+// Streaming.
+
+// One thing a stream tells its client. Deltas concatenate: the content deltas to the final
+// `content`, the reasoning deltas to `reasoning`, a call's argument deltas to its final
+// arguments JSON (as `to_openai_message` writes them).
+struct StreamEvent {
+    enum class Kind {
+        content,         // visible text, never part of tool syntax
+        reasoning,       // text of reasoning blocks
+        call_begin,      // a call's name is complete and allowed: index, id, name
+        call_arguments,  // more of the call's arguments JSON
+        call_end,        // the call is validated (`call`) or rejected (`rejection`)
+        format_error,    // at the end: tool syntax that yielded no call, with a correction prompt
+    };
+    Kind kind = Kind::content;
+    std::string text;   // content, reasoning, call_arguments
+    // Call events: the call's place in the result's calls. A rejected call's place is
+    // taken by the next call, so a client drops what it showed for it.
+    std::size_t index = 0;
+    std::string id;     // call events
+    std::string name;   // call events
+    std::optional<Call> call;        // call_end, accepted
+    std::string rejection;           // call_end, rejected: why
+    std::optional<FormatError> error;  // format_error
+};
+
+// `{"event":"content","text":…}`, `{"event":"tool_call_begin","index":0,"id":…,"name":…}`, …
+json to_json(const StreamEvent& event);
+
+// Parses output as it arrives. Built from a Parser (which must outlive it); `feed` takes
+// chunks of any size, cut anywhere (inside a marker, inside a UTF-8 character), and
+// returns what became certain; `finish` returns the last events and the result, which is
+// exactly `parser.parse(all the text)`.
+//
+// Text that might still turn out to be tool syntax is held back until it is decided: at
+// most a marker's length, or a block until its grammar can read it (see the README for
+// the few cases that wait longer, such as Settings::reasoning_start left at guess).
+// Each byte is examined a bounded number of times, so a chunk costs what its own bytes
+// cost, however long the message already is. Dropping a stream mid-call reports nothing
+// as complete; nothing runs in the background.
+class StreamParser {
+public:
+    explicit StreamParser(const Parser& parser);
+    ~StreamParser();
+    StreamParser(StreamParser&&) noexcept;
+    StreamParser& operator=(StreamParser&&) noexcept;
+
+    // Never throws on any input; throws std::logic_error when called after finish().
+    std::vector<StreamEvent> feed(std::string_view chunk);
+
+    struct Finished {
+        std::vector<StreamEvent> events;
+        Result result;
+    };
+    Finished finish();
+
+private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -97,6 +97,7 @@ std::string instruction(const Settings& s) {
 extern const GrammarDef functionary_v32_grammar{
     "functionary_v32", ">>>NAME\\n{…} per call, >>>all\\n for text; the first >>> may be in the prompt",
     markers, read_at, read_whole, instruction, render,
+    [](ScanContext& ctx, std::size_t begin) { return read_messages(ctx, begin, true); },
 };
 
 }  // namespace toolgram::detail

@@ -173,8 +173,23 @@ bool json_block_syntax(ScanContext& ctx, std::size_t at) {
     return false;
 }
 
+// A bare opening tag followed by prose (`<tool_call> tags wrap calls…`) is a mention:
+// markup calls put a child element or JSON first. Decided from the first bytes, so a
+// mention neither costs a read to the end of the output nor keeps a stream waiting for
+// a closing tag that will never come.
+bool prose_after_bare_tag(std::string_view text, std::size_t at) {
+    const std::size_t gt = text.find('>', at);
+    if (gt == std::string_view::npos || gt - at > 16) return false;  // not a bare tag, or not yet known
+    if (text.substr(at, gt - at).find(' ') != std::string_view::npos) return false;  // has attributes
+    std::size_t body = gt + 1;
+    while (body < text.size() && (text[body] == ' ' || text[body] == '\t' || text[body] == '\r' || text[body] == '\n')) ++body;
+    if (body == text.size()) return false;
+    return std::isalnum(static_cast<unsigned char>(text[body])) != 0;
+}
+
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     if (json_block_syntax(ctx, at)) return std::nullopt;
+    if (prose_after_bare_tag(ctx.text(), at)) return std::nullopt;
     XmlState st;
     const RunResult r = run_rule_at<grammar::xml::block, markup_action, markup_control>(ctx, at, st);
     if (r.failed) return failed_block("xml", at, ctx.text().size(), r.failure, ctx.settings().limits.max_depth);

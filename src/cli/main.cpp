@@ -4,6 +4,7 @@
 // Output is JSON on stdout (always valid UTF-8); messages for people go to stderr.
 // Exit codes: 0 done (finding no call is not a failure), 2 usage error, 3 unreadable or
 // invalid input file (tools, text), 1 unexpected internal error.
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -12,6 +13,9 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "toolgram/toolgram.hpp"
 
@@ -36,6 +40,7 @@ const char* main_help =
     "\n"
     "commands:\n"
     "  parse        parse model output (a file, stdin, or JSONL) and print the result as JSON\n"
+    "  stream       parse model output as it arrives, printing one JSON event a line\n"
     "  instruction  print the system-prompt text that teaches a model a profile's syntax\n"
     "  profiles     list the built-in profiles\n"
     "  grammars     list the grammars profiles are made of\n"
@@ -60,8 +65,32 @@ const char* parse_help =
     "  --accept-reasoning-calls  accept calls written inside reasoning blocks\n"
     "  --tag-open TEXT, --tag-close TEXT   the tag grammar's delimiters\n"
     "  --fallback-max-bytes N  size gate for fallback candidates (default 2048)\n"
+    "  --reasoning-start guess|inside|outside  whether the prompt opened reasoning\n"
     "  --pretty              indent the JSON output\n"
     "  --summary             print one line per result for people instead of JSON\n";
+
+const char* stream_help =
+    "usage: toolgram stream [FILE|-] [--profile NAME] [--tools TOOLS.json] [--chunk N]\n"
+    "\n"
+    "Reads model output from FILE (or stdin, as it arrives) and prints one JSON event a line,\n"
+    "as a streaming client consumes them:\n"
+    "  {\"event\":\"content\",\"text\":…}            visible text (never tool syntax)\n"
+    "  {\"event\":\"reasoning\",\"text\":…}          reasoning text\n"
+    "  {\"event\":\"tool_call_begin\",\"index\":i,\"id\":…,\"name\":…}\n"
+    "  {\"event\":\"tool_call_arguments\",\"index\":i,\"id\":…,\"text\":…}   more arguments JSON\n"
+    "  {\"event\":\"tool_call_end\",\"index\":i,\"id\":…,\"accepted\":true|false,…}\n"
+    "  {\"event\":\"format_error\",\"error\":{…}}\n"
+    "and last {\"event\":\"end\",\"result\":{…}}, the result 'toolgram parse' prints for the\n"
+    "whole text. Text deltas concatenate to the result's content and reasoning, and a call's\n"
+    "argument deltas to its arguments JSON. A rejected call's index is taken by the next call.\n"
+    "\n"
+    "options:\n"
+    "  --chunk N             feed at most N bytes at a time (default: what each read returns)\n"
+    "  --reasoning-start guess|inside|outside\n"
+    "                        whether the prompt opened a reasoning block (default guess: text\n"
+    "                        is held until a reasoning delimiter or the end tells)\n"
+    "  --profile, --tools, --tool-required, --accept-reasoning-calls, --tag-open,\n"
+    "  --tag-close, --fallback-max-bytes, --pretty: as for 'toolgram parse'\n";
 
 const char* instruction_help =
     "usage: toolgram instruction --profile NAME [--tools TOOLS.json]\n"
@@ -129,6 +158,8 @@ struct ParseOptions {
     bool accept_reasoning_calls = false;
     std::optional<std::string> tag_open, tag_close;
     std::optional<std::size_t> fallback_max_bytes;
+    std::optional<toolgram::ReasoningStart> reasoning_start;
+    std::size_t chunk = 0;  // stream: feed this many bytes at a time (0: as they arrive)
 };
 
 toolgram::Profile make_profile(const std::string& name, const ParseOptions& o) {
@@ -143,6 +174,7 @@ toolgram::Profile make_profile(const std::string& name, const ParseOptions& o) {
     if (o.tag_open) p.settings.tag_open = *o.tag_open;
     if (o.tag_close) p.settings.tag_close = *o.tag_close;
     if (o.fallback_max_bytes) p.settings.fallback_max_bytes = *o.fallback_max_bytes;
+    if (o.reasoning_start) p.settings.reasoning_start = *o.reasoning_start;
     return p;
 }
 
@@ -182,34 +214,51 @@ int run_jsonl(const ParseOptions& o, const std::vector<toolgram::Tool>& default_
     return 0;
 }
 
+// Options that parse and stream share: which profile, which tools, which settings.
+// Returns false when `args[i]` is not one of them.
+bool common_option(const std::vector<std::string>& args, std::size_t& i, ParseOptions& o) {
+    const std::string& a = args[i];
+    auto value = [&](const char* flag) -> std::string {
+        if (i + 1 >= args.size()) throw UsageError(std::string(flag) + " needs a value");
+        return args[++i];
+    };
+    if (a == "--profile") o.profile = value("--profile");
+    else if (a == "--tools") o.tools_path = value("--tools");
+    else if (a == "--openai") o.openai = true;
+    else if (a == "--jsonl") o.jsonl = true;
+    else if (a == "--pretty") o.pretty = true;
+    else if (a == "--summary") o.summary = true;
+    else if (a == "--tool-required") o.tool_required = true;
+    else if (a == "--accept-reasoning-calls") o.accept_reasoning_calls = true;
+    else if (a == "--tag-open") o.tag_open = value("--tag-open");
+    else if (a == "--tag-close") o.tag_close = value("--tag-close");
+    else if (a == "--reasoning-start") {
+        const std::string v = value("--reasoning-start");
+        if (v == "guess") o.reasoning_start = toolgram::ReasoningStart::guess;
+        else if (v == "inside") o.reasoning_start = toolgram::ReasoningStart::inside;
+        else if (v == "outside") o.reasoning_start = toolgram::ReasoningStart::outside;
+        else throw UsageError("--reasoning-start is guess, inside or outside, got \"" + v + "\"");
+    } else if (a == "--fallback-max-bytes") {
+        const std::string v = value("--fallback-max-bytes");
+        try {
+            o.fallback_max_bytes = std::stoul(v);
+        } catch (const std::exception&) {
+            throw UsageError("--fallback-max-bytes needs a number, got \"" + v + "\"");
+        }
+    } else {
+        return false;
+    }
+    return true;
+}
+
 int cmd_parse(const std::vector<std::string>& args) {
     ParseOptions o;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        auto value = [&](const char* flag) -> std::string {
-            if (i + 1 >= args.size()) throw UsageError(std::string(flag) + " needs a value");
-            return args[++i];
-        };
         if (a == "--help" || a == "-h") {
             std::cout << parse_help;
             return 0;
-        } else if (a == "--profile") o.profile = value("--profile");
-        else if (a == "--tools") o.tools_path = value("--tools");
-        else if (a == "--openai") o.openai = true;
-        else if (a == "--jsonl") o.jsonl = true;
-        else if (a == "--pretty") o.pretty = true;
-        else if (a == "--summary") o.summary = true;
-        else if (a == "--tool-required") o.tool_required = true;
-        else if (a == "--accept-reasoning-calls") o.accept_reasoning_calls = true;
-        else if (a == "--tag-open") o.tag_open = value("--tag-open");
-        else if (a == "--tag-close") o.tag_close = value("--tag-close");
-        else if (a == "--fallback-max-bytes") {
-            const std::string v = value("--fallback-max-bytes");
-            try {
-                o.fallback_max_bytes = std::stoul(v);
-            } catch (const std::exception&) {
-                throw UsageError("--fallback-max-bytes needs a number, got \"" + v + "\"");
-            }
+        } else if (common_option(args, i, o)) {
         } else if (a.size() > 1 && a[0] == '-' && a != "-") throw UsageError("unknown option " + a + " (see toolgram parse --help)");
         else if (o.file.empty()) o.file = a;
         else throw UsageError("more than one input file given: " + o.file + " and " + a);
@@ -229,6 +278,62 @@ int cmd_parse(const std::vector<std::string>& args) {
         return 0;
     }
     std::cout << dump(o.openai ? toolgram::to_openai_message(r) : toolgram::to_json(r), o.pretty) << "\n";
+    return 0;
+}
+
+// Feeds the input to a StreamParser as it arrives (stdin is read with read(2), so a pipe's
+// data is parsed as soon as it is written) and prints each event as a JSON line.
+int cmd_stream(const std::vector<std::string>& args) {
+    ParseOptions o;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--help" || a == "-h") {
+            std::cout << stream_help;
+            return 0;
+        } else if (a == "--chunk") {
+            const std::string v = i + 1 < args.size() ? args[++i] : "";
+            try {
+                o.chunk = std::stoul(v);
+            } catch (const std::exception&) {
+                throw UsageError("--chunk needs a number of bytes, got \"" + v + "\"");
+            }
+            if (o.chunk == 0) throw UsageError("--chunk needs at least 1 byte");
+        } else if (a == "--openai" || a == "--jsonl" || a == "--summary") {
+            throw UsageError(a + " is a parse option (see toolgram stream --help)");
+        } else if (common_option(args, i, o)) {
+        } else if (a.size() > 1 && a[0] == '-' && a != "-") throw UsageError("unknown option " + a + " (see toolgram stream --help)");
+        else if (o.file.empty()) o.file = a;
+        else throw UsageError("more than one input file given: " + o.file + " and " + a);
+    }
+    const std::vector<toolgram::Tool> tools = o.tools_path.empty() ? std::vector<toolgram::Tool>{} : read_tools(o.tools_path);
+    std::optional<toolgram::Parser> parser;
+    try {
+        parser.emplace(make_profile(o.profile, o), tools);
+    } catch (const std::invalid_argument& e) {
+        throw InputError(e.what());
+    }
+    int fd = 0;
+    if (!o.file.empty() && o.file != "-") {
+        fd = ::open(o.file.c_str(), O_RDONLY);
+        if (fd < 0) throw InputError("cannot read " + o.file + ": " + std::strerror(errno));
+    }
+    toolgram::StreamParser stream(*parser);
+    auto print = [&](const std::vector<toolgram::StreamEvent>& events) {
+        for (const auto& e : events) std::cout << dump(toolgram::to_json(e), false) << "\n";
+        std::cout.flush();
+    };
+    std::vector<char> buffer(o.chunk ? o.chunk : 65536);
+    for (;;) {
+        const ssize_t got = ::read(fd, buffer.data(), buffer.size());
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) throw InputError(std::string("cannot read input: ") + std::strerror(errno));
+        if (got == 0) break;
+        print(stream.feed(std::string_view(buffer.data(), static_cast<std::size_t>(got))));
+    }
+    if (fd != 0) ::close(fd);
+    toolgram::StreamParser::Finished fin = stream.finish();
+    print(fin.events);
+    std::cout << dump(json{{"event", "end"}, {"result", toolgram::to_json(fin.result)}}, o.pretty) << "\n";
     return 0;
 }
 
@@ -277,6 +382,7 @@ int main(int argc, char** argv) {
     args.erase(args.begin());
     try {
         if (command == "parse") return cmd_parse(args);
+        if (command == "stream") return cmd_stream(args);
         if (command == "instruction") return cmd_instruction(args);
         const bool wants_help = !args.empty() && (args[0] == "--help" || args[0] == "-h");
         if (command == "profiles") {

@@ -6,73 +6,14 @@
 // subset of telemetry, the rejection reasons (by substring, count exact) and the error.
 // A folder with no case, or a .txt without its expectation, fails the suite.
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <catch2/catch.hpp>
 
 #include "toolgram/toolgram.hpp"
 
-namespace fs = std::filesystem;
-using toolgram::json;
+#include "corpus_cases.hpp"
 
-namespace {
-
-const fs::path corpus_root = fs::path(TOOLGRAM_SOURCE_DIR) / "corpus";
-
-std::string slurp(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
-
-struct Case {
-    fs::path text;
-    fs::path expect;
-};
-
-std::vector<Case> all_cases() {
-    std::vector<Case> out;
-    for (const auto& dir : fs::directory_iterator(corpus_root)) {
-        if (!dir.is_directory()) continue;
-        for (const auto& f : fs::directory_iterator(dir.path())) {
-            if (f.path().extension() != ".txt") continue;
-            fs::path e = f.path();
-            e.replace_extension(".expect.json");
-            out.push_back({f.path(), e});
-        }
-    }
-    std::sort(out.begin(), out.end(), [](const Case& a, const Case& b) { return a.text < b.text; });
-    return out;
-}
-
-toolgram::Profile profile_for(const json& spec, const fs::path& dir) {
-    std::string name = spec.value("profile", "");
-    if (name.empty()) {
-        const auto names = toolgram::builtin_profile_names();
-        name = std::find(names.begin(), names.end(), dir.filename().string()) != names.end() ? dir.filename().string() : "auto";
-    }
-    toolgram::Profile p = toolgram::builtin_profile(name);
-    const json s = spec.value("settings", json::object());
-    p.settings.tool_required = s.value("tool_required", false);
-    p.settings.accept_calls_in_reasoning = s.value("accept_calls_in_reasoning", false);
-    p.settings.tag_open = s.value("tag_open", p.settings.tag_open);
-    p.settings.tag_close = s.value("tag_close", p.settings.tag_close);
-    p.settings.fallback_max_bytes = s.value("fallback_max_bytes", p.settings.fallback_max_bytes);
-    if (s.contains("intent_markers")) p.settings.intent_markers = s["intent_markers"].get<std::vector<std::string>>();
-    return p;
-}
-
-std::vector<toolgram::Tool> tools_for(const json& spec) {
-    const json t = spec.value("tools", json("default"));
-    if (t == "none") return {};
-    if (t == "default") return toolgram::tools_from_json(json::parse(slurp(corpus_root / "tools.json")));
-    return toolgram::tools_from_json(t);
-}
-
-}  // namespace
+using namespace toolgram_test;
 
 TEST_CASE("every corpus folder holds cases, and every case has its expectation", "[corpus]") {
     std::size_t folders = 0;

@@ -1,0 +1,881 @@
+// The stream: the one-shot parse (src/parser.cpp), taken in the order the text arrives.
+//
+// Nothing here decides differently from the one-shot parse; it decides earlier. Every
+// part of the one-shot algorithm is run incrementally, and each reports how far its
+// answer is final:
+//  - the marker scan stops at a marker whose block cannot be read for certain yet: a
+//    grammar's read is final when it never looked at the end of the text (end_watch.hpp),
+//    and a marker cut by the end of a chunk is only a maybe;
+//  - reasoning blocks, fences and content markers are found by searches that resume where
+//    they stopped, holding back a delimiter's length;
+//  - blocks are judged in order, by the same judge, once their place (in reasoning? in a
+//    fence? introduced as an example?) is known;
+//  - content and reasoning are assembled with the same joining rule as the one-shot
+//    parse, a byte run at a time, up to the frontier before which everything is decided.
+// Text past the frontier is held, never guessed, so deltas are never taken back. At the
+// end, `finish` runs the one-shot parse once (linear) and sends what remains; the result
+// is that parse, so stream and batch agree by construction, and the deltas agree because
+// only decided text was sent early.
+//
+// Cost: each new byte is scanned once by each incremental search; a block is re-read
+// only after it has grown by a quarter (and at least 8 bytes), so the reads of one
+// block cost a constant times its length, whatever the chunking.
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstring>
+#include <queue>
+#include <stdexcept>
+
+#include "end_watch.hpp"
+#include "parser_impl.hpp"
+#include "scan_context.hpp"
+
+namespace toolgram {
+
+namespace {
+
+constexpr std::size_t npos = std::string_view::npos;
+constexpr std::size_t far = static_cast<std::size_t>(-1);  // an end not known yet
+
+bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+// detail::append_piece, a byte at a time: the same text for the same pieces, however
+// they arrive. Only text up to the last non-space byte is ever sent, because trailing
+// whitespace may still be merged with the next piece or trimmed at the end.
+class Assembler {
+public:
+    void add(std::string_view t) {
+        for (char ch : t) {
+            ++piece_bytes_;
+            if (in_head_) {
+                if (is_space(ch)) {
+                    head_ += ch;
+                    continue;
+                }
+                join();
+            }
+            out_ += ch;
+            if (!is_space(ch)) settled_ = out_.size();
+        }
+    }
+    // The next text starts a new piece (a span was removed before it).
+    void cut() {
+        if (in_head_ && piece_bytes_ > 0) join();  // a piece of only whitespace
+        in_head_ = true;
+        piece_bytes_ = 0;
+    }
+    // Text that can be sent: up to the last non-space byte.
+    std::string_view take() {
+        std::string_view t(out_.data() + sent_, settled_ - sent_);
+        sent_ = settled_;
+        return t;
+    }
+    bool any_sent() const { return sent_ > 0; }
+
+private:
+    static int strength(std::string_view gap) {
+        const auto nl = std::count(gap.begin(), gap.end(), '\n');
+        return nl >= 2 ? 3 : nl == 1 ? 2 : gap.empty() ? 0 : 1;
+    }
+    void join() {
+        std::size_t tail = out_.size();
+        while (tail > 0 && is_space(out_[tail - 1])) --tail;
+        const int s = std::max(strength(std::string_view(out_).substr(tail)), strength(head_));
+        out_.resize(tail);
+        if (tail > 0) out_ += s == 3 ? "\n\n" : s == 2 ? "\n" : s == 1 ? " " : "";
+        head_.clear();
+        in_head_ = false;
+    }
+
+    std::string out_;
+    std::string head_;
+    bool in_head_ = true;
+    std::size_t piece_bytes_ = 0;
+    std::size_t settled_ = 0, sent_ = 0;
+};
+
+using Span = std::pair<std::size_t, std::size_t>;
+using SpanQueue = std::priority_queue<Span, std::vector<Span>, std::greater<>>;
+
+// Where the text stops being decidable for these needles: the first position from which
+// the rest of the text is a proper prefix of one of them (cut by the end of the chunk),
+// or the end. Only that much is held back, not a whole needle's length.
+std::size_t partial_tail(std::string_view text, const std::vector<std::string>& needles, bool ignore_case = false) {
+    std::size_t longest = 0;
+    for (const auto& n : needles) longest = std::max(longest, n.size());
+    const std::size_t start = text.size() + 1 > longest ? text.size() + 1 - longest : 0;
+    auto same = [&](char a, char b) {
+        return ignore_case ? std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b)) : a == b;
+    };
+    for (std::size_t p = start; p < text.size(); ++p) {
+        const std::size_t rest = text.size() - p;
+        for (const auto& n : needles) {
+            if (n.size() <= rest) continue;
+            std::size_t k = 0;
+            while (k < rest && same(text[p + k], n[k])) ++k;
+            if (k == rest) return p;
+        }
+    }
+    return text.size();
+}
+
+// The earliest occurrence of any needle that starts before `limit`, searching from `from`.
+std::pair<std::size_t, std::size_t> find_first_of_needles(std::string_view text, const std::vector<std::string>& needles,
+                                                          std::size_t from, std::size_t limit) {
+    std::size_t best = npos, which = 0;
+    for (std::size_t i = 0; i < needles.size(); ++i) {
+        if (needles[i].empty()) continue;
+        const std::size_t f = text.find(needles[i], from);
+        if (f != npos && f < limit && f < best) {
+            best = f;
+            which = i;
+        }
+    }
+    return {best, which};
+}
+
+}  // namespace
+
+struct StreamParser::Impl {
+    const Parser* parser;
+    const Parser::Impl& p;
+    const Settings& s;
+    std::string buf;
+    bool finished = false;
+    bool frozen = false;  // past the input limit, or a reader threw: the rest waits for finish
+    std::vector<StreamEvent> events;
+
+    // ---- the marker scan (primary grammars, as parser.cpp's scan)
+    struct Marker {
+        std::string text;
+        const GrammarDef* grammar;
+    };
+    std::vector<Marker> markers;
+    std::array<bool, 256> first{};
+    std::size_t scan = 0;
+    std::size_t resume_marker = 0;  // at `scan`, markers before this one declined for good
+    std::size_t next_try = 0;       // buffer size at which the waiting read is tried again
+    std::deque<Block> settled;      // read for good, not judged yet
+    bool primary_seen = false;      // fallbacks never run once a primary block exists
+    std::size_t candidates_seen = 0;
+
+    // ---- reasoning blocks (as regions.cpp's find_reasoning)
+    enum class RState { guessing, outside, inside };
+    RState rstate = RState::outside;
+    std::vector<detail::Region> regions;  // the last may be open (ends `far`)
+    std::vector<std::string> openers, implicit_closers, inside_closers;
+        std::size_t r_pos = 0;     // outside: no opener starts before this
+    std::size_t r_search = 0;  // inside: no closer starts before this
+
+    // ---- fences (as regions.cpp's find_fences)
+    std::vector<detail::Region> fences;  // the last may be open (ends `far`)
+    bool fence_open = false;
+    std::size_t line_start = 0;  // first line not yet classified
+    std::size_t fence_first = npos, fence_q = 0;  // the fence holding the scan, and its first non-blank byte
+
+    // ---- content markers, intent markers
+    std::vector<std::size_t> cm_pos;  // per content marker: search resumes here
+    std::size_t intent_search = 0;
+    std::size_t intent_at = npos;
+
+    // ---- assembly
+    SpanQueue content_spans, reasoning_spans;
+    Assembler content;
+    std::size_t cpos = 0;
+    std::vector<Assembler> reasoning_parts;  // one per region
+    std::size_t rreg = 0, rpos = 0;          // the region being assembled, and where in it
+    bool reasoning_sent = false;
+    std::string sent_content, sent_reasoning;
+    std::size_t regions_removed = 0;  // closed regions already queued as content spans
+
+    // ---- calls
+    detail::IdAssigner ids;
+    std::size_t calls_done = 0;  // accepted calls ended so far
+    struct Open {
+        std::size_t at = 0;  // the block's begin
+        std::string id, name;
+        std::string sent;  // arguments text sent so far
+    };
+    std::optional<Open> open;
+    std::size_t restarts = 0;  // calls re-sent because a read changed after deltas went out
+
+    explicit Impl(const Parser& parser_)
+        : parser(&parser_), p(*parser_.impl_), s(parser_.impl_->profile.settings) {
+        for (const auto& [g, role] : p.grammars) {
+            if (role == Role::fallback) continue;
+            if (!g->markers) continue;
+            for (auto& m : g->markers(s)) {
+                if (m.empty()) continue;
+                first[static_cast<unsigned char>(m[0])] = true;
+                markers.push_back({std::move(m), g});
+            }
+        }
+        for (const auto& d : s.reasoning) {
+            openers.push_back(d.open);
+            if (d.implicit_open && !d.close.empty() && s.reasoning_start != ReasoningStart::outside) {
+                implicit_closers.push_back(d.close);
+            }
+        }
+        if (s.reasoning.empty()) {
+            rstate = RState::outside;
+        } else if (s.reasoning_start == ReasoningStart::inside && !implicit_closers.empty()) {
+            regions.push_back({0, far, 0, far, false});
+            reasoning_parts.emplace_back();
+            inside_closers = implicit_closers;
+            rstate = RState::inside;
+        } else if (s.reasoning_start == ReasoningStart::guess && !implicit_closers.empty()) {
+            rstate = RState::guessing;
+        }
+        whole_readers = std::any_of(p.grammars.begin(), p.grammars.end(),
+                                    [](const auto& g) { return g.second == Role::primary && g.first->read_whole; });
+        head_readers = std::any_of(p.grammars.begin(), p.grammars.end(),
+                                   [](const auto& g) { return g.second == Role::primary && g.first->read_head; });
+        fallbacks = std::any_of(p.grammars.begin(), p.grammars.end(), [](const auto& g) { return g.second == Role::fallback; });
+        cm_pos.assign(s.content_markers.size(), 0);
+        if (s.tool_required) intent_at = 0;
+    }
+
+    bool fallbacks = false;  // the profile has fallback grammars
+    bool whole_readers = false;  // a primary grammar reads the whole output when no marker block appears
+    bool whole_declined = false;  // ... and has said, for good, that this output is not its
+    bool head_readers = false;    // a primary grammar's first block may begin at the output's start
+    bool head_declined = false;
+    std::size_t whole_next_try = 0, head_next_try = 0;
+
+    // -----------------------------------------------------------------------------------
+    // Reasoning regions.
+
+    void update_reasoning() {
+        const std::size_t n = buf.size();
+        auto limit_for = [&](const std::vector<std::string>& needles) { return finished ? n : partial_tail(buf, needles); };
+        for (;;) {
+            if (rstate == RState::guessing) {
+                std::vector<std::string> both = openers;
+                both.insert(both.end(), implicit_closers.begin(), implicit_closers.end());
+                const std::size_t limit = limit_for(both);
+                const auto [o, oi] = find_first_of_needles(buf, openers, r_pos, limit);
+                const auto [c, ci] = find_first_of_needles(buf, implicit_closers, r_pos, limit);
+                if (o == npos && c == npos) {
+                    r_pos = std::max(r_pos, limit);
+                    if (finished) rstate = RState::outside, r_pos = 0;
+                    return;
+                }
+                if (c != npos && c < o) {
+                    const std::size_t end = c + implicit_closers[ci].size();
+                    regions.push_back({0, end, 0, c, true});
+                    reasoning_parts.emplace_back();
+                    r_pos = end;
+                } else {
+                    r_pos = 0;
+                }
+                rstate = RState::outside;
+                continue;
+            }
+            if (rstate == RState::outside) {
+                const std::size_t limit = limit_for(openers);
+                const auto [o, oi] = find_first_of_needles(buf, openers, r_pos, limit);
+                if (o == npos) {
+                    r_pos = std::max(r_pos, limit);
+                    return;
+                }
+                const std::size_t inner = o + openers[oi].size();
+                regions.push_back({o, far, inner, far, false});
+                reasoning_parts.emplace_back();
+                inside_closers = {s.reasoning[oi].close};
+                r_search = inner;
+                rstate = RState::inside;
+                continue;
+            }
+            // inside
+            const std::size_t limit = limit_for(inside_closers);
+            const auto [c, ci] = find_first_of_needles(buf, inside_closers, r_search, limit);
+            if (c == npos) {
+                r_search = std::max(r_search, limit);
+                return;
+            }
+            auto& r = regions.back();
+            r.inner_end = c;
+            r.outer_end = c + inside_closers[ci].size();
+            r.closed = true;
+            r_pos = r.outer_end;
+            rstate = RState::outside;
+        }
+    }
+
+    // Positions before this have a known place in or out of reasoning.
+    std::size_t reasoning_known() const {
+        if (rstate == RState::guessing) return 0;
+        if (rstate == RState::inside) return buf.size();
+        return r_pos;
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Fences: complete lines only; a line's kind is known from its first six bytes.
+
+    // 1: a fence line, 0: not, -1: not known yet.
+    int fence_line_kind(std::size_t line) const {
+        std::size_t q = line;
+        while (q < buf.size() && q - line < 3 && buf[q] == ' ') ++q;
+        for (std::size_t k = 0; k < 3; ++k) {
+            if (q + k >= buf.size()) return finished ? 0 : -1;
+            if (buf[q + k] == '\n') return 0;
+            if (buf[q + k] != '`') return 0;
+        }
+        return 1;
+    }
+
+    void update_fences() {
+        for (;;) {
+            std::size_t eol = buf.find('\n', line_start);
+            if (eol == npos) {
+                if (!finished || line_start >= buf.size()) break;
+                eol = buf.size();
+            }
+            if (fence_line_kind(line_start) == 1) {
+                if (!fence_open) {
+                    fences.push_back({line_start, far, std::min(eol + 1, buf.size()), far, false});
+                    fence_open = true;
+                } else {
+                    auto& f = fences.back();
+                    f.inner_end = line_start;
+                    f.outer_end = std::min(eol + 1, buf.size());
+                    if (f.outer_end > 0 && buf[f.outer_end - 1] == '\n') --f.outer_end;
+                    f.closed = true;
+                    fence_open = false;
+                }
+            }
+            line_start = eol + 1;
+        }
+    }
+
+    // The fence holding `pos`, or null; false when that is not known yet.
+    bool fence_at(std::size_t pos, const detail::Region*& out) const {
+        out = nullptr;
+        if (pos >= line_start) {
+            const std::size_t ls = line_start;
+            if (fence_line_kind(ls) != 0) return false;  // the line may open or close a fence
+        }
+        out = detail::region_at(fences, pos);
+        return true;
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Content markers and intent markers.
+
+    std::size_t update_content_markers() {
+        std::size_t known = buf.size();
+        for (std::size_t i = 0; i < s.content_markers.size(); ++i) {
+            const std::string& m = s.content_markers[i];
+            if (m.empty()) continue;
+            const std::size_t limit = finished ? buf.size() : partial_tail(buf, {m});
+            for (;;) {
+                const std::size_t at = buf.find(m, cm_pos[i]);
+                if (at == npos || at >= limit) break;
+                content_spans.push({at, at + m.size()});
+                cm_pos[i] = at + m.size();
+            }
+            cm_pos[i] = std::max(cm_pos[i], limit);
+            known = std::min(known, cm_pos[i]);
+        }
+        return known;
+    }
+
+    void update_intent() {
+        if (intent_at != npos) return;
+        const std::size_t limit = finished ? buf.size() : partial_tail(buf, s.intent_markers, true);
+        if (limit <= intent_search) return;
+        const std::string_view window = std::string_view(buf).substr(intent_search);
+        for (const auto& m : s.intent_markers) {
+            const std::size_t f = detail::find_ci(window, m);
+            if (f != npos && intent_search + f < limit) intent_at = std::min(intent_at, intent_search + f);
+        }
+        intent_search = limit;
+    }
+
+    // -----------------------------------------------------------------------------------
+    // The marker scan.
+
+    struct Read {
+        std::optional<Block> block;
+        bool final = false;
+    };
+    Read read(const GrammarDef* g, std::size_t at) {
+        Read r;
+        detail::ScanContext ctx(buf, s);
+        if (finished) {
+            r.block = g->read_at(ctx, at);
+            r.final = true;
+            return r;
+        }
+        detail::EndWatchScope watch(buf);
+        r.block = g->read_at(ctx, at);
+        r.final = !watch.touched();
+        return r;
+    }
+
+    void update_scan() {
+        const std::size_t n = buf.size();
+        while (scan < n) {
+            while (scan < n && !first[static_cast<unsigned char>(buf[scan])]) ++scan;
+            if (scan >= n) break;
+            bool advanced = false;
+            for (std::size_t i = resume_marker; i < markers.size(); ++i) {
+                const Marker& m = markers[i];
+                const std::size_t avail = n - scan;
+                if (avail < m.text.size()) {
+                    if (!finished && buf.compare(scan, avail, m.text, 0, avail) == 0) {
+                        resume_marker = i;  // maybe this marker: wait for more text
+                        return;
+                    }
+                    continue;
+                }
+                if (buf.compare(scan, m.text.size(), m.text) != 0 || !m.grammar->read_at) continue;
+                if (!finished && resume_marker == i && n < next_try) return;  // not worth a new read yet
+                Read r = read(m.grammar, scan);
+                if (!r.final) {
+                    resume_marker = i;
+                    const std::size_t len = n - scan;
+                    next_try = scan + std::max(len + 8, len + len / 4);
+                    if (r.block) provisional(*r.block);
+                    return;
+                }
+                next_try = 0;
+                if (open && open->at == scan && (!r.block || r.block->begin != scan))
+                    end_rejected("what looked like a call here is not one");
+                if (r.block) {
+                    for (auto& c : r.block->candidates) c.role = Role::primary;
+                    r.block->role = Role::primary;
+                    const std::size_t next = std::max(r.block->end, scan + 1);
+                    settled.push_back(std::move(*r.block));
+                    scan = next;
+                    resume_marker = 0;
+                    advanced = true;
+                    judge_settled();
+                    break;
+                }
+            }
+            if (!advanced) {
+                if (open && open->at == scan) end_rejected("what looked like a call here is not one");
+                ++scan;
+                resume_marker = 0;
+                next_try = 0;
+            }
+        }
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Whole-output grammars (strict JSON, Functionary's first call with its `>>>` in the
+    // prompt) read the answer once at the end, unless a marker block appears. Most outputs
+    // show at their start that they are not such a grammar's: a read of the answer so far
+    // that declines without looking at the end frees the content.
+
+    // Where the answer begins (after leading reasoning and blanks), once that is known.
+    std::optional<std::size_t> answer_begin() const {
+        std::size_t ab = 0;
+        for (const auto& r : regions) {
+            if (r.outer_begin < ab) continue;
+            bool blank = true;
+            for (std::size_t i = ab; i < r.outer_begin && blank; ++i) blank = is_space(buf[i]);
+            if (!blank) break;
+            if (!r.closed) return std::nullopt;
+            ab = r.outer_end;
+        }
+        while (ab < buf.size() && is_space(buf[ab])) ++ab;
+        if (ab >= buf.size() || ab >= reasoning_known()) return std::nullopt;  // a reasoning block may yet open here
+        return ab;
+    }
+
+    void update_head() {
+        if (!head_readers || head_declined || buf.size() < head_next_try) return;
+        std::size_t start = 0;
+        while (start < buf.size() && is_blank(buf[start])) ++start;
+        if (start >= buf.size()) return;
+        detail::ScanContext ctx(buf, s);
+        detail::EndWatchScope watch(buf);
+        for (const auto& [g, role] : p.grammars) {
+            if (role != Role::primary || !g->read_head) continue;
+            if (g->read_head(ctx, start) || watch.touched()) {
+                const std::size_t len = buf.size() - start;
+                head_next_try = start + std::max(len + 8, len + len / 4);
+                return;
+            }
+        }
+        head_declined = true;
+    }
+
+    void update_whole() {
+        if (!whole_readers || whole_declined || primary_seen || buf.size() < whole_next_try) return;
+        const std::optional<std::size_t> ab = answer_begin();
+        if (!ab) return;
+        std::size_t end = buf.size();
+        while (end > *ab && is_space(buf[end - 1])) --end;
+        const std::string_view answer = std::string_view(buf).substr(0, end);
+        detail::ScanContext ctx(answer, s);
+        detail::EndWatchScope watch(answer);
+        for (const auto& [g, role] : p.grammars) {
+            if (role != Role::primary || !g->read_whole) continue;
+            if (g->read_whole(ctx, *ab, end) || watch.touched()) {
+                const std::size_t len = buf.size() - *ab;
+                whole_next_try = *ab + std::max(len + 8, len + len / 4);
+                return;
+            }
+        }
+        whole_declined = true;
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Judging blocks in order, once their place is known.
+
+    struct Place {
+        bool known = false;
+        const detail::Region* reasoning = nullptr;
+        bool example = false;
+        const detail::Region* fence = nullptr;
+    };
+    Place place_of(std::size_t begin) const {
+        Place pl;
+        if (begin >= reasoning_known()) return pl;
+        pl.reasoning = detail::region_at(regions, begin);
+        // An unclosed reasoning block may yet end at this call (reasoning_ends_at_call):
+        // that is decided by what follows, so wait for the closer or the end.
+        if (pl.reasoning && !pl.reasoning->closed && s.reasoning_ends_at_call && !finished) return pl;
+        if (!fence_at(begin, pl.fence)) return pl;
+        pl.example = !pl.reasoning && detail::introduced_as_example(buf, begin, fences);
+        pl.known = true;
+        return pl;
+    }
+
+    // Whether a fence that holds a block only wraps it; nullopt while that is open.
+    std::optional<bool> wraps(const detail::Region& f, const Block& b) const {
+        if (f.inner_begin > b.begin) return false;
+        for (std::size_t i = f.inner_begin; i < b.begin; ++i)
+            if (!is_blank(buf[i])) return false;
+        if (f.closed) return detail::fence_only_wraps(buf, f, b.begin, b.end);
+        // Open fence: a non-blank byte after the block, on a line that is not the fence's
+        // closing line, settles it; otherwise wait.
+        for (std::size_t i = b.end; i < buf.size(); ++i) {
+            const char ch = buf[i];
+            if (is_blank(ch) || ch == '`') continue;
+            std::size_t ls = i;
+            while (ls > b.end && buf[ls - 1] != '\n') --ls;
+            if (ls < line_start || fence_line_kind(ls) == 0) return false;
+            return std::nullopt;
+        }
+        return std::nullopt;
+    }
+
+    void judge_settled() {
+        while (!settled.empty()) {
+            Block& b = settled.front();
+            const Place pl = place_of(b.begin);
+            if (!pl.known) return;
+            std::pair<std::size_t, std::size_t> span{b.begin, b.end};
+            if (pl.fence && !pl.example) {
+                const std::optional<bool> w = wraps(*pl.fence, b);
+                if (!w) return;
+                if (*w) {
+                    span = {pl.fence->outer_begin, std::max(pl.fence->outer_end, b.end)};
+                    for (auto& c : b.candidates) c.notes.push_back("tags_inside_fence");
+                }
+            }
+            judge_block(b, pl, span);
+            settled.pop_front();
+        }
+    }
+
+    void judge_block(Block& block, const Place& pl, std::pair<std::size_t, std::size_t> span) {
+        primary_seen = true;
+        bool has_call = false, is_syntax = false;
+        for (std::size_t ci = 0; ci < block.candidates.size(); ++ci) {
+            Candidate& c = block.candidates[ci];
+            c.in_reasoning = pl.reasoning != nullptr;
+            c.in_example = pl.example;
+            ++candidates_seen;
+            if (!c.in_example) is_syntax = true;
+            const bool continues = ci == 0 && open && open->at == block.begin;
+            if (candidates_seen > s.limits.max_candidates) {
+                if (continues) end_rejected("candidate limit reached");
+                continue;
+            }
+            auto judged = p.judge(c, s.tool_required, 0);
+            if (judged.report.accepted) {
+                has_call = true;
+                Call call;
+                call.name = judged.report.name;
+                call.arguments = c.arguments;
+                call.id = ids.take(c.id);
+                end_accepted(std::move(call), continues);
+            } else if (continues) {
+                end_rejected(judged.report.reason);
+            }
+        }
+        if (has_call || is_syntax || !block.content.empty() || block.candidates.empty()) {
+            std::size_t from = span.first;
+            auto& target = pl.reasoning ? reasoning_spans : content_spans;
+            const bool remove = !pl.reasoning || has_call;
+            for (const auto& [cb, ce] : block.content) {
+                if (cb > from && remove) target.push({from, cb});
+                from = std::max(from, ce);
+            }
+            if (from < span.second && remove) target.push({from, span.second});
+        }
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Call events.
+
+    StreamEvent call_event(StreamEvent::Kind kind, const std::string& id, const std::string& name) const {
+        StreamEvent e;
+        e.kind = kind;
+        e.index = calls_done;
+        e.id = id;
+        e.name = name;
+        return e;
+    }
+
+    void end_rejected(const std::string& reason) {
+        StreamEvent e = call_event(StreamEvent::Kind::call_end, open->id, open->name);
+        e.rejection = reason;
+        events.push_back(std::move(e));
+        open.reset();
+    }
+
+    void end_accepted(Call call, bool continues) {
+        const std::string text = detail::arguments_text(call.arguments);
+        if (continues && (open->id != call.id || open->name != call.name || text.compare(0, open->sent.size(), open->sent) != 0)) {
+            // What was sent no longer matches the call as finally read: withdraw it and
+            // send the call again, whole, in the same place.
+            ++restarts;
+            end_rejected("the call changed after it was announced; it follows again");
+            continues = false;
+        }
+        if (!continues) {
+            events.push_back(call_event(StreamEvent::Kind::call_begin, call.id, call.name));
+            open = Open{0, call.id, call.name, ""};
+        }
+        if (text.size() > open->sent.size()) {
+            StreamEvent d = call_event(StreamEvent::Kind::call_arguments, call.id, call.name);
+            d.text = text.substr(open->sent.size());
+            events.push_back(std::move(d));
+        }
+        StreamEvent e = call_event(StreamEvent::Kind::call_end, call.id, call.name);
+        e.call = std::move(call);
+        events.push_back(std::move(e));
+        open.reset();
+        ++calls_done;
+    }
+
+    // A block read before its end is known: announce its first call and send the members
+    // of its arguments that are followed by another (the last may still grow).
+    void provisional(Block& b) {
+        if (!settled.empty() || b.candidates.empty()) return;
+        const Place pl = place_of(b.begin);
+        if (!pl.known || pl.example || (pl.reasoning && !s.accept_calls_in_reasoning)) return;
+        if (candidates_seen + 1 > s.limits.max_candidates) return;
+        Candidate c = b.candidates.front();
+        if (!c.problem.empty() || (c.repairs & detail::repair_duplicate_key) || !c.arguments.is_object() ||
+            c.arguments.size() < 1 || c.end - c.begin > s.limits.max_candidate_bytes)
+            return;
+        std::string name;
+        const json* schema = nullptr;
+        if (!p.toolset.empty()) {
+            const auto res = p.toolset.resolve(c.name);
+            if (res.index < 0) return;
+            name = p.toolset.tool(res.index).name;
+            schema = &p.toolset.schema(res.index);
+        } else {
+            if (c.name.empty()) return;
+            name = c.name;
+        }
+        if (open && open->at != b.begin) return;
+        if (!open) {
+            open = Open{b.begin, ids.next(c.id), name, ""};
+            events.push_back(call_event(StreamEvent::Kind::call_begin, open->id, open->name));
+        }
+        if (c.arguments_are_text) detail::type_text_arguments(c, schema);
+        json head = json::object();
+        std::size_t k = 0;
+        for (auto it = c.arguments.begin(); it != c.arguments.end() && k + 1 < c.arguments.size(); ++it, ++k)
+            head[it.key()] = it.value();
+        std::string prefix = detail::arguments_text(head);
+        prefix.pop_back();  // the closing brace: more members may follow
+        if (prefix.size() > open->sent.size() && prefix.compare(0, open->sent.size(), open->sent) == 0) {
+            StreamEvent d = call_event(StreamEvent::Kind::call_arguments, open->id, open->name);
+            d.text = prefix.substr(open->sent.size());
+            open->sent = prefix;
+            events.push_back(std::move(d));
+        }
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Assembly of content and reasoning up to the frontier.
+
+    void assemble(std::size_t content_known) {
+        // Before this, everything is decided: markers scanned, blocks judged, regions found.
+        std::size_t f = std::min(scan, reasoning_known());
+        if (!settled.empty()) {
+            const Block& b = settled.front();
+            f = std::min(f, b.begin);
+            if (const detail::Region* fe = detail::region_at(fences, b.begin)) f = std::min(f, fe->outer_begin);
+        }
+        if (fence_line_kind(line_start) != 0) f = std::min(f, line_start);
+        if (const detail::Region* fe = detail::region_at(fences, scan)) {
+            // A block may yet stand first in this fence (the scan has not passed its first
+            // non-blank byte) and take the fence with it.
+            if (fence_first != fe->outer_begin) fence_first = fe->outer_begin, fence_q = fe->inner_begin;
+            while (fence_q < buf.size() && is_blank(buf[fence_q])) ++fence_q;
+            if (fence_q >= scan) f = std::min(f, fe->outer_begin);
+        }
+        if (fallbacks && !primary_seen) f = std::min(f, std::min(intent_at, intent_search));
+
+        // Content. A primary grammar that reads the whole output (strict JSON) gets its
+        // turn at the end unless a marker block appears first: until then, the content
+        // may all be its block.
+        std::size_t fc = std::min(f, content_known);
+        if (whole_readers && !primary_seen && !whole_declined) fc = 0;
+        if (head_readers && !head_declined) fc = 0;
+        if (rstate == RState::inside) fc = std::min(fc, regions.back().outer_begin);
+        for (; regions_removed < regions.size() && regions[regions_removed].closed; ++regions_removed)
+            content_spans.push({regions[regions_removed].outer_begin, regions[regions_removed].outer_end});
+        feed_assembler(content, cpos, content_spans, fc);
+        if (auto t = content.take(); !t.empty()) emit_text(StreamEvent::Kind::content, t);
+
+        // Reasoning, region by region.
+        while (rreg < regions.size()) {
+            const auto& r = regions[rreg];
+            if (rpos < r.inner_begin) rpos = r.inner_begin;
+            const std::size_t upto = std::min({f, r.inner_end, rstate == RState::inside && rreg + 1 == regions.size() ? r_search : far});
+            Assembler& a = reasoning_parts[rreg];
+            feed_assembler(a, rpos, reasoning_spans, std::min(upto, buf.size()));
+            if (auto t = a.take(); !t.empty()) {
+                if (reasoning_sent && !a_started(rreg)) emit_text(StreamEvent::Kind::reasoning, "\n\n");
+                started_regions.resize(std::max(started_regions.size(), rreg + 1));
+                started_regions[rreg] = true;
+                emit_text(StreamEvent::Kind::reasoning, t);
+                reasoning_sent = true;
+            }
+            if (r.closed && rpos >= r.inner_end) {
+                ++rreg;
+                continue;
+            }
+            break;
+        }
+    }
+    std::vector<bool> started_regions;
+    bool a_started(std::size_t i) const { return i < started_regions.size() && started_regions[i]; }
+
+    // Feeds [pos, upto) less the removed spans that begin before `upto`.
+    void feed_assembler(Assembler& a, std::size_t& pos, SpanQueue& spans, std::size_t upto) {
+        if (upto == far) upto = buf.size();
+        while (!spans.empty() && spans.top().first < upto) {
+            const auto [b, e] = spans.top();
+            spans.pop();
+            if (b >= pos) {
+                a.add(std::string_view(buf).substr(pos, b - pos));
+                a.cut();
+            }
+            pos = std::max(pos, e);
+        }
+        if (upto > pos) {
+            a.add(std::string_view(buf).substr(pos, upto - pos));
+            pos = upto;
+        }
+    }
+
+    void emit_text(StreamEvent::Kind kind, std::string_view t) {
+        (kind == StreamEvent::Kind::content ? sent_content : sent_reasoning).append(t);
+        // Adjacent deltas of one kind are sent as one event.
+        if (!events.empty() && events.back().kind == kind) {
+            events.back().text += t;
+            return;
+        }
+        StreamEvent e;
+        e.kind = kind;
+        e.text = std::string(t);
+        events.push_back(std::move(e));
+    }
+
+    // -----------------------------------------------------------------------------------
+    // The end: the one-shot result is the answer; send what the stream has not.
+
+    void finish(const Result& r) {
+        if (open) {
+            const std::size_t i = calls_done;
+            const bool same = i < r.calls.size() && r.calls[i].id == open->id && r.calls[i].name == open->name &&
+                              detail::arguments_text(r.calls[i].arguments).compare(0, open->sent.size(), open->sent) == 0;
+            if (!same) {
+                std::string reason = "not a complete call when the output ended";
+                for (const auto& c : r.telemetry.candidates)
+                    if (c.begin == open->at && !c.accepted) reason = c.reason;
+                end_rejected(reason);
+            }
+        }
+        for (std::size_t i = calls_done; i < r.calls.size(); ++i) {
+            end_accepted(r.calls[i], open.has_value());
+        }
+        if (r.reasoning.compare(0, sent_reasoning.size(), sent_reasoning) == 0 && r.reasoning.size() > sent_reasoning.size())
+            emit_text(StreamEvent::Kind::reasoning, std::string_view(r.reasoning).substr(sent_reasoning.size()));
+        if (r.content.compare(0, sent_content.size(), sent_content) == 0 && r.content.size() > sent_content.size())
+            emit_text(StreamEvent::Kind::content, std::string_view(r.content).substr(sent_content.size()));
+        if (r.error) {
+            StreamEvent e;
+            e.kind = StreamEvent::Kind::format_error;
+            e.error = r.error;
+            events.push_back(std::move(e));
+        }
+    }
+
+    // -----------------------------------------------------------------------------------
+
+    void advance() {
+        if (frozen) return;
+        if (buf.size() > s.limits.max_input_bytes) {
+            frozen = true;  // the one-shot parse scans only the first max_input_bytes
+            return;
+        }
+        try {
+            update_reasoning();
+            update_fences();
+            const std::size_t content_known = update_content_markers();
+            if (fallbacks) update_intent();
+            update_whole();
+            update_head();
+            judge_settled();
+            update_scan();
+            judge_settled();
+            assemble(content_known);
+        } catch (const std::exception&) {
+            frozen = true;  // a defect: finish() reports it as the one-shot parse does
+        }
+    }
+};
+
+// ---------------------------------------------------------------------------------------
+
+StreamParser::StreamParser(const Parser& parser) : impl_(std::make_unique<Impl>(parser)) {}
+StreamParser::~StreamParser() = default;
+StreamParser::StreamParser(StreamParser&&) noexcept = default;
+StreamParser& StreamParser::operator=(StreamParser&&) noexcept = default;
+
+std::vector<StreamEvent> StreamParser::feed(std::string_view chunk) {
+    Impl& st = *impl_;
+    if (st.finished) throw std::logic_error("StreamParser::feed after finish");
+    st.buf.append(chunk);
+    st.advance();
+    return std::exchange(st.events, {});
+}
+
+StreamParser::Finished StreamParser::finish() {
+    Impl& st = *impl_;
+    if (st.finished) throw std::logic_error("StreamParser::finish called twice");
+    st.finished = true;
+    Finished out;
+    out.result = st.parser->parse(st.buf);
+    st.finish(out.result);
+    out.events = std::exchange(st.events, {});
+    return out;
+}
+
+}  // namespace toolgram

@@ -1,0 +1,195 @@
+// Streaming: the stream parser against the one-shot parse.
+//
+// The property: for every corpus case, under its own profile and under every other, and
+// for many ways of cutting it into chunks (every byte alone, fixed and random sizes, and a
+// single cut at each byte of every marker and multi-byte character), streaming gives the
+// one-shot result, and its deltas concatenate to that result's content, reasoning and
+// arguments. Held-back text and the events' order are tested by hand below.
+#include <random>
+
+#include <catch2/catch.hpp>
+
+#include "corpus_cases.hpp"
+
+using namespace toolgram_test;
+using toolgram::Parser;
+using toolgram::StreamEvent;
+using toolgram::StreamParser;
+
+namespace {
+
+using Kind = StreamEvent::Kind;
+
+struct Streamed {
+    std::vector<StreamEvent> events;
+    toolgram::Result result;
+};
+
+Streamed stream(const Parser& parser, std::string_view text, const std::vector<std::size_t>& cuts) {
+    StreamParser sp(parser);
+    Streamed out;
+    std::size_t from = 0;
+    for (std::size_t cut : cuts) {
+        for (auto& e : sp.feed(text.substr(from, cut - from))) out.events.push_back(std::move(e));
+        from = cut;
+    }
+    for (auto& e : sp.feed(text.substr(from))) out.events.push_back(std::move(e));
+    auto fin = sp.finish();
+    for (auto& e : fin.events) out.events.push_back(std::move(e));
+    out.result = std::move(fin.result);
+    return out;
+}
+
+// Checks the stream's agreement with the one-shot result; returns a description of the
+// first disagreement, empty when they agree.
+std::string disagreement(const Streamed& s, const toolgram::Result& want) {
+    const json got_json = toolgram::to_json(s.result), want_json = toolgram::to_json(want);
+    if (got_json != want_json) return "result differs: " + got_json.dump() + " vs " + want_json.dump();
+    std::string content, reasoning;
+    struct Open {
+        std::string id, name, args;
+    };
+    std::optional<Open> open;
+    std::vector<toolgram::Call> ended;
+    for (const auto& e : s.events) {
+        switch (e.kind) {
+            case Kind::content: content += e.text; break;
+            case Kind::reasoning: reasoning += e.text; break;
+            case Kind::call_begin:
+                if (open) return "a call began before the previous one ended";
+                if (e.index != ended.size()) return "call_begin index " + std::to_string(e.index);
+                open = Open{e.id, e.name, ""};
+                break;
+            case Kind::call_arguments:
+                if (!open) return "arguments outside a call";
+                open->args += e.text;
+                break;
+            case Kind::call_end:
+                if (!open) return "call_end without call_begin";
+                if (e.id != open->id || e.name != open->name) return "call_end differs from its call_begin";
+                if (e.call) {
+                    const std::string args = toolgram::json(e.call->arguments).dump(-1, ' ', false, toolgram::json::error_handler_t::replace);
+                    if (args != open->args) return "argument deltas '" + open->args + "' but the call has '" + args + "'";
+                    if (e.call->id != open->id || e.call->name != open->name) return "call differs from its call_begin";
+                    ended.push_back(*e.call);
+                }
+                open.reset();
+                break;
+            case Kind::format_error: break;
+        }
+    }
+    if (open) return "a call never ended";
+    if (content != want.content) return "content deltas '" + content + "' vs '" + want.content + "'";
+    if (reasoning != want.reasoning) return "reasoning deltas '" + reasoning + "' vs '" + want.reasoning + "'";
+    if (ended.size() != want.calls.size()) return "ended calls differ in number";
+    for (std::size_t i = 0; i < ended.size(); ++i)
+        if (ended[i].id != want.calls[i].id || ended[i].name != want.calls[i].name ||
+            ended[i].arguments != want.calls[i].arguments)
+            return "ended call " + std::to_string(i) + " differs";
+    return {};
+}
+
+std::vector<std::vector<std::size_t>> chunkings(std::string_view text, const std::vector<std::string>& markers,
+                                                std::uint32_t seed) {
+    std::vector<std::vector<std::size_t>> out;
+    out.push_back({});  // whole
+    std::vector<std::size_t> every;
+    for (std::size_t i = 1; i < text.size(); ++i) every.push_back(i);
+    out.push_back(every);
+    for (std::size_t step : {2u, 3u, 7u, 16u}) {
+        std::vector<std::size_t> c;
+        for (std::size_t i = step; i < text.size(); i += step) c.push_back(i);
+        out.push_back(c);
+    }
+    std::mt19937 rng(seed);
+    for (int k = 0; k < 3; ++k) {
+        std::vector<std::size_t> c;
+        for (std::size_t i = 1 + rng() % 9; i < text.size(); i += 1 + rng() % 9) c.push_back(i);
+        out.push_back(c);
+    }
+    // One cut inside each marker occurrence and each multi-byte character.
+    std::vector<bool> inside(text.size() + 1, false);
+    for (const auto& m : markers) {
+        if (m.size() < 2) continue;
+        for (std::size_t at = text.find(m); at != std::string_view::npos; at = text.find(m, at + 1))
+            for (std::size_t i = at + 1; i < at + m.size(); ++i) inside[i] = true;
+    }
+    for (std::size_t i = 1; i < text.size(); ++i)
+        if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) inside[i] = true;
+    for (std::size_t i = 1; i < text.size(); ++i)
+        if (inside[i]) out.push_back({i});
+    return out;
+}
+
+std::vector<std::string> all_markers(const toolgram::Profile& p) {
+    std::vector<std::string> out;
+    for (const auto& d : p.settings.reasoning) out.insert(out.end(), {d.open, d.close});
+    for (const auto& m : p.settings.content_markers) out.push_back(m);
+    for (const char* m : {"<tool_call>", "</tool_call>", "[TOOL_CALLS]", "[ARGS]", "<|tool_call_begin|>", "<｜tool▁call▁begin｜>",
+                          "<function=", "<parameter=", "</parameter>", "```", "<|python_tag|>", "<|channel|>"})
+        out.push_back(m);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("stream = one-shot on every corpus case, under its own profile, for every chunking", "[stream][corpus]") {
+    std::size_t runs = 0;
+    for (const auto& c : all_cases()) {
+        const json spec = json::parse(slurp(c.expect));
+        const toolgram::Profile profile = profile_for(spec, c.text.parent_path());
+        const Parser parser(profile, tools_for(spec));
+        const std::string text = slurp(c.text);
+        const toolgram::Result want = parser.parse(text);
+        std::uint32_t seed = 1;
+        for (const auto& cuts : chunkings(text, all_markers(profile), seed++)) {
+            const std::string why = disagreement(stream(parser, text, cuts), want);
+            if (!why.empty()) {
+                std::string cut_text;
+                for (auto k : cuts) cut_text += std::to_string(k) + " ";
+                FAIL_CHECK(c.text.parent_path().filename().string() << "/" << c.text.stem().string() << " ["
+                                                                   << profile.name << "] cuts " << cut_text.substr(0, 200)
+                                                                   << ": " << why);
+                break;
+            }
+            ++runs;
+        }
+    }
+    WARN("stream runs: " << runs);
+    CHECK(runs > 1000);
+}
+
+TEST_CASE("stream = one-shot on every corpus case under every profile", "[stream][corpus][profiles]") {
+    // Other profiles' outputs are hostile input for a profile: mentions, half syntax,
+    // markers of other families. Fewer chunkings here: whole, every byte, one random, and
+    // a cut inside each marker and multi-byte character.
+    const auto cases = all_cases();
+    for (const auto& name : toolgram::builtin_profile_names()) {
+        DYNAMIC_SECTION(name) {
+            for (const char* start : {"guess", "outside"}) {
+                toolgram::Profile profile = toolgram::builtin_profile(name);
+                profile.settings.reasoning_start =
+                    std::string(start) == "guess" ? toolgram::ReasoningStart::guess : toolgram::ReasoningStart::outside;
+                const Parser parser(profile, tools_for(json::object()));
+                for (const auto& c : cases) {
+                    const std::string text = slurp(c.text);
+                    const toolgram::Result want = parser.parse(text);
+                    auto all = chunkings(text, all_markers(profile), 7);
+                    std::vector<std::vector<std::size_t>> some{all[0], all[1], all[6]};
+                    some.insert(some.end(), all.begin() + 9, all.end());
+                    for (const auto& cuts : some) {
+                        const std::string why = disagreement(stream(parser, text, cuts), want);
+                        if (!why.empty()) {
+                            std::string cut_text;
+                            for (auto k : cuts) cut_text += std::to_string(k) + " ";
+                            FAIL_CHECK(c.text.parent_path().filename().string()
+                                       << "/" << c.text.stem().string() << " [" << name << ", " << start << "] cuts "
+                                       << cut_text.substr(0, 200) << ": " << why);
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
