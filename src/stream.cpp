@@ -438,7 +438,7 @@ struct StreamParser::Impl {
                     resume_marker = i;
                     const std::size_t len = n - scan;
                     next_try = scan + std::max(len + 8, len + len / 4);
-                    if (r.block) provisional(*r.block);
+                    if (!(r.block && provisional(*r.block))) provisional_at_breaks(m.grammar, scan);
                     return;
                 }
                 next_try = 0;
@@ -667,29 +667,46 @@ struct StreamParser::Impl {
         ++calls_done;
     }
 
+    // The text so far usually ends inside a value, which no grammar reads (a cut value is
+    // never healed). Reading it as if it ended just after one of the last few separators
+    // (`,` between members, `>` after a closing tag, a newline) finds the members that are
+    // complete. Bounded: four reads of the block at most.
+    void provisional_at_breaks(const GrammarDef* g, std::size_t at) {
+        std::size_t p = buf.size();
+        for (int tries = 0; tries < 4; ++tries) {
+            p = buf.find_last_of(",>\n", p == 0 ? 0 : p - 1);
+            if (p == npos || p <= at) return;
+            const std::string_view view = std::string_view(buf).substr(0, p + 1);
+            detail::ScanContext ctx(view, s);
+            std::optional<Block> b = g->read_at(ctx, at);
+            if (b && provisional(*b)) return;
+        }
+    }
+
     // A block read before its end is known: announce its first call and send the members
-    // of its arguments that are followed by another (the last may still grow).
-    void provisional(Block& b) {
-        if (!settled.empty() || b.candidates.empty()) return;
+    // of its arguments that are followed by another (the last may still grow). True when
+    // the block gave a call to announce.
+    bool provisional(Block& b) {
+        if (!settled.empty() || b.candidates.empty()) return false;
         const Place pl = place_of(b.begin);
-        if (!pl.known || pl.example || (pl.reasoning && !s.accept_calls_in_reasoning)) return;
-        if (candidates_seen + 1 > s.limits.max_candidates) return;
+        if (!pl.known || pl.example || (pl.reasoning && !s.accept_calls_in_reasoning)) return false;
+        if (candidates_seen + 1 > s.limits.max_candidates) return false;
         Candidate c = b.candidates.front();
         if (!c.problem.empty() || (c.repairs & detail::repair_duplicate_key) || !c.arguments.is_object() ||
             c.arguments.size() < 1 || c.end - c.begin > s.limits.max_candidate_bytes)
-            return;
+            return false;
         std::string name;
         const json* schema = nullptr;
         if (!p.toolset.empty()) {
             const auto res = p.toolset.resolve(c.name);
-            if (res.index < 0) return;
+            if (res.index < 0) return false;
             name = p.toolset.tool(res.index).name;
             schema = &p.toolset.schema(res.index);
         } else {
-            if (c.name.empty()) return;
+            if (c.name.empty()) return false;
             name = c.name;
         }
-        if (open && open->at != b.begin) return;
+        if (open && open->at != b.begin) return false;
         if (!open) {
             open = Open{b.begin, ids.next(c.id), name, ""};
             events.push_back(call_event(StreamEvent::Kind::call_begin, open->id, open->name));
@@ -707,6 +724,7 @@ struct StreamParser::Impl {
             open->sent = prefix;
             events.push_back(std::move(d));
         }
+        return true;
     }
 
     // -----------------------------------------------------------------------------------

@@ -193,3 +193,170 @@ TEST_CASE("stream = one-shot on every corpus case under every profile", "[stream
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Held-back text, calls as they form, rejection after deltas, cancellation, reasoning.
+
+namespace {
+
+toolgram::Profile profile_outside(const std::string& name) {
+    toolgram::Profile p = toolgram::builtin_profile(name);
+    p.settings.reasoning_start = toolgram::ReasoningStart::outside;
+    return p;
+}
+
+std::vector<toolgram::Tool> corpus_tools() { return tools_for(json::object()); }
+
+// Feeds `text` a byte at a time; returns the events sent before finish().
+std::vector<StreamEvent> feed_bytes(StreamParser& sp, std::string_view text) {
+    std::vector<StreamEvent> out;
+    for (char ch : text)
+        for (auto& e : sp.feed(std::string_view(&ch, 1))) out.push_back(std::move(e));
+    return out;
+}
+
+std::string joined(const std::vector<StreamEvent>& events, Kind kind) {
+    std::string out;
+    for (const auto& e : events)
+        if (e.kind == kind) out += e.text;
+    return out;
+}
+
+std::size_t count(const std::vector<StreamEvent>& events, Kind kind) {
+    return static_cast<std::size_t>(
+        std::count_if(events.begin(), events.end(), [&](const StreamEvent& e) { return e.kind == kind; }));
+}
+
+}  // namespace
+
+TEST_CASE("stream: a marker mentioned in prose is released as content before the end", "[stream]") {
+    const std::string text = "You can write <tool_call> tags to wrap a call, or <tool_call alone, and then keep "
+                             "writing plain prose for a while longer.";
+    for (const char* name : {"hermes", "qwen3_coder", "auto"}) {
+        CAPTURE(name);
+        const Parser parser(profile_outside(name), corpus_tools());
+        StreamParser sp(parser);
+        const std::string early = joined(feed_bytes(sp, text), Kind::content);
+        // Everything but the last word is out before the stream ends; the mention with it.
+        CHECK(early.rfind("You can write <tool_call> tags to wrap a call, or <tool_call alone, and then keep", 0) == 0);
+        const auto fin = sp.finish();
+        CHECK(early + joined(fin.events, Kind::content) == text);
+        CHECK(fin.result.calls.empty());
+    }
+}
+
+TEST_CASE("stream: a marker cut by a chunk boundary is never sent in part", "[stream]") {
+    const Parser parser(profile_outside("hermes"), corpus_tools());
+    StreamParser sp(parser);
+    std::string content = joined(sp.feed("Let me look that up.\n<tool_"), Kind::content);
+    CHECK(content == "Let me look that up.");
+    content += joined(sp.feed("call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}\n</tool_"), Kind::content);
+    content += joined(sp.feed("call>\nDone."), Kind::content);
+    const auto fin = sp.finish();
+    content += joined(fin.events, Kind::content);
+    CHECK(content == "Let me look that up.\nDone.");
+    CHECK(content.find('<') == std::string::npos);
+    REQUIRE(fin.result.calls.size() == 1);
+}
+
+TEST_CASE("stream: a JSON call begins and sends its arguments before its closer arrives", "[stream]") {
+    const std::string head = "<tool_call>\n{\"name\": \"send_email\", \"arguments\": {\"to\": [\"ana@example.com\"], "
+                             "\"subject\": \"Quarterly numbers\", \"body\": \"Hi Ana, the figures are attached; the "
+                             "summary is in the first tab.\", \"cc\": \"bo@example.com\"}}";
+    const Parser parser(profile_outside("hermes"), corpus_tools());
+    StreamParser sp(parser);
+    const auto before_closer = feed_bytes(sp, head);
+    REQUIRE(count(before_closer, Kind::call_begin) == 1);
+    CHECK(before_closer.front().kind == Kind::call_begin);
+    CHECK(before_closer.front().name == "send_email");
+    CHECK(before_closer.front().id == "call_0");
+    // Members go out once the next one has begun (reads are spaced by a quarter of the
+    // block's length, so the latest may lag); no call_end yet.
+    const std::string args = joined(before_closer, Kind::call_arguments);
+    CHECK(args.rfind(R"({"to":["ana@example.com"],"subject":"Quarterly numbers")", 0) == 0);
+    CHECK(count(before_closer, Kind::call_end) == 0);
+    auto rest = feed_bytes(sp, "\n</tool_call>");
+    for (auto& e : sp.finish().events) rest.push_back(std::move(e));
+    REQUIRE(count(rest, Kind::call_end) == 1);
+    const StreamEvent& end = rest.back().kind == Kind::call_end ? rest.back() : *std::find_if(rest.begin(), rest.end(), [](const StreamEvent& e) { return e.kind == Kind::call_end; });
+    REQUIRE(end.call);
+    CHECK(args + joined(rest, Kind::call_arguments) ==
+          R"({"to":["ana@example.com"],"subject":"Quarterly numbers","body":"Hi Ana, the figures are attached; the summary is in the first tab.","cc":"bo@example.com"})");
+}
+
+TEST_CASE("stream: XML-style parameters stream typed, before the call closes", "[stream]") {
+    const std::string head = "<tool_call>\n<function=search_web>\n<parameter=query>\nbest ramen in Sapporo\n</parameter>\n"
+                             "<parameter=max_results>\n5\n</parameter>\n<parameter=safe>\ntrue\n</parameter>\n"
+                             "<parameter=note>\nopen late, near the station, not too loud\n</parameter>\n";
+    const Parser parser(profile_outside("qwen3_coder"), corpus_tools());
+    StreamParser sp(parser);
+    const auto early = feed_bytes(sp, head);
+    REQUIRE(count(early, Kind::call_begin) == 1);
+    // The integer is typed from the schema already in the delta.
+    CHECK(joined(early, Kind::call_arguments).rfind(R"({"query":"best ramen in Sapporo")", 0) == 0);
+    auto rest = feed_bytes(sp, "</function>\n</tool_call>");
+    for (auto& e : sp.finish().events) rest.push_back(std::move(e));
+    const std::string all = joined(early, Kind::call_arguments) + joined(rest, Kind::call_arguments);
+    CHECK(all == R"({"query":"best ramen in Sapporo","max_results":5,"safe":true,"note":"open late, near the station, not too loud"})");
+}
+
+TEST_CASE("stream: a call that fails its schema at the end is ended with a rejection", "[stream]") {
+    // days must be 1..14: only the whole call shows it, after deltas went out.
+    const std::string text = "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Lima\", \"unit\": "
+                             "\"celsius\", \"days\": 30}}\n</tool_call>";
+    const Parser parser(profile_outside("hermes"), corpus_tools());
+    StreamParser sp(parser);
+    auto events = feed_bytes(sp, text);
+    const auto fin = sp.finish();
+    for (const auto& e : fin.events) events.push_back(e);
+    REQUIRE(count(events, Kind::call_begin) == 1);
+    CHECK(count(events, Kind::call_arguments) >= 1);
+    const auto end = std::find_if(events.begin(), events.end(), [](const StreamEvent& e) { return e.kind == Kind::call_end; });
+    REQUIRE(end != events.end());
+    CHECK_FALSE(end->call);
+    CHECK(end->rejection.find("schema") != std::string::npos);
+    CHECK(fin.result.calls.empty());
+}
+
+TEST_CASE("stream: dropping a stream mid-call reports no call as complete", "[stream]") {
+    const Parser parser(profile_outside("hermes"), corpus_tools());
+    std::vector<StreamEvent> events;
+    {
+        StreamParser sp(parser);
+        events = feed_bytes(sp, "<tool_call>\n{\"name\": \"run_sql\", \"arguments\": {\"query\": \"SELECT 1\", "
+                                "\"limit\": 5, \"note\": \"half");
+    }  // destroyed here, without finish()
+    CHECK(count(events, Kind::call_begin) == 1);
+    CHECK(count(events, Kind::call_end) == 0);
+}
+
+TEST_CASE("stream: reasoning flows at once when the prompt opened it, and waits when guessed", "[stream]") {
+    const std::string text = "The user wants Paris weather; I should call the tool.</think>\n\n<tool_call>\n"
+                             "{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>";
+    toolgram::Profile p = toolgram::builtin_profile("hermes");
+    SECTION("inside: reasoning deltas before the closer") {
+        p.settings.reasoning_start = toolgram::ReasoningStart::inside;
+        const Parser parser(p, corpus_tools());
+        StreamParser sp(parser);
+        const auto early = feed_bytes(sp, text.substr(0, text.find("</think>")));
+        CHECK(joined(early, Kind::reasoning).rfind("The user wants Paris weather; I should call the", 0) == 0);
+        const auto fin = sp.finish();
+        CHECK(fin.result.reasoning == "The user wants Paris weather; I should call the tool.");
+    }
+    SECTION("guess: held until a delimiter tells, then sent as reasoning") {
+        const Parser parser(p, corpus_tools());
+        StreamParser sp(parser);
+        CHECK(feed_bytes(sp, text.substr(0, text.find("</think>"))).empty());
+        const auto after = feed_bytes(sp, "</think>\n\nSunny");
+        CHECK(joined(after, Kind::reasoning) == "The user wants Paris weather; I should call the tool.");
+        CHECK(joined(after, Kind::content) == "Sunny");
+    }
+}
+
+TEST_CASE("stream: feed after finish is a usage error", "[stream]") {
+    const Parser parser(profile_outside("hermes"));
+    StreamParser sp(parser);
+    sp.feed("hi");
+    sp.finish();
+    CHECK_THROWS_AS(sp.feed("more"), std::logic_error);
+}
