@@ -1,6 +1,7 @@
 // Helpers the one-shot parse and the stream share (see parser_impl.hpp).
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 #include "parser_impl.hpp"
 
@@ -9,10 +10,28 @@ namespace toolgram::detail {
 // Where `needle` first occurs, ignoring ASCII case; npos when it does not.
 std::size_t find_ci(std::string_view hay, std::string_view needle) {
     if (needle.empty() || needle.size() > hay.size()) return std::string_view::npos;
-    auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
-        return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-    });
-    return it == hay.end() ? std::string_view::npos : static_cast<std::size_t>(it - hay.begin());
+    // ASCII folding inline (std::tolower goes through the locale on every byte), and a
+    // memchr jump to each byte that can start the needle, in either case.
+    auto fold = [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + ('a' - 'A')) : c; };
+    const char lower = fold(needle[0]);
+    const char upper = lower >= 'a' && lower <= 'z' ? static_cast<char>(lower - ('a' - 'A')) : lower;
+    const std::size_t last = hay.size() - needle.size();  // the last possible start
+    auto next = [&](char c, std::size_t from) {
+        if (from > last) return std::string_view::npos;
+        const void* p = std::memchr(hay.data() + from, c, last + 1 - from);
+        return p ? static_cast<std::size_t>(static_cast<const char*>(p) - hay.data()) : std::string_view::npos;
+    };
+    std::size_t at_lower = next(lower, 0);
+    std::size_t at_upper = upper != lower ? next(upper, 0) : std::string_view::npos;
+    for (;;) {
+        const std::size_t i = std::min(at_lower, at_upper);
+        if (i == std::string_view::npos) return std::string_view::npos;
+        std::size_t k = 1;
+        while (k < needle.size() && fold(hay[i + k]) == fold(needle[k])) ++k;
+        if (k == needle.size()) return i;
+        if (i == at_lower) at_lower = next(lower, i + 1);
+        else at_upper = next(upper, i + 1);
+    }
 }
 
 void type_text_arguments(Candidate& c, const json* schema) {

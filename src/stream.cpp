@@ -102,16 +102,34 @@ using SpanQueue = std::priority_queue<Span, std::vector<Span>, std::greater<>>;
 // Where the text stops being decidable for these needles: the first position from which
 // the rest of the text is a proper prefix of one of them (cut by the end of the chunk),
 // or the end. Only that much is held back, not a whole needle's length.
-std::size_t partial_tail(std::string_view text, const std::vector<std::string>& needles, bool ignore_case = false) {
+struct NeedleSet {
+    std::vector<std::string> needles;
+    std::array<bool, 256> first{};  // bytes that start a needle (both cases when folding)
     std::size_t longest = 0;
-    for (const auto& n : needles) longest = std::max(longest, n.size());
-    const std::size_t start = text.size() + 1 > longest ? text.size() + 1 - longest : 0;
+    bool ignore_case = false;
+
+    NeedleSet() = default;
+    explicit NeedleSet(std::vector<std::string> n, bool fold = false) : needles(std::move(n)), ignore_case(fold) {
+        for (const auto& x : needles) {
+            if (x.empty()) continue;
+            longest = std::max(longest, x.size());
+            const auto c = static_cast<unsigned char>(x[0]);
+            first[c] = true;
+            if (fold) first[static_cast<unsigned char>(std::tolower(c))] = first[static_cast<unsigned char>(std::toupper(c))] = true;
+        }
+    }
+};
+
+std::size_t partial_tail(std::string_view text, const NeedleSet& set) {
+    const std::size_t start = text.size() + 1 > set.longest ? text.size() + 1 - set.longest : 0;
     auto same = [&](char a, char b) {
-        return ignore_case ? std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b)) : a == b;
+        return set.ignore_case ? std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b))
+                               : a == b;
     };
     for (std::size_t p = start; p < text.size(); ++p) {
+        if (!set.first[static_cast<unsigned char>(text[p])]) continue;
         const std::size_t rest = text.size() - p;
-        for (const auto& n : needles) {
+        for (const auto& n : set.needles) {
             if (n.size() <= rest) continue;
             std::size_t k = 0;
             while (k < rest && same(text[p + k], n[k])) ++k;
@@ -166,6 +184,7 @@ struct StreamParser::Impl {
     RState rstate = RState::outside;
     std::vector<detail::Region> regions;  // the last may be open (ends `far`)
     std::vector<std::string> openers, implicit_closers, inside_closers;
+    NeedleSet opener_set, delimiter_set, inside_set, content_marker_set, intent_set;
         std::size_t r_pos = 0;     // outside: no opener starts before this
     std::size_t r_search = 0;  // inside: no closer starts before this
 
@@ -173,6 +192,7 @@ struct StreamParser::Impl {
     std::vector<detail::Region> fences;  // the last may be open (ends `far`)
     bool fence_open = false;
     std::size_t line_start = 0;  // first line not yet classified
+    std::size_t eol_searched = 0;  // no newline in [line_start, eol_searched)
     std::size_t fence_first = npos, fence_q = 0;  // the fence holding the scan, and its first non-blank byte
 
     // ---- content markers, intent markers
@@ -233,6 +253,13 @@ struct StreamParser::Impl {
         head_readers = std::any_of(p.grammars.begin(), p.grammars.end(),
                                    [](const auto& g) { return g.second == Role::primary && g.first->read_head; });
         fallbacks = std::any_of(p.grammars.begin(), p.grammars.end(), [](const auto& g) { return g.second == Role::fallback; });
+        opener_set = NeedleSet(openers);
+        std::vector<std::string> delimiters = openers;
+        delimiters.insert(delimiters.end(), implicit_closers.begin(), implicit_closers.end());
+        delimiter_set = NeedleSet(delimiters);
+        inside_set = NeedleSet(inside_closers);
+        content_marker_set = NeedleSet(s.content_markers);
+        intent_set = NeedleSet(s.intent_markers, true);
         cm_pos.assign(s.content_markers.size(), 0);
         if (s.tool_required) intent_at = 0;
     }
@@ -249,12 +276,10 @@ struct StreamParser::Impl {
 
     void update_reasoning() {
         const std::size_t n = buf.size();
-        auto limit_for = [&](const std::vector<std::string>& needles) { return finished ? n : partial_tail(buf, needles); };
+        auto limit_for = [&](const NeedleSet& set) { return finished ? n : partial_tail(buf, set); };
         for (;;) {
             if (rstate == RState::guessing) {
-                std::vector<std::string> both = openers;
-                both.insert(both.end(), implicit_closers.begin(), implicit_closers.end());
-                const std::size_t limit = limit_for(both);
+                const std::size_t limit = limit_for(delimiter_set);
                 const auto [o, oi] = find_first_of_needles(buf, openers, r_pos, limit);
                 const auto [c, ci] = find_first_of_needles(buf, implicit_closers, r_pos, limit);
                 if (o == npos && c == npos) {
@@ -274,7 +299,7 @@ struct StreamParser::Impl {
                 continue;
             }
             if (rstate == RState::outside) {
-                const std::size_t limit = limit_for(openers);
+                const std::size_t limit = limit_for(opener_set);
                 const auto [o, oi] = find_first_of_needles(buf, openers, r_pos, limit);
                 if (o == npos) {
                     r_pos = std::max(r_pos, limit);
@@ -284,12 +309,13 @@ struct StreamParser::Impl {
                 regions.push_back({o, far, inner, far, false});
                 reasoning_parts.emplace_back();
                 inside_closers = {s.reasoning[oi].close};
+                inside_set = NeedleSet(inside_closers);
                 r_search = inner;
                 rstate = RState::inside;
                 continue;
             }
             // inside
-            const std::size_t limit = limit_for(inside_closers);
+            const std::size_t limit = limit_for(inside_set);
             const auto [c, ci] = find_first_of_needles(buf, inside_closers, r_search, limit);
             if (c == npos) {
                 r_search = std::max(r_search, limit);
@@ -328,7 +354,10 @@ struct StreamParser::Impl {
 
     void update_fences() {
         for (;;) {
-            std::size_t eol = buf.find('\n', line_start);
+            // Resume the newline search where the last one stopped: a long line arriving
+            // a token at a time must not be searched again from its start.
+            std::size_t eol = buf.find('\n', std::max(line_start, eol_searched));
+            eol_searched = eol == npos ? buf.size() : eol;
             if (eol == npos) {
                 if (!finished || line_start >= buf.size()) break;
                 eol = buf.size();
@@ -365,11 +394,12 @@ struct StreamParser::Impl {
     // Content markers and intent markers.
 
     std::size_t update_content_markers() {
+        if (s.content_markers.empty()) return buf.size();
+        const std::size_t limit = finished ? buf.size() : partial_tail(buf, content_marker_set);
         std::size_t known = buf.size();
         for (std::size_t i = 0; i < s.content_markers.size(); ++i) {
             const std::string& m = s.content_markers[i];
             if (m.empty()) continue;
-            const std::size_t limit = finished ? buf.size() : partial_tail(buf, {m});
             for (;;) {
                 const std::size_t at = buf.find(m, cm_pos[i]);
                 if (at == npos || at >= limit) break;
@@ -384,7 +414,7 @@ struct StreamParser::Impl {
 
     void update_intent() {
         if (intent_at != npos) return;
-        const std::size_t limit = finished ? buf.size() : partial_tail(buf, s.intent_markers, true);
+        const std::size_t limit = finished ? buf.size() : partial_tail(buf, intent_set);
         if (limit <= intent_search) return;
         const std::string_view window = std::string_view(buf).substr(intent_search);
         for (const auto& m : s.intent_markers) {
