@@ -197,6 +197,7 @@ struct StreamParser::Impl {
 
     // ---- content markers, intent markers
     std::vector<std::size_t> cm_pos;  // per content marker: search resumes here
+    std::size_t content_known = 0;    // content markers are known up to here
     std::size_t intent_search = 0;
     std::size_t intent_at = npos;
 
@@ -610,6 +611,7 @@ struct StreamParser::Impl {
                     for (auto& c : b.candidates) c.notes.push_back("tags_inside_fence");
                 }
             }
+            assemble();  // the text before this block goes out before its calls
             judge_block(b, pl, span);
             settled.pop_front();
         }
@@ -760,7 +762,7 @@ struct StreamParser::Impl {
     // -----------------------------------------------------------------------------------
     // Assembly of content and reasoning up to the frontier.
 
-    void assemble(std::size_t content_known) {
+    void assemble() {
         // Before this, everything is decided: markers scanned, blocks judged, regions found.
         std::size_t f = std::min(scan, reasoning_known());
         if (!settled.empty()) {
@@ -781,7 +783,7 @@ struct StreamParser::Impl {
         // Content. A primary grammar that reads the whole output (strict JSON) gets its
         // turn at the end unless a marker block appears first: until then, the content
         // may all be its block.
-        std::size_t fc = std::min(f, content_known);
+        std::size_t fc = std::min(f, content_known);  // content markers searched up to here
         if (whole_readers && !primary_seen && !whole_declined) fc = 0;
         if (head_readers && !head_declined) fc = 0;
         if (rstate == RState::inside) fc = std::min(fc, regions.back().outer_begin);
@@ -886,14 +888,14 @@ struct StreamParser::Impl {
         try {
             update_reasoning();
             update_fences();
-            const std::size_t content_known = update_content_markers();
+            content_known = update_content_markers();
             if (fallbacks) update_intent();
             update_whole();
             update_head();
             judge_settled();
             update_scan();
             judge_settled();
-            assemble(content_known);
+            assemble();
         } catch (const std::exception&) {
             frozen = true;  // a defect: finish() reports it as the one-shot parse does
         }
