@@ -323,3 +323,50 @@ TEST_CASE("cli profiles and grammars list every built-in name", "[cli]") {
     for (const char* name : {"tag", "marker", "json", "bracket", "xml", "text_kv"})
         CHECK_THAT(grammars.out, Catch::Contains(std::string(name) + "\t"));
 }
+
+TEST_CASE("cli stream prints JSON events a line and ends with parse's result", "[cli][stream]") {
+    Scratch s;
+    const std::string text = "Checking the weather.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": "
+                             "{\"city\": \"Antwerp\"}}\n</tool_call>\nDone.";
+    const std::string input = s.write("in.txt", text);
+    const std::string tools = s.write("tools.json", tools_json);
+    const std::string common = " --profile hermes --tools " + shell_quote(tools);
+
+    for (const std::string how : {"file", "stdin"}) {
+        CAPTURE(how);
+        const Run r = how == "file" ? run_cli(s, "stream " + shell_quote(input) + " --chunk 3" + common)
+                                    : run_cli(s, "stream - --chunk 1" + common + " < " + shell_quote(input));
+        INFO(r.out << r.err);
+        REQUIRE(r.exit_code == 0);
+        const auto lines = lines_of(r.out);
+        REQUIRE(lines.size() >= 4);
+        std::string content, arguments;
+        std::vector<std::string> kinds;
+        for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
+            const json e = json::parse(lines[i]);
+            kinds.push_back(e["event"].get<std::string>());
+            if (e["event"] == "content") content += e["text"].get<std::string>();
+            if (e["event"] == "tool_call_arguments") arguments += e["text"].get<std::string>();
+        }
+        const json end = json::parse(lines.back());
+        CHECK(end["event"] == "end");
+        const Run parsed = run_cli(s, "parse " + shell_quote(input) + common);
+        CHECK(end["result"] == json::parse(parsed.out));
+        CHECK(content == end["result"]["content"]);
+        CHECK(json::parse(arguments) == end["result"]["calls"][0]["arguments"]);
+        CHECK(std::count(kinds.begin(), kinds.end(), "tool_call_begin") == 1);
+        CHECK(std::count(kinds.begin(), kinds.end(), "tool_call_end") == 1);
+    }
+}
+
+TEST_CASE("cli stream rejects bad usage with exit code 2", "[cli][stream]") {
+    Scratch s;
+    CHECK(run_cli(s, "stream --chunk 0 -").exit_code == 2);
+    CHECK(run_cli(s, "stream --chunk x -").exit_code == 2);
+    CHECK(run_cli(s, "stream --openai -").exit_code == 2);
+    CHECK(run_cli(s, "stream --reasoning-start maybe -").exit_code == 2);
+    CHECK(run_cli(s, "stream --profile nope -").exit_code == 2);
+    const Run help = run_cli(s, "stream --help");
+    CHECK(help.exit_code == 0);
+    CHECK(help.out.find("tool_call_begin") != std::string::npos);
+}
