@@ -19,6 +19,7 @@
 #include "block_reader.hpp"
 #include "grammar_def.hpp"
 #include "regions.hpp"
+#include "rule_coverage.hpp"
 #include "toolgram/toolgram.hpp"
 #include "toolset.hpp"
 #include "value_reader.hpp"
@@ -87,7 +88,9 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
         bool advanced = false;
         for (const auto& m : markers) {
             if (text.compare(pos, m.text.size(), m.text) != 0 || !m.grammar->read_at) continue;
+            detail::coverage_read_begin(m.grammar->name);  // a no-op outside `toolgram coverage`
             std::optional<Block> b = m.grammar->read_at(ctx, pos);
+            detail::coverage_read_end(b.has_value());
             if (!b) continue;
             for (auto& c : b->candidates) c.role = role;
             const std::size_t next = std::max(b->end, pos + 1);
@@ -101,7 +104,9 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
     if (blocks.empty() && answer_begin < answer_end) {
         for (const auto& [g, r] : grammars) {
             if (r != role || !g->read_whole) continue;
+            detail::coverage_read_begin(g->name);
             std::optional<Block> b = g->read_whole(ctx, answer_begin, answer_end);
+            detail::coverage_read_end(b.has_value());
             if (!b) continue;
             for (auto& c : b->candidates) c.role = role;
             blocks.push_back(std::move(*b));
