@@ -90,7 +90,7 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
             if (text.compare(pos, m.text.size(), m.text) != 0 || !m.grammar->read_at) continue;
             detail::coverage_read_begin(m.grammar->name);  // a no-op outside `toolgram coverage`
             std::optional<Block> b = m.grammar->read_at(ctx, pos);
-            detail::coverage_read_end(b.has_value());
+            detail::coverage_read_end(b);
             if (!b) continue;
             for (auto& c : b->candidates) c.role = role;
             const std::size_t next = std::max(b->end, pos + 1);
@@ -106,7 +106,7 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
             if (r != role || !g->read_whole) continue;
             detail::coverage_read_begin(g->name);
             std::optional<Block> b = g->read_whole(ctx, answer_begin, answer_end);
-            detail::coverage_read_end(b.has_value());
+            detail::coverage_read_end(b);
             if (!b) continue;
             for (auto& c : b->candidates) c.role = role;
             blocks.push_back(std::move(*b));

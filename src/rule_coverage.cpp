@@ -97,12 +97,13 @@ void RuleCoverage::run_begin(const void* rule, std::size_t at) {
     last_run_ = run;
 }
 
-void RuleCoverage::read_end(bool produced_block) {
+void RuleCoverage::read_end(bool produced_block, std::string_view grammar) {
     if (!in_read_) return;
     in_read_ = false;
     merge(read_, run_);
     run_.clear();
     if (!produced_block) return;
+    if (!grammar.empty()) grammar_.assign(grammar);
     GrammarRuleTally& t = tallies_[grammar_];
     ++t.blocks;
     for (const auto& [k, v] : read_) {

@@ -6,7 +6,9 @@
 //  - by grammar: the combinator announces each read of a block (read_begin/read_end in
 //    src/parser.cpp), and events count only for reads that produced a block; a reader
 //    that looked at a marker and declined ("not mine") leaves no trace, so one grammar's
-//    attempts on another's syntax do not blur the picture;
+//    attempts on another's syntax do not blur the picture. A block counts under the
+//    grammar its candidates name (as telemetry does: llama3_json_tagged's calls are
+//    llama3_json's), else under the reader's;
 //  - by run: a reader that runs a rule again at the same place (json_block's retry without
 //    skipping) replaces the first attempt's counts, so only the path taken counts;
 //  - by branch: besides each rule, the edge from its nearest named parent is counted
@@ -21,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -29,6 +32,7 @@
 
 #include <tao/pegtl/contrib/coverage.hpp>
 
+#include "candidate.hpp"
 #include "rule_listener.hpp"
 
 namespace toolgram::detail {
@@ -54,7 +58,8 @@ public:
     void on_rule(std::string_view rule, grammar::RuleEvent event) override;
 
     void read_begin(std::string_view grammar);
-    void read_end(bool produced_block);
+    // `grammar`: the block's candidates' grammar when it differs from the reader's name.
+    void read_end(bool produced_block, std::string_view grammar = {});
     void run_begin(const void* rule, std::size_t at);
 
     // What was counted since the last call, by grammar.
@@ -108,9 +113,11 @@ inline void coverage_read_begin(std::string_view grammar) {
     if (RuleCoverage* c = active_rule_coverage) [[unlikely]]
         c->read_begin(grammar);
 }
-inline void coverage_read_end(bool produced_block) {
-    if (RuleCoverage* c = active_rule_coverage) [[unlikely]]
-        c->read_end(produced_block);
+inline void coverage_read_end(const std::optional<Block>& block) {
+    if (RuleCoverage* c = active_rule_coverage) [[unlikely]] {
+        const bool named = block && !block->candidates.empty();
+        c->read_end(block.has_value(), named ? std::string_view(block->candidates.front().grammar) : std::string_view{});
+    }
 }
 inline void coverage_run_begin(const void* rule, std::size_t at) {
     if (RuleCoverage* c = active_rule_coverage) [[unlikely]]
