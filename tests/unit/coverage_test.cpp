@@ -288,7 +288,7 @@ TEST_CASE("exact-call equality ignores ids and key order, not names, values or c
     CHECK(cov::same_calls(json::array(), json::array()));
 }
 
-TEST_CASE("--diff lists the outputs whose calls, content or error changed, and those only one run has", "[coverage]") {
+TEST_CASE("diff against an earlier run lists outputs whose calls, content or error changed, and those only one run has", "[coverage]") {
     Scratch s;
     const cov::Report now = fixture_report(s);
     json old = cov::to_json(now);
