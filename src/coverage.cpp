@@ -68,7 +68,12 @@ void load_jsonl(const fs::path& path, const LoadOptions& o, Inputs& out) {
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
         const std::string where = path.string() + ":" + std::to_string(n);
         try {
-            const json in = json::parse(line);
+            json in;
+            try {
+                in = json::parse(line);
+            } catch (const json::parse_error& e) {
+                throw std::invalid_argument(std::string("the line is not valid JSON: ") + e.what());
+            }
             if (!in.is_object()) throw std::invalid_argument("the line is not a JSON object");
             auto text_field = in.find("text");
             if (text_field == in.end() || !text_field->is_string())

@@ -519,6 +519,10 @@ struct Svg {
     }
 };
 
+// A model label as the heatmap shows it: long ones (a full model path) shortened with
+// an ellipsis, whole in the label's tooltip, so the grid keeps its place.
+std::string row_label(const std::string& model) { return one_line(model, 36); }
+
 // An estimate of a label's width at 12px in a sans-serif face, for layout only.
 double label_px(std::string_view s, double size = 12.0) { return static_cast<double>(display_width(s)) * size * 0.58; }
 
@@ -526,7 +530,7 @@ std::string heatmap(const Report& r) {
     const std::vector<std::string> columns = grammar_columns(r);
     const double cw = 31, ch = 21, gap = 2, extra_w = 58;
     double label_w = 120;
-    for (const auto& m : r.models) label_w = std::max(label_w, label_px(m.model + " (0000)") + 18);
+    for (const auto& m : r.models) label_w = std::max(label_w, label_px(row_label(m.model) + " (0000)") + 18);
     label_w = std::min(label_w, 300.0);
     double head_h = 60;
     const std::vector<std::string> extra = {"syntax, no call", "no tool syntax", "exact calls"};
@@ -559,7 +563,8 @@ std::string heatmap(const Report& r) {
         svg.s << "<g class=\"row\">";
         svg.rect(0, y - 1, width, ch + 2, "transparent", "", "band");
         svg.s << "<text class=\"model\" x=\"" << fixed(label_w - 10) << "\" y=\"" << fixed(y + ch / 2 + 4)
-              << "\" text-anchor=\"end\">" << esc(m.model) << "<tspan class=\"n\"> (" << m.outputs << ")</tspan></text>";
+              << "\" text-anchor=\"end\">" << esc(row_label(m.model)) << "<tspan class=\"n\"> (" << m.outputs
+              << ")</tspan><title>" << esc(m.model) << "</title></text>";
         for (std::size_t gi = 0; gi < columns.size(); ++gi) {
             const double x = grid_x + static_cast<double>(gi) * (cw + gap);
             auto it = m.grammars.find(columns[gi]);
@@ -652,7 +657,7 @@ std::string legend() {
 std::string html_table(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& rows,
                        std::size_t left_columns, const std::vector<std::string>& row_classes = {},
                        std::size_t wrap_from = std::string::npos) {
-    std::string out = "<table><thead><tr>";
+    std::string out = "<div class=\"scroll\"><table><thead><tr>";
     for (std::size_t i = 0; i < head.size(); ++i)
         out += std::string("<th") + (i < left_columns ? " class=\"l\"" : "") + ">" + esc(head[i]) + "</th>";
     out += "</tr></thead><tbody>";
@@ -664,7 +669,7 @@ std::string html_table(const std::vector<std::string>& head, const std::vector<s
                    ">" + (i < rows[ri].size() ? rows[ri][i] : std::string()) + "</td>";
         out += "</tr>";
     }
-    return out + "</tbody></table>";
+    return out + "</tbody></table></div>";
 }
 
 const char* const css = R"(
@@ -692,6 +697,8 @@ table{border-collapse:collapse;font-size:13px;margin:6px 0 8px}
 th,td{border-bottom:1px solid #e6e9ef;padding:4px 9px;text-align:right;white-space:nowrap;vertical-align:top}
 th{background:#f2f4f8;font-weight:600}
 td.l,th.l{text-align:left}
+td.l:first-child{white-space:normal;overflow-wrap:anywhere;max-width:260px}
+div.scroll{overflow-x:auto}
 td.wrap{white-space:normal;max-width:520px;text-align:left}
 tr.model td{background:#f7f8fb;font-weight:600;border-top:1px solid #d5dae3}
 .bar{display:inline-block;height:9px;background:#3f7fcf;border-radius:2px;vertical-align:middle;margin-right:6px}
