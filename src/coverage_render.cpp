@@ -276,8 +276,11 @@ namespace {
 
 std::string md(std::string s) {
     std::string out;
+    // Pipes would split the cell; angle brackets would be read as HTML (`</parameter>`).
     for (char c : one_line(std::move(s), 200)) {
         if (c == '|') out += "\\|";
+        else if (c == '<') out += "&lt;";
+        else if (c == '>') out += "&gt;";
         else out += c;
     }
     return out;

@@ -473,6 +473,9 @@ TEST_CASE("coverage formats: json, csv, markdown and html each have their shape"
             }
         }
         CHECK(tables == 4);  // models × grammars, variants, rejected names, changes
+        const std::string text = cov::render_markdown(r);
+        CHECK(text.find("&lt;/parameter&gt; missing") != std::string::npos);  // not read as an HTML tag
+        CHECK(text.find("</parameter>") == std::string::npos);
     }
     SECTION("html: well formed, self-contained, a heatmap row per model") {
         const std::string html = cov::render_html(r);
