@@ -18,6 +18,8 @@
 #include <catch2/catch.hpp>
 
 #include "coverage.hpp"
+#include "hermes.hpp"
+#include "lenient_value.hpp"
 #include "rule_coverage.hpp"
 #include "toolgram/toolgram.hpp"
 
@@ -107,6 +109,15 @@ std::size_t blocks_with(const toolgram::detail::GrammarRuleTally& t, const std::
 
 // ---------------------------------------------------------------------------------------
 // The collector.
+
+TEST_CASE("only the named rules of our grammars are listened to, byte-level ones excepted", "[coverage]") {
+    using toolgram::grammar::listened_rule;
+    STATIC_REQUIRE(listened_rule<toolgram::grammar::hermes::block>);
+    STATIC_REQUIRE(listened_rule<toolgram::grammar::lenient::dq_string>);
+    STATIC_REQUIRE_FALSE(listened_rule<tao::pegtl::one<'a'>>);
+    STATIC_REQUIRE_FALSE(listened_rule<tao::pegtl::seq<toolgram::grammar::hermes::block>>);
+    STATIC_REQUIRE_FALSE(listened_rule<toolgram::grammar::lenient::dq_char>);
+}
 
 TEST_CASE("rule coverage counts a dropped closer under its rule, per grammar and block", "[coverage]") {
     const auto t = tallies_of("hermes",
