@@ -235,7 +235,7 @@ std::string render_table(const Report& r) {
             vrows.push_back({same_model ? "" : v.model, same_cell ? "" : v.grammar, v.label, frac(v.blocks, v.of), pct(v.blocks, v.of)});
             prev = &v;
         }
-        out << text_table({"model", "grammar", "variant", "blocks", "share"}, vrows, 3);
+        out << text_table({"model", "grammar", r.rule_filter.empty() ? "variant" : "rule", "blocks", "share"}, vrows, 3);
     }
 
     bool any_names = false;

@@ -249,6 +249,16 @@ TEST_CASE("coverage report: golden counts and accuracy on a fixed input", "[cove
     CHECK(hv[0].blocks == 1);
     CHECK(hv[0].of == 4);
 
+    // --rules TEXT: every rule or branch whose key contains TEXT, by blocks that took it.
+    const auto filtered = cov::variants_of(hermes, "end");
+    std::map<std::string, std::size_t> fk;
+    for (const auto& v : filtered) fk[v.key] = v.blocks;
+    CHECK(fk.at("json_block::missing_end_tag") == 1);
+    CHECK(fk.at("json_block::end") == 4);
+    CHECK(fk.at("hermes::block>json_block::end") == 4);  // json_block::block is a base, not a rule of its own
+    CHECK(fk.at("json_block::end>runtime_literal") == 3);
+    for (const auto& [key, n] : fk) CHECK(key.find("end") != std::string::npos);
+
     const cov::ModelRow& beta = r.models[1];
     CHECK(beta.outputs == 4);
     CHECK(beta.with_calls == 3);
