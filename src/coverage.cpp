@@ -114,27 +114,27 @@ std::vector<fs::path> cases_in(const fs::path& dir) {
     return cases;
 }
 
-// The folder's name as people wrote it: "corpus/hermes/" is "hermes".
-std::string folder_name(const fs::path& dir) {
-    fs::path p = dir.lexically_normal();
-    if (p.filename().empty()) p = p.parent_path();
-    const std::string name = p.filename().string();
-    return name.empty() || name == "." ? fs::absolute(dir).lexically_normal().parent_path().filename().string() : name;
+// A folder as an absolute path without a trailing separator, so that "corpus/hermes/" and
+// "." have a name and a parent like any other folder.
+fs::path clean_dir(const fs::path& dir) {
+    fs::path p = fs::absolute(dir).lexically_normal();
+    if (p.filename().empty() && p.has_parent_path() && p != p.root_path()) p = p.parent_path();
+    return p;
 }
 
 // A corpus folder: CASE.txt, with CASE.expect.json when there is an expectation (format
 // of tests/unit/corpus_test.cpp; "model" may label a case). Tools: the spec's, else the
 // corpus tools.json (the folder's own or its parent's), else --tools, else none.
-void load_folder(const fs::path& dir, const LoadOptions& o, Inputs& out) {
-    const std::string folder = folder_name(dir);
+void load_folder(const fs::path& given, const LoadOptions& o, Inputs& out) {
+    const fs::path dir = clean_dir(given);
+    const std::string folder = dir.filename().string();
     std::optional<std::vector<Tool>> corpus_tools;
     std::optional<std::string> corpus_tools_error;
     bool corpus_tools_looked = false;
     auto default_tools = [&]() -> const std::vector<Tool>* {
         if (!corpus_tools_looked) {
             corpus_tools_looked = true;
-            for (const fs::path& p : {dir / "tools.json", dir.lexically_normal().parent_path() / "tools.json",
-                                      fs::absolute(dir).lexically_normal().parent_path() / "tools.json"}) {
+            for (const fs::path& p : {dir / "tools.json", dir.parent_path() / "tools.json"}) {
                 std::error_code ec;
                 if (!fs::is_regular_file(p, ec)) continue;
                 try {

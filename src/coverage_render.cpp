@@ -87,6 +87,12 @@ std::size_t total_outputs(const Report& r) {
     return n;
 }
 
+// "607 outputs from 36 models", "1 output from 1 model".
+std::string counted(const Report& r) {
+    const std::size_t n = total_outputs(r), m = r.models.size();
+    return num(n) + (n == 1 ? " output" : " outputs") + " from " + num(m) + (m == 1 ? " model" : " models");
+}
+
 std::string change_counts(const std::vector<Change>& changes) {
     std::size_t changed = 0, added = 0, removed = 0;
     for (const auto& c : changes) (c.kind == "added" ? added : c.kind == "removed" ? removed : changed)++;
@@ -205,7 +211,7 @@ std::string text_table(const std::vector<std::string>& head, const std::vector<s
 
 std::string render_table(const Report& r) {
     std::ostringstream out;
-    out << "toolgram coverage: " << total_outputs(r) << " outputs from " << r.models.size() << " models";
+    out << "toolgram coverage: " << counted(r);
     if (!r.inputs.empty()) out << " (" << join(r.inputs, ", ") << ")";
     out << "\n\n";
     std::vector<std::vector<std::string>> rows;
@@ -314,7 +320,7 @@ std::string md_table(const std::vector<std::string>& head, const std::vector<std
 std::string render_markdown(const Report& r) {
     std::ostringstream out;
     out << "# Tool-call coverage by model\n\n"
-        << total_outputs(r) << " outputs from " << r.models.size() << " models";
+        << counted(r);
     if (!r.inputs.empty()) out << " (" << md(join(r.inputs, ", ")) << ")";
     out << ".\n\n## Models × grammars\n\n";
     std::vector<std::vector<std::string>> rows;
@@ -723,8 +729,7 @@ std::string render_html(const Report& r) {
     out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         << "<title>toolgram coverage</title>\n<style>" << css << "</style>\n</head>\n<body>\n"
-        << "<h1>Tool-call coverage by model</h1>\n<p class=\"sub\">" << total_outputs(r) << " outputs from "
-        << r.models.size() << " models";
+        << "<h1>Tool-call coverage by model</h1>\n<p class=\"sub\">" << counted(r);
     if (expected) out << " · exact calls in " << frac(exact, expected) << " outputs with an expectation (" << pct(exact, expected) << ")";
     if (!r.inputs.empty()) out << " · " << esc(join(r.inputs, ", "));
     out << "</p>\n<h2>Models × grammars</h2>\n" << legend()

@@ -553,6 +553,14 @@ TEST_CASE("coverage of a corpus folder labels it by name and uses its profile", 
     CHECK(forced.samples[0].profile.name == "tag");
     CHECK(forced.samples[0].model == "hermes");
 
+    // One folder given with a trailing separator: the same name, the same corpus tools.json.
+    const cov::Inputs slash = cov::load_inputs({s.path("c/hermes/")}, {});
+    REQUIRE(slash.problems.empty());
+    REQUIRE(slash.samples.size() == 2);
+    CHECK(slash.samples[0].id == "hermes/one");
+    CHECK(slash.samples[0].profile.name == "hermes");
+    CHECK(slash.samples[0].tools.size() == 2);
+
     CHECK_THROWS_AS(cov::load_inputs({s.path("nothing-here")}, {}), cov::InputFileError);
     s.write("empty/readme.md", "no cases");
     CHECK_THROWS_AS(cov::load_inputs({s.path("empty")}, {}), cov::InputFileError);
