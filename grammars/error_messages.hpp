@@ -4,9 +4,13 @@
 // specialised beside each grammar (never inside it), so the rules stay pure structure.
 // A rule without an entry raises with a generic text. Messages are phrased for the
 // correction prompt that goes back to the model, so they say what was expected.
+// The start/success/failure hooks tell a coverage run which rules matched
+// (rule_listener.hpp); without one installed they are a branch on a null pointer.
 #pragma once
 
 #include <tao/pegtl.hpp>
+
+#include "rule_listener.hpp"
 
 namespace toolgram::grammar::errors {
 
@@ -18,7 +22,20 @@ inline constexpr const char* nesting_too_deep = "nesting deeper than the limit";
 template <typename Rule>
 struct control : tao::pegtl::normal<Rule> {
     template <typename ParseInput, typename... States>
+    static void start(const ParseInput&, States&&...) {
+        notify_rule<Rule>(RuleEvent::start);
+    }
+    template <typename ParseInput, typename... States>
+    static void success(const ParseInput&, States&&...) {
+        notify_rule<Rule>(RuleEvent::success);
+    }
+    template <typename ParseInput, typename... States>
+    static void failure(const ParseInput&, States&&...) {
+        notify_rule<Rule>(RuleEvent::failure);
+    }
+    template <typename ParseInput, typename... States>
     [[noreturn]] static void raise(const ParseInput& in, States&&...) {
+        notify_rule<Rule>(RuleEvent::raise);
         if constexpr (message<Rule> != nullptr) {
             throw tao::pegtl::parse_error(message<Rule>, in);
         } else {

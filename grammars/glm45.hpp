@@ -53,6 +53,10 @@ struct block : seq<call> {};
 
 }  // namespace toolgram::grammar::glm45
 
+namespace toolgram::grammar {
+template <> inline constexpr bool listened_rule<glm45::name_char> = false;  // one per character
+}  // namespace toolgram::grammar
+
 namespace toolgram::grammar::errors {
 template <> inline constexpr const char* message<glm45::argument> =
     "<arg_key>NAME</arg_key><arg_value>value</arg_value> or </tool_call> expected";

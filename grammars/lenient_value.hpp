@@ -144,6 +144,15 @@ struct padded_value : seq<ws, value, ws> {};
 
 }  // namespace toolgram::grammar::lenient
 
+namespace toolgram::grammar {
+// Byte-level rules stay out of coverage counts (rule_listener.hpp): they fire for every
+// character of a string, which a parse should not pay for, and the string rules above
+// them already say what a value looked like.
+template <> inline constexpr bool listened_rule<lenient::escape_sequence> = false;
+template <> inline constexpr bool listened_rule<lenient::dq_char> = false;
+template <> inline constexpr bool listened_rule<lenient::sq_char> = false;
+}  // namespace toolgram::grammar
+
 namespace tao::pegtl {
 // For analyze<>: the guard matches exactly what its rule matches.
 template <typename Name, typename Rule>

@@ -17,6 +17,7 @@
 
 #include "candidate.hpp"
 #include "error_messages.hpp"
+#include "rule_coverage.hpp"
 #include "scan_context.hpp"
 #include "value_reader.hpp"
 
@@ -64,6 +65,7 @@ RunResult run_rule_at(ScanContext& ctx, std::size_t at, State& st, std::size_t s
     st.max_depth = ctx.settings().limits.max_depth;
     const char* end = text.data() + (stop == std::string_view::npos ? text.size() : stop);
     watched_input in(text.data() + at, end, "output");
+    coverage_run_begin(pg::demangle<Rule>().data(), at);
     RunResult r;
     try {
         if (pg::parse<Rule, Action, Control>(in, st)) {

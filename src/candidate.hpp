@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <unordered_set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,11 +38,12 @@ struct Candidate {
     bool cut = false;                 // the problem is a value cut by the end of output
     bool in_reasoning = false;
     bool in_example = false;
+    std::unordered_set<std::string> argument_keys;  // names given to set_argument so far
 };
 
 // Sets one named argument. A name given twice is recorded as the duplicate_key repair,
-// which phase two refuses (which value counts would be ambiguous); the first position is
-// kept so the order of the arguments stays the order they were written in.
+// which phase two refuses (which value counts would be ambiguous); arguments stay in the
+// order they were written in.
 inline void set_argument(Candidate& c, const std::string& key, json value);
 
 struct Block {
@@ -62,13 +64,12 @@ namespace toolgram::detail {
 
 inline void set_argument(Candidate& c, const std::string& key, json value) {
     if (!c.arguments.is_object()) c.arguments = json::object();
-    auto it = c.arguments.find(key);
-    if (it != c.arguments.end()) {
-        c.repairs |= repair_duplicate_key;
-        *it = std::move(value);
-    } else {
-        c.arguments.emplace(key, std::move(value));
+    if (!c.argument_keys.insert(key).second) {
+        c.repairs |= repair_duplicate_key;  // refused in phase two; the first stays
+        return;
     }
+    // Appended directly: ordered_json's own insert searches linearly for the key.
+    c.arguments.get_ref<json::object_t&>().emplace_back(key, std::move(value));
 }
 
 }  // namespace toolgram::detail

@@ -95,7 +95,10 @@ inline std::string gemma_value_text(const json& v, std::string_view quote) {
     if (v.is_string()) return std::string(quote) + v.get<std::string>() + std::string(quote);
     if (v.is_array()) {
         std::string out = "[";
-        for (std::size_t i = 0; i < v.size(); ++i) out += (i ? "," : "") + gemma_value_text(v[i], quote);
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            if (i) out += ',';
+            out += gemma_value_text(v[i], quote);  // not `(i ? "," : "") + …`: GCC 12 warns falsely (-Wrestrict)
+        }
         return out + "]";
     }
     if (v.is_object()) {

@@ -135,12 +135,20 @@ struct markup_control : grammar::errors::control<Rule> {};
 
 template <>
 struct markup_control<mu::element_body> : grammar::errors::control<mu::element_body> {
+    using base = grammar::errors::control<mu::element_body>;  // its hooks report to a coverage run
     template <typename Input>
-    static void start(const Input&, MarkupState& st) { st.saved.push_back(st.open_elements.size()); }
+    static void start(const Input& in, MarkupState& st) {
+        base::start(in, st);
+        st.saved.push_back(st.open_elements.size());
+    }
     template <typename Input>
-    static void success(const Input&, MarkupState& st) { st.saved.pop_back(); }
+    static void success(const Input& in, MarkupState& st) {
+        base::success(in, st);
+        st.saved.pop_back();
+    }
     template <typename Input>
-    static void failure(const Input&, MarkupState& st) {
+    static void failure(const Input& in, MarkupState& st) {
+        base::failure(in, st);
         const std::size_t n = st.saved.back();
         st.saved.pop_back();
         st.open_elements.resize(n);
@@ -149,12 +157,20 @@ struct markup_control<mu::element_body> : grammar::errors::control<mu::element_b
 };
 template <>
 struct markup_control<mu::children> : grammar::errors::control<mu::children> {
+    using base = grammar::errors::control<mu::children>;
     template <typename Input>
-    static void start(const Input&, MarkupState& st) { st.saved.push_back(st.open_elements.back().children.size()); }
+    static void start(const Input& in, MarkupState& st) {
+        base::start(in, st);
+        st.saved.push_back(st.open_elements.back().children.size());
+    }
     template <typename Input>
-    static void success(const Input&, MarkupState& st) { st.saved.pop_back(); }
+    static void success(const Input& in, MarkupState& st) {
+        base::success(in, st);
+        st.saved.pop_back();
+    }
     template <typename Input>
-    static void failure(const Input&, MarkupState& st) {
+    static void failure(const Input& in, MarkupState& st) {
+        base::failure(in, st);
         st.open_elements.back().children.resize(st.saved.back());
         st.saved.pop_back();
     }

@@ -18,6 +18,7 @@
 
 #include "block_reader.hpp"
 #include "parser_impl.hpp"
+#include "rule_coverage.hpp"
 #include "value_reader.hpp"
 
 namespace toolgram {
@@ -61,7 +62,9 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
         bool advanced = false;
         for (const auto& m : markers) {
             if (text.compare(pos, m.text.size(), m.text) != 0 || !m.grammar->read_at) continue;
+            detail::coverage_read_begin(m.grammar->name);  // a no-op outside `toolgram coverage`
             std::optional<Block> b = m.grammar->read_at(ctx, pos);
+            detail::coverage_read_end(b);
             if (!b) continue;
             for (auto& c : b->candidates) c.role = role;
             b->role = role;
@@ -76,7 +79,9 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
     if (blocks.empty() && answer_begin < answer_end) {
         for (const auto& [g, r] : grammars) {
             if (r != role || !g->read_whole) continue;
+            detail::coverage_read_begin(g->name);
             std::optional<Block> b = g->read_whole(ctx, answer_begin, answer_end);
+            detail::coverage_read_end(b);
             if (!b) continue;
             for (auto& c : b->candidates) c.role = role;
             b->role = role;

@@ -35,25 +35,19 @@ std::size_t find_ci(std::string_view hay, std::string_view needle) {
 }
 
 void type_text_arguments(Candidate& c, const json* schema) {
+    if (!schema) return;  // no tools: nothing to type from, keep the text
     const json* props = nullptr;
-    if (schema && schema->is_object())
+    if (schema->is_object())
         if (auto p = schema->find("properties"); p != schema->end() && p->is_object()) props = &*p;
-    json typed = json::object();
+    // In place: rebuilding the object through ordered_json's operator[] would search it
+    // linearly once per key.
     for (auto it = c.arguments.begin(); it != c.arguments.end(); ++it) {
-        if (!it->is_string()) {
-            typed[it.key()] = *it;
-            continue;
-        }
+        if (!it->is_string()) continue;
         const json* prop = nullptr;
         if (props)
             if (auto p = props->find(it.key()); p != props->end()) prop = &*p;
-        if (!schema) {
-            typed[it.key()] = *it;  // no tools: nothing to type from, keep the text
-            continue;
-        }
-        typed[it.key()] = detail::type_text_value(it->get<std::string>(), prop, it.key(), c.notes);
+        it.value() = detail::type_text_value(it->get<std::string>(), prop, it.key(), c.notes);
     }
-    c.arguments = std::move(typed);
 }
 
 // Joins two pieces of content so that removed syntax leaves no stray blank lines: the

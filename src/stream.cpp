@@ -744,12 +744,16 @@ struct StreamParser::Impl {
             events.push_back(call_event(StreamEvent::Kind::call_begin, open->id, open->name));
         }
         if (c.arguments_are_text) detail::type_text_arguments(c, schema);
-        json head = json::object();
+        // The arguments JSON up to (not including) the last member, written member by
+        // member as a dump of the whole object would write it.
+        std::string prefix = "{";
         std::size_t k = 0;
-        for (auto it = c.arguments.begin(); it != c.arguments.end() && k + 1 < c.arguments.size(); ++it, ++k)
-            head[it.key()] = it.value();
-        std::string prefix = detail::arguments_text(head);
-        prefix.pop_back();  // the closing brace: more members may follow
+        for (auto it = c.arguments.begin(); it != c.arguments.end() && k + 1 < c.arguments.size(); ++it, ++k) {
+            if (k > 0) prefix += ',';
+            prefix += detail::arguments_text(json(it.key()));
+            prefix += ':';
+            prefix += detail::arguments_text(it.value());
+        }
         if (prefix.size() > open->sent.size() && prefix.compare(0, open->sent.size(), open->sent) == 0) {
             StreamEvent d = call_event(StreamEvent::Kind::call_arguments, open->id, open->name);
             d.text = prefix.substr(open->sent.size());

@@ -50,12 +50,11 @@ void ValueBuilder::emit(json v) {
     }
     std::string key = std::move(keys.back());
     keys.pop_back();
-    auto it = top.find(key);
-    if (it != top.end()) {
-        repairs |= repair_duplicate_key;  // last one wins, as in JSON.parse
-        *it = std::move(v);
+    if (!stack_keys.back().insert(key).second) {
+        repairs |= repair_duplicate_key;  // phase two refuses the candidate; the first stays
     } else {
-        top.emplace(std::move(key), std::move(v));
+        // Appended without ordered_map's linear search: the key is known to be new.
+        top.get_ref<json::object_t&>().emplace_back(std::move(key), std::move(v));
     }
 }
 

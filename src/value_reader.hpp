@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -48,14 +49,22 @@ struct ValueBuilder {
     json root;
     bool has_root = false;
     std::vector<json> stack;
+    // The keys of each open object, for finding repeats without a linear search: toolgram
+    // keeps keys in written order (ordered_json), whose lookup is linear, and an object
+    // with 10^5 keys must not cost 10^10 comparisons. One entry per stack element.
+    std::vector<std::unordered_set<std::string>> stack_keys;
     std::vector<std::string> keys;
     std::string scratch;
 
     void emit(json v);
-    void open(json container) { stack.push_back(std::move(container)); }
+    void open(json container) {
+        stack.push_back(std::move(container));
+        stack_keys.emplace_back();
+    }
     void close() {
         json done = std::move(stack.back());
         stack.pop_back();
+        stack_keys.pop_back();
         emit(std::move(done));
     }
     json take_root() {

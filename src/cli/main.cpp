@@ -1,5 +1,5 @@
 // The `toolgram` command line: parse model output into calls, print format instructions,
-// list profiles and grammars.
+// list profiles and grammars, report grammar coverage across models (coverage_command.cpp).
 //
 // Output is JSON on stdout (always valid UTF-8); messages for people go to stderr.
 // Exit codes: 0 done (finding no call is not a failure), 2 usage error, 3 unreadable or
@@ -18,6 +18,10 @@
 #include <unistd.h>
 
 #include "toolgram/toolgram.hpp"
+
+namespace toolgram::cli {
+int coverage_command(const std::vector<std::string>& args);  // src/cli/coverage_command.cpp
+}
 
 namespace {
 
@@ -44,6 +48,7 @@ const char* main_help =
     "  instruction  print the system-prompt text that teaches a model a profile's syntax\n"
     "  profiles     list the built-in profiles\n"
     "  grammars     list the grammars profiles are made of\n"
+    "  coverage     report how each model's outputs fare with each grammar (tables, heatmap, diff)\n"
     "\n"
     "Run 'toolgram <command> --help' for a command's options.\n";
 
@@ -384,6 +389,7 @@ int main(int argc, char** argv) {
         if (command == "parse") return cmd_parse(args);
         if (command == "stream") return cmd_stream(args);
         if (command == "instruction") return cmd_instruction(args);
+        if (command == "coverage") return toolgram::cli::coverage_command(args);
         const bool wants_help = !args.empty() && (args[0] == "--help" || args[0] == "-h");
         if (command == "profiles") {
             if (wants_help) std::cout << "usage: toolgram profiles\n\nLists the built-in profiles and their grammars.\n";

@@ -1,0 +1,175 @@
+// `toolgram coverage INPUT…`: options, inputs, output file and exit codes; the report
+// itself is src/coverage.cpp and src/coverage_render.cpp.
+//
+// Exit codes as for the other commands: 0 done, 2 usage, 3 an input (or OLD.json) that
+// cannot be read or used. Lines or cases that cannot be used are listed in the report and
+// the run goes on, then exits 3 so a script notices; a path that cannot be read stops it.
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "coverage.hpp"
+#include "toolgram/toolgram.hpp"
+
+namespace toolgram::cli {
+
+namespace {
+
+constexpr int exit_usage = 2;
+constexpr int exit_input = 3;
+
+const char* help =
+    "usage: toolgram coverage INPUT... [--format table|markdown|csv|json|html] [--output FILE]\n"
+    "                         [--profile NAME] [--tools TOOLS.json] [--model NAME]\n"
+    "                         [--diff OLD.json] [--rules TEXT]\n"
+    "\n"
+    "Parses labelled model outputs and reports, per model and grammar: the outputs each grammar\n"
+    "produced calls for (as primary or fallback), repairs and healing, schema failures, rejected\n"
+    "tool names, tool syntax that gave no call, exact-call accuracy where an expectation is\n"
+    "given, and the rule variants the outputs took (a closer dropped, a wrapper left out, ...).\n"
+    "\n"
+    "inputs:\n"
+    "  FILE          JSONL, one output a line: {\"model\", \"text\", \"tools\"?, \"profile\"?,\n"
+    "                \"settings\"?, \"id\"?, \"expect\": {\"calls\": [...]}?}\n"
+    "  FOLDER        a corpus folder of CASE.txt (with CASE.expect.json, format of\n"
+    "                tests/unit/corpus_test.cpp), labelled by the folder's name or the case's\n"
+    "                \"model\"; or a folder of such folders, such as corpus/\n"
+    "\n"
+    "options:\n"
+    "  --format F      table (default), markdown, csv, json (what --diff reads), html (one\n"
+    "                  self-contained page with a models x grammars heatmap)\n"
+    "  --output FILE   write the report to FILE instead of stdout\n"
+    "  --profile NAME  profile for inputs that name none (default: auto; a corpus folder named\n"
+    "                  after a profile uses that profile unless --profile is given)\n"
+    "  --tools FILE    tools for JSONL lines without \"tools\"\n"
+    "  --model NAME    label for JSONL lines without \"model\"\n"
+    "  --diff OLD.json compare with an earlier run's json report: list the outputs whose calls,\n"
+    "                  content or error changed, and those only one run has\n"
+    "  --rules TEXT    list every rule whose name contains TEXT, not the table of variants\n"
+    "\n"
+    "Exit codes: 0 done, 2 usage, 3 an input or OLD.json that cannot be read or used (the report\n"
+    "is still written when only some lines or cases were bad).\n";
+
+struct Usage : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+std::string read_file(const std::string& path, const char* what) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw coverage::InputFileError(std::string("cannot read ") + what + " " + path + ": " + std::strerror(errno));
+    return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+}
+
+int run(const std::vector<std::string>& args) {
+    std::vector<std::string> inputs;
+    std::string format = "table";
+    std::optional<std::string> output, diff_path;
+    std::string rules;
+    coverage::LoadOptions load;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&](const char* flag) -> std::string {
+            if (i + 1 >= args.size()) throw Usage(std::string(flag) + " needs a value");
+            return args[++i];
+        };
+        if (a == "--help" || a == "-h") {
+            std::cout << help;
+            return 0;
+        } else if (a == "--format") format = value("--format");
+        else if (a == "--output" || a == "-o") output = value("--output");
+        else if (a == "--profile") load.profile = value("--profile");
+        else if (a == "--tools") {
+            const std::string path = value("--tools");
+            const std::string text = read_file(path, "tools file");
+            try {
+                load.tools = tools_from_json(json::parse(text));
+            } catch (const std::exception& e) {
+                throw coverage::InputFileError("tools file " + path + ": " + e.what());
+            }
+        } else if (a == "--model") load.model = value("--model");
+        else if (a == "--diff") diff_path = value("--diff");
+        else if (a == "--rules") rules = value("--rules");
+        else if (a.size() > 1 && a[0] == '-') throw Usage("unknown option " + a + " (see toolgram coverage --help)");
+        else inputs.push_back(a);
+    }
+    if (inputs.empty()) throw Usage("no input given (a JSONL file or a corpus folder; see toolgram coverage --help)");
+    if (format != "table" && format != "markdown" && format != "csv" && format != "json" && format != "html")
+        throw Usage("unknown format \"" + format + "\" (table, markdown, csv, json or html)");
+    if (load.profile) {
+        try {
+            builtin_profile(*load.profile);
+        } catch (const std::invalid_argument& e) {
+            throw Usage(e.what());
+        }
+    }
+    // Read the old report first: a typo in its path should not cost a whole run.
+    std::optional<json> old;
+    if (diff_path) {
+        const std::string text = read_file(*diff_path, "earlier report");
+        try {
+            old = json::parse(text);
+        } catch (const json::parse_error& e) {
+            throw coverage::InputFileError(*diff_path + " is not valid JSON: " + e.what());
+        }
+    }
+
+    const coverage::Inputs in = coverage::load_inputs(inputs, load);
+    coverage::Report report = coverage::run_coverage(in);
+    report.inputs = inputs;
+    report.rule_filter = rules;
+    if (old) {
+        try {
+            report.changes = coverage::diff(report, *old);
+        } catch (const std::invalid_argument& e) {
+            throw coverage::InputFileError(*diff_path + ": " + e.what());
+        }
+        report.diff_against = *diff_path;
+    }
+
+    std::string text;
+    if (format == "table") text = coverage::render_table(report);
+    else if (format == "markdown") text = coverage::render_markdown(report);
+    else if (format == "csv") text = coverage::render_csv(report);
+    else if (format == "html") text = coverage::render_html(report);
+    else text = coverage::to_json(report).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+
+    if (output) {
+        std::ofstream f(*output, std::ios::binary);
+        if (!(f << text) || !f.flush())
+            throw coverage::InputFileError("cannot write " + *output + ": " + std::strerror(errno));
+    } else {
+        std::cout << text;
+    }
+    if (!report.problems.empty()) {
+        std::cerr << "toolgram: " << report.problems.size() << " input" << (report.problems.size() == 1 ? "" : "s")
+                  << " could not be used";
+        if (format == "table") std::cerr << " (listed in the report)\n";
+        else {
+            std::cerr << ":\n";
+            for (const auto& p : report.problems) std::cerr << "  " << p.where << ": " << p.message << "\n";
+        }
+        return exit_input;
+    }
+    return 0;
+}
+
+}  // namespace
+
+int coverage_command(const std::vector<std::string>& args) {
+    try {
+        return run(args);
+    } catch (const Usage& e) {
+        std::cerr << "toolgram: " << e.what() << "\n";
+        return exit_usage;
+    } catch (const coverage::InputFileError& e) {
+        std::cerr << "toolgram: " << e.what() << "\n";
+        return exit_input;
+    }
+}
+
+}  // namespace toolgram::cli
