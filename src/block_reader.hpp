@@ -109,6 +109,7 @@ inline Block failed_block_to_closer(ScanContext& ctx, std::string_view grammar, 
         const std::size_t found = ctx.find(closer, failure.offset);
         end = found != std::string_view::npos ? found + closer.size() : broken_block_end(end, failure);
     }
+    if (end == ctx.text().size()) note_end(ctx.text());  // a block to the end grows with the text
     return failed_block(grammar, at, end, failure, ctx.settings().limits.max_depth);
 }
 

@@ -192,7 +192,10 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     if (prose_after_bare_tag(ctx.text(), at)) return std::nullopt;
     XmlState st;
     const RunResult r = run_rule_at<grammar::xml::block, markup_action, markup_control>(ctx, at, st);
-    if (r.failed) return failed_block("xml", at, ctx.text().size(), r.failure, ctx.settings().limits.max_depth);
+    if (r.failed) {
+        note_end(ctx.text());  // the broken block runs to the end of the text, wherever that is
+        return failed_block("xml", at, ctx.text().size(), r.failure, ctx.settings().limits.max_depth);
+    }
     if (!r.matched || st.done.empty()) return std::nullopt;
     const Element& root = st.done.front();
     // An element whose body is plain prose is a mention, not a call. (Only its first
