@@ -469,7 +469,9 @@ struct StreamParser::Impl {
                     resume_marker = i;
                     const std::size_t len = n - scan;
                     next_try = scan + std::max(len + 8, len + len / 4);
-                    if (!(r.block && provisional(*r.block))) provisional_at_breaks(m.grammar, scan);
+                    // A block already past the candidate size limit cannot be announced.
+                    if (len <= s.limits.max_candidate_bytes && !(r.block && provisional(*r.block)))
+                        provisional_at_breaks(m.grammar, scan);
                     return;
                 }
                 next_try = 0;
