@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <set>
 #include <stdexcept>
 
 #include "block_reader.hpp"
@@ -27,7 +26,6 @@ using detail::ScanContext;
 using detail::find_ci;
 using detail::text_without;
 using detail::type_text_arguments;
-
 
 namespace {
 
@@ -95,7 +93,6 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
 // ---------------------------------------------------------------------------------------
 // Phase two helpers.
 
-
 // Arguments that arrive as a JSON-encoded string (even twice) become an object.
 bool decode_arguments(Candidate& c, std::size_t max_depth, std::string& problem) {
     int decoded = 0;
@@ -125,7 +122,6 @@ bool decode_arguments(Candidate& c, std::size_t max_depth, std::string& problem)
     return true;
 }
 
-
 std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t offset) {
     offset = std::min(offset, text.size());
     std::size_t line = 1, col = 1;
@@ -139,9 +135,6 @@ std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size
     }
     return {line, col};
 }
-
-
-
 
 }  // namespace
 
