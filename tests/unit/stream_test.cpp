@@ -164,6 +164,7 @@ TEST_CASE("stream = one-shot on every corpus case under every profile", "[stream
     // markers of other families. Fewer chunkings here: whole, every byte, one random, and
     // a cut inside each marker and multi-byte character.
     const auto cases = all_cases();
+    static std::size_t runs = 0;  // Catch enters the test once per section: count across them
     for (const auto& name : toolgram::builtin_profile_names()) {
         DYNAMIC_SECTION(name) {
             for (const char* start : {"guess", "outside"}) {
@@ -178,6 +179,7 @@ TEST_CASE("stream = one-shot on every corpus case under every profile", "[stream
                     std::vector<std::vector<std::size_t>> some{all[0], all[1], all[6]};
                     some.insert(some.end(), all.begin() + 9, all.end());
                     for (const auto& cuts : some) {
+                        ++runs;
                         const std::string why = disagreement(stream(parser, text, cuts), want);
                         if (!why.empty()) {
                             std::string cut_text;
@@ -192,6 +194,7 @@ TEST_CASE("stream = one-shot on every corpus case under every profile", "[stream
             }
         }
     }
+    WARN("streams compared: " << runs);
 }
 
 // ---------------------------------------------------------------------------------------
