@@ -272,8 +272,8 @@ Result Parser::Impl::parse(std::string_view text) const {
 
     // Reasoning that never closes ends where the first call begins, for families that
     // write calls straight after reasoning (settings.reasoning_ends_at_call), provided
-    // nothing but calls follows: a draft call with more thinking after it, in reasoning
-    // cut off by max_tokens, stays a call inside reasoning.
+    // nothing but calls (primary syntax) follows: a draft call with more thinking after
+    // it, in reasoning cut off by max_tokens, stays a call inside reasoning.
     if (settings.reasoning_ends_at_call) {
         auto blank = [&](std::size_t from, std::size_t to) {
             return from >= to || text.substr(from, to - from).find_first_not_of(" \t\r\n") == std::string_view::npos;
@@ -284,6 +284,8 @@ Result Parser::Impl::parse(std::string_view text) const {
             std::size_t pos = 0;
             bool only_calls = true;
             for (const auto& b : blocks) {
+                // Only marker syntax ends reasoning: a fallback block is a guess in prose.
+                if (b.role != Role::primary) break;
                 if (b.begin < r.inner_begin || b.begin >= r.outer_end) continue;
                 if (!first) first = pos = b.begin;
                 if (!blank(pos, b.begin)) {
