@@ -581,20 +581,38 @@ struct StreamParser::Impl {
     }
 
     // Whether a fence that holds a block only wraps it; nullopt while that is open.
+    // Called again on every feed while open, so the scan after the block resumes where it
+    // stopped (a block followed by megabytes of blanks must not be walked per chunk).
+    struct WrapScan {
+        std::size_t block = npos;  // the block's begin: what the rest describes
+        bool blank_before = false;
+        std::size_t pos = 0;         // bytes after the block looked at so far
+        std::size_t line = 0;        // start of the line holding `pos`
+    };
+    mutable WrapScan wrap_scan;
     std::optional<bool> wraps(const detail::Region& f, const Block& b) const {
-        if (f.inner_begin > b.begin) return false;
-        for (std::size_t i = f.inner_begin; i < b.begin; ++i)
-            if (!is_blank(buf[i])) return false;
+        WrapScan& w = wrap_scan;
+        if (w.block != b.begin) {
+            w.block = b.begin;
+            w.blank_before = f.inner_begin <= b.begin;
+            for (std::size_t i = f.inner_begin; w.blank_before && i < b.begin; ++i)
+                if (!is_blank(buf[i])) w.blank_before = false;
+            // The block may end on the fence's closing line (a failed block can run past
+            // its backticks), so the line holding its end is found from its start.
+            w.pos = b.end;
+            w.line = b.end;
+            while (w.line > f.inner_begin && buf[w.line - 1] != '\n') --w.line;
+        }
+        if (!w.blank_before) return false;
         if (f.closed) return detail::fence_only_wraps(buf, f, b.begin, b.end);
-        // Open fence: a non-blank byte after the block, on a line that is not the fence's
-        // closing line, settles it; otherwise wait.
-        for (std::size_t i = b.end; i < buf.size(); ++i) {
-            const char ch = buf[i];
+        // Open fence: a non-blank byte after the block, on a line that is not a fence line,
+        // settles it; on a fence line (the closing one, still unterminated) or a line whose
+        // kind is not known yet, wait for the line to end.
+        for (; w.pos < buf.size(); ++w.pos) {
+            const char ch = buf[w.pos];
+            if (ch == '\n') w.line = w.pos + 1;
             if (is_blank(ch) || ch == '`') continue;
-            std::size_t ls = i;
-            while (ls > b.end && buf[ls - 1] != '\n') --ls;
-            if (ls < line_start || fence_line_kind(ls) == 0) return false;
-            return std::nullopt;
+            return fence_line_kind(w.line) == 0 ? std::optional<bool>(false) : std::nullopt;
         }
         return std::nullopt;
     }
