@@ -21,6 +21,7 @@
 #include "regions.hpp"
 #include "toolgram/toolgram.hpp"
 #include "toolset.hpp"
+#include "utf8.hpp"
 #include "value_reader.hpp"
 
 namespace toolgram {
@@ -294,7 +295,7 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
             reason = "empty tool name";
             format_fault = true;
         } else {
-            rep.name = c.name;
+            rep.name = detail::to_valid_utf8(c.name);  // no allow-list: the name as written, printable
         }
     }
     if (reason.empty()) {
@@ -302,6 +303,10 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
         if (!decode_arguments(c, limits.max_depth, problem)) {
             reason = problem;
             format_fault = true;
+        } else if (detail::make_valid_utf8(c.arguments)) {
+            // Bytes that are not UTF-8 (a cut character, Latin-1) cannot be handed on as
+            // JSON; like a lone surrogate, each becomes U+FFFD before the schema sees it.
+            c.notes.push_back("invalid_utf8_replaced");
         }
     }
     if (reason.empty()) {
@@ -449,7 +454,8 @@ Result Parser::Impl::parse(std::string_view text) const {
                 call.name = rep.name;
                 call.arguments = c.arguments;
                 // The model's id, unless an earlier call of this result already has it.
-                if (c.id && !c.id->empty() && used_ids.insert(*c.id).second) call.id = *c.id;
+                if (c.id && !c.id->empty() && used_ids.insert(detail::to_valid_utf8(*c.id)).second)
+                    call.id = detail::to_valid_utf8(*c.id);
                 accepted.emplace_back(std::move(call), tm.candidates.size());
                 block_has_call = true;
             } else {

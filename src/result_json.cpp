@@ -1,9 +1,10 @@
 // Results as JSON: toolgram's own shape, and an OpenAI chat-completion assistant message.
 //
-// Output JSON is always valid UTF-8: invalid bytes that came from the model's text are
-// replaced (U+FFFD) when dumped, so callers must dump with error_handler_t::replace too;
-// `dump_json` does.
+// Output JSON is always valid UTF-8: content, reasoning, names and telemetry keep the
+// model's bytes in `Result`, and any invalid sequence among them becomes U+FFFD here, so
+// `to_json(r).dump()` never throws (nlohmann's default dump refuses invalid UTF-8).
 #include "toolgram/toolgram.hpp"
+#include "utf8.hpp"
 
 namespace toolgram {
 namespace {
@@ -67,7 +68,10 @@ json to_json(const Result& r) {
             {"correction_prompt", r.error->correction_prompt},
         };
     }
-    return {{"calls", calls}, {"content", r.content}, {"reasoning", r.reasoning}, {"telemetry", telemetry}, {"error", error}};
+    json out = {{"calls", calls}, {"content", r.content}, {"reasoning", r.reasoning}, {"telemetry", telemetry},
+                {"error", error}};
+    detail::make_valid_utf8(out);
+    return out;
 }
 
 json to_openai_message(const Result& r) {
@@ -85,6 +89,7 @@ json to_openai_message(const Result& r) {
         }
         msg["tool_calls"] = calls;
     }
+    detail::make_valid_utf8(msg);
     return msg;
 }
 
