@@ -65,6 +65,19 @@ struct Marker {
     const GrammarDef* grammar;
 };
 
+// A block that starts before max_input_bytes is read whole (cutting it there would make a
+// complete call look cut, or heal it short), but no call is taken that starts past the
+// limit: a run of calls in one block (Functionary v3.2's messages) ends there, and the
+// rest is content like any text past the limit.
+void clip_to_limit(Block& b, std::size_t limit) {
+    auto past = std::find_if(b.candidates.begin(), b.candidates.end(), [&](const Candidate& c) { return c.begin >= limit; });
+    if (past == b.candidates.end()) return;
+    b.end = std::max(b.begin, std::min(b.end, past->begin));
+    b.candidates.erase(past, b.candidates.end());
+    std::erase_if(b.content, [&](const auto& span) { return span.first >= b.end; });
+    for (auto& span : b.content) span.second = std::min(span.second, b.end);
+}
+
 // Finds blocks of the given grammars: marker scan first, then whole-output readers.
 std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const GrammarDef*, Role>>& grammars, Role role,
                         std::size_t limit, std::size_t answer_begin, std::size_t answer_end) {
@@ -90,6 +103,7 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
             if (text.compare(pos, m.text.size(), m.text) != 0 || !m.grammar->read_at) continue;
             std::optional<Block> b = m.grammar->read_at(ctx, pos);
             if (!b) continue;
+            clip_to_limit(*b, limit);
             for (auto& c : b->candidates) c.role = role;
             const std::size_t next = std::max(b->end, pos + 1);
             blocks.push_back(std::move(*b));
@@ -152,11 +166,13 @@ bool decode_arguments(Candidate& c, std::size_t max_depth, std::string& problem)
     return true;
 }
 
-void type_text_arguments(Candidate& c, const json* schema) {
+// False when a value was nested deeper than max_depth (the candidate is then rejected).
+bool type_text_arguments(Candidate& c, const json* schema, std::size_t max_depth) {
     const json* props = nullptr;
     if (schema && schema->is_object())
         if (auto p = schema->find("properties"); p != schema->end() && p->is_object()) props = &*p;
     json typed = json::object();
+    bool too_deep = false;
     for (auto it = c.arguments.begin(); it != c.arguments.end(); ++it) {
         if (!it->is_string()) {
             typed[it.key()] = *it;
@@ -169,9 +185,10 @@ void type_text_arguments(Candidate& c, const json* schema) {
             typed[it.key()] = *it;  // no tools: nothing to type from, keep the text
             continue;
         }
-        typed[it.key()] = detail::type_text_value(it->get<std::string>(), prop, it.key(), c.notes);
+        typed[it.key()] = detail::type_text_value(it->get<std::string>(), prop, it.key(), c.notes, max_depth, &too_deep);
     }
     c.arguments = std::move(typed);
+    return !too_deep;
 }
 
 std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t offset) {
@@ -309,8 +326,12 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
             c.notes.push_back("invalid_utf8_replaced");
         }
     }
+    if (reason.empty() && c.arguments_are_text &&
+        !type_text_arguments(c, tool_index >= 0 ? &toolset.schema(tool_index) : nullptr, limits.max_depth)) {
+        reason = "nesting deeper than the limit of " + std::to_string(limits.max_depth) + " levels";
+        format_fault = true;
+    }
     if (reason.empty()) {
-        if (c.arguments_are_text) type_text_arguments(c, tool_index >= 0 ? &toolset.schema(tool_index) : nullptr);
         if (tool_index >= 0) {
             const auto verdict = toolset.validate(tool_index, c.arguments, c.role == Role::fallback);
             rep.schema = verdict.pass ? "pass" : "fail";
