@@ -26,6 +26,7 @@ void append_repair_names(std::uint32_t repairs, std::vector<std::string>& out) {
         {repair_duplicate_key, "duplicate_key"},
         {repair_lenient_number, "lenient_number"},
         {repair_python_escapes, "python_escapes"},
+        {repair_nonjson_whitespace, "nonjson_whitespace"},
     };
     for (const auto& [bit, name] : names) {
         if ((repairs & bit) == 0) continue;
