@@ -3,11 +3,13 @@
 // one-line source defining `toolgram_fuzz_grammar`; a newly registered grammar thus gets
 // its harness, dictionary, seeds and replay test with no new code.
 //
-// One input exercises the grammar alone, three ways:
+// One input exercises the grammar alone, four ways:
 //  1. through the public pipeline, as the only primary grammar of a profile with tools;
-//  2. through the public pipeline, as the only (fallback) grammar, a call being required
-//     so the intent gate opens; both with every oracle of fuzz_support.hpp;
-//  3. through its GrammarDef directly: read_at at each of its markers' occurrences (as the
+//  2. the same with tight limits (depth 4, 3 candidates, 256 bytes a candidate, 1 KiB of
+//     input), so fuzzing reaches every limit's path, not only at megabytes;
+//  3. through the public pipeline, as the only (fallback) grammar, a call being required
+//     so the intent gate opens; all three with every oracle of fuzz_support.hpp;
+//  4. through its GrammarDef directly: read_at at each of its markers' occurrences (as the
 //     scanner would, but at every occurrence, including ones the scanner skips inside an
 //     earlier block) and read_whole on the trimmed input. Each block must lie inside the
 //     input with its candidates and framed content, and reading again in a fresh scan
@@ -39,8 +41,17 @@ struct Setup {
     const GrammarDef* grammar = nullptr;
     toolgram::Settings settings;
     toolgram::Parser primary;
+    toolgram::Parser tight;
     toolgram::Parser fallback;
 };
+
+toolgram::Profile with_tight_limits(toolgram::Profile p) {
+    p.settings.limits.max_depth = 4;
+    p.settings.limits.max_candidates = 3;
+    p.settings.limits.max_candidate_bytes = 256;
+    p.settings.limits.max_input_bytes = 1024;
+    return p;
+}
 
 const GrammarDef& registered(std::string_view name) {
     const GrammarDef* g = toolgram::detail::find_grammar(name);
@@ -57,6 +68,9 @@ const Setup& setup() {
         toolgram_fuzz::settings_for_grammar(toolgram_fuzz_grammar),
         toolgram::Parser(toolgram_fuzz::single_grammar_profile(toolgram_fuzz_grammar, toolgram::Role::primary),
                          toolgram_fuzz::tools()),
+        toolgram::Parser(
+            with_tight_limits(toolgram_fuzz::single_grammar_profile(toolgram_fuzz_grammar, toolgram::Role::primary)),
+            toolgram_fuzz::tools()),
         toolgram::Parser(toolgram_fuzz::single_grammar_profile(toolgram_fuzz_grammar, toolgram::Role::fallback),
                          toolgram_fuzz::tools()),
     };
@@ -128,6 +142,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const Setup& s = setup();
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     toolgram_fuzz::check_parse(s.primary, text);
+    toolgram_fuzz::check_parse(s.tight, text);
     toolgram_fuzz::check_parse(s.fallback, text);
     read_directly(s, text);
     return 0;
