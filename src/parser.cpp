@@ -387,14 +387,16 @@ Result Parser::Impl::parse(std::string_view text) const {
     std::vector<Block> blocks = scan(ctx, grammars, Role::primary, limit, answer_begin, answer_end);
     if (blocks.empty()) blocks = scan(ctx, grammars, Role::fallback, limit, answer_begin, answer_end);
 
-    // A reasoning delimiter written inside a well-formed call (`{"q": "what is <think>?"}`)
-    // is the call's text: reasoning is found again with such calls masked, or the call
-    // would be cut in two, its tail read as reasoning and the calls after it as drafts.
+    // A reasoning delimiter written inside a call that was read whole (`{"q": "what is
+    // <think>?"}`) is the call's text: reasoning is found again with such blocks masked,
+    // or the call would be cut in two, its tail read as reasoning and the calls after it
+    // as drafts. A block qualifies when it holds a call read without a problem (its
+    // syntax parsed; a sibling may still be refused); a block that broke off may have
+    // been ended by a real delimiter and is not masked.
     detail::Masked calls_text;
     for (const auto& b : blocks) {
-        const bool well_formed = !b.candidates.empty() && std::all_of(b.candidates.begin(), b.candidates.end(),
-                                                                      [](const Candidate& c) { return c.problem.empty(); });
-        if (well_formed) calls_text.emplace_back(b.begin, b.end);
+        if (std::any_of(b.candidates.begin(), b.candidates.end(), [](const Candidate& c) { return c.problem.empty(); }))
+            calls_text.emplace_back(b.begin, b.end);
     }
     if (!calls_text.empty() && !reasoning.empty()) {
         std::sort(calls_text.begin(), calls_text.end());
