@@ -399,8 +399,17 @@ Result Parser::Impl::parse(std::string_view text) const {
             calls_text.emplace_back(b.begin, b.end);
     }
     if (!calls_text.empty() && !reasoning.empty()) {
+        // Disjoint for find_reasoning's binary search: a block read from before its marker
+        // (a headless Functionary message) may overlap an earlier one.
         std::sort(calls_text.begin(), calls_text.end());
-        reasoning = detail::find_reasoning(ctx, limit, calls_text);
+        detail::Masked merged;
+        for (const auto& span : calls_text) {
+            if (!merged.empty() && span.first < merged.back().second)
+                merged.back().second = std::max(merged.back().second, span.second);
+            else
+                merged.push_back(span);
+        }
+        reasoning = detail::find_reasoning(ctx, limit, merged);
     }
 
     // Reasoning that never closes ends where the first call begins, for families that
