@@ -185,7 +185,8 @@ bool type_text_arguments(Candidate& c, const json* schema, std::size_t max_depth
             typed[it.key()] = *it;  // no tools: nothing to type from, keep the text
             continue;
         }
-        typed[it.key()] = detail::type_text_value(it->get<std::string>(), prop, it.key(), c.notes, max_depth, &too_deep);
+        typed[it.key()] = detail::type_text_value(it->get<std::string>(), prop, it.key(), c.notes, max_depth, &too_deep,
+                                                  c.text_is_quoted);
     }
     c.arguments = std::move(typed);
     return !too_deep;

@@ -299,7 +299,7 @@ void collect_types(const json& schema, std::vector<std::string>& types) {
 }  // namespace
 
 json type_text_value(const std::string& text, const json* property_schema, const std::string& key,
-                     std::vector<std::string>& notes, std::size_t max_depth, bool* too_deep) {
+                     std::vector<std::string>& notes, std::size_t max_depth, bool* too_deep, bool quoted) {
     if (!property_schema) {
         notes.push_back("parameter \"" + key + "\" is not in the schema; kept as text");
         return text;
@@ -309,13 +309,15 @@ json type_text_value(const std::string& text, const json* property_schema, const
     if (types.empty()) return text;  // any type: the text is the value
     // "null" written for a nullable parameter means null, even when string comes first.
     const std::string l = lower(trim(text));
-    if ((l == "null" || l == "none") && std::find(types.begin(), types.end(), "null") != types.end()) return nullptr;
+    const bool nullable = std::find(types.begin(), types.end(), "null") != types.end();
+    if (!quoted && (l == "null" || l == "none") && nullable) return nullptr;
     bool deep = false;
     for (const auto& type : types) {
         if (type == "null") continue;
         json out;
         if (fits(text, type, out, max_depth, deep)) return out;
     }
+    if (quoted && (l == "null" || l == "none") && nullable) return nullptr;
     if (deep && too_deep) *too_deep = true;
     notes.push_back("parameter \"" + key + "\" is not a valid " + types.front() + "; kept as text");
     return text;
