@@ -6,14 +6,15 @@
 // rest is the model output. Oracles (abort on violation): the stream's final result is
 // the one-shot result; its content and reasoning deltas concatenate to the result's;
 // every call begins before its arguments and ends once, with the argument deltas since
-// its begin equal to its arguments JSON; the accepted calls, in order, are the result's.
+// its begin equal to its arguments JSON; the accepted calls, in order, are the result's;
+// every event's JSON is valid UTF-8 (a delta never ends inside a character).
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
 #include <string>
 #include <string_view>
 
-#include "toolgram/toolgram.hpp"
+#include "fuzz_support.hpp"
 
 namespace {
 
@@ -69,7 +70,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     auto fin = sp.finish();
     for (auto& e : fin.events) events.push_back(std::move(e));
 
-    if (toolgram::to_json(fin.result) != toolgram::to_json(want)) std::abort();
+    if (toolgram::to_json(fin.result) != toolgram::to_json(want)) toolgram_fuzz::fail("stream = one-shot", "final results differ");
+
+    // As JSON (what a client reads): each event is valid UTF-8, and the text deltas join to
+    // the result's text, with the same U+FFFD for bytes that are not UTF-8.
+    std::string content_json, reasoning_json;
+    for (const auto& e : events) {
+        const json j = toolgram::to_json(e);
+        toolgram_fuzz::check_json_out(j, "stream event");
+        if (e.kind == Kind::content) content_json += j["text"].get<std::string>();
+        if (e.kind == Kind::reasoning) reasoning_json += j["text"].get<std::string>();
+    }
+    const json want_json = toolgram::to_json(want);
+    if (content_json != want_json["content"] || reasoning_json != want_json["reasoning"])
+        toolgram_fuzz::fail("stream = one-shot", "content or reasoning events, as JSON, differ from the result's");
 
     std::string content, reasoning;
     std::optional<std::pair<std::string, std::string>> open;  // id, arguments so far
@@ -79,17 +93,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             case Kind::content: content += e.text; break;
             case Kind::reasoning: reasoning += e.text; break;
             case Kind::call_begin:
-                if (open || e.index != ended.size()) std::abort();
+                if (open || e.index != ended.size()) toolgram_fuzz::fail("call events", "a call begins inside another, or out of order");
                 open.emplace(e.id, "");
                 break;
             case Kind::call_arguments:
-                if (!open) std::abort();
+                if (!open) toolgram_fuzz::fail("call events", "arguments outside a call");
                 open->second += e.text;
                 break;
             case Kind::call_end:
-                if (!open || e.id != open->first) std::abort();
+                if (!open || e.id != open->first) toolgram_fuzz::fail("call events", "an end without its begin");
                 if (e.call) {
-                    if (args_text(e.call->arguments) != open->second || e.call->id != e.id) std::abort();
+                    if (args_text(e.call->arguments) != open->second || e.call->id != e.id)
+                        toolgram_fuzz::fail("call events", "argument deltas differ from the arguments");
                     ended.push_back(*e.call);
                 }
                 open.reset();
@@ -97,12 +112,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             case Kind::format_error: break;
         }
     }
-    if (open) std::abort();
-    if (content != want.content || reasoning != want.reasoning) std::abort();
-    if (ended.size() != want.calls.size()) std::abort();
+    if (open) toolgram_fuzz::fail("call events", "a call never ended");
+    if (content != want.content || reasoning != want.reasoning)
+        toolgram_fuzz::fail("stream = one-shot", "content or reasoning deltas differ from the result");
+    if (ended.size() != want.calls.size()) toolgram_fuzz::fail("stream = one-shot", "call count");
     for (std::size_t i = 0; i < ended.size(); ++i)
         if (ended[i].id != want.calls[i].id || ended[i].name != want.calls[i].name ||
             ended[i].arguments != want.calls[i].arguments)
-            std::abort();
+            toolgram_fuzz::fail("stream = one-shot", "a call differs");
     return 0;
 }

@@ -4,6 +4,7 @@
 // syntax) reads its arguments with these rules, so a repair learnt once works everywhere.
 // Accepted beyond JSON: single-quoted strings, Python True/False/None, trailing commas,
 // unquoted keys, raw control characters inside strings, `//` and `/* */` comments,
+// vertical tab and form feed as whitespace,
 // Python escapes (\x41, \'), and tuples read as arrays. Which of these a value needed is
 // recorded by the actions in src/lenient_value.cpp, never silently.
 //
@@ -35,7 +36,9 @@ struct line_comment : seq<two<'/'>, until<eolf>> {};
 struct block_comment_end : string<'*', '/'> {};
 struct block_comment : seq<string<'/', '*'>, must<until<block_comment_end>>> {};
 struct comment : sor<line_comment, block_comment> {};
-struct ws : star<sor<plus<space>, comment>> {};
+struct json_space : one<' ', '\t', '\n', '\r'> {};
+struct other_space : one<'\v', '\f'> {};  // whitespace to C, not to JSON: a repair
+struct ws : star<sor<plus<json_space>, other_space, comment>> {};
 
 // ---------------------------------------------------------------------------------------
 // Depth guard: a run-time nesting limit. The state carries `depth` and `max_depth`; past

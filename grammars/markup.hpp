@@ -25,7 +25,10 @@ struct tag_name : seq<name_start, name_rest> {};
 struct attr_name : seq<name_start, name_rest> {};
 struct attr_dq_text : star<not_one<'"'>> {};
 struct attr_sq_text : star<not_one<'\''>> {};
-struct attr_bare_text : plus<not_one<' ', '\t', '\r', '\n', '>', '/', '"', '\''>> {};
+// An unquoted value ends before '<' too: `<function name= <function name= …` must fail at
+// the next tag, or each opener's attribute list would run over all the openers after it
+// (quadratic on an output of openers that never close).
+struct attr_bare_text : plus<not_one<' ', '\t', '\r', '\n', '<', '>', '/', '"', '\''>> {};
 struct attr_value
     : sor<seq<one<'"'>, attr_dq_text, one<'"'>>, seq<one<'\''>, attr_sq_text, one<'\''>>, attr_bare_text> {};
 struct attribute : seq<attr_name, star<space>, one<'='>, star<space>, attr_value> {};

@@ -20,7 +20,10 @@ using namespace tao::pegtl;
 using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 using lenient::ws;
 
-struct name_text : plus<not_one<'\r', '\n'>> {};
+// A name is short: at most 256 bytes before the line ends. Unbounded, every label in a
+// line with no end (`Action: Action: …`) would read to the end of the input, which is
+// quadratic; a longer "name" is prose, not a call.
+struct name_text : rep_min_max<1, 256, not_one<'\r', '\n'>> {};
 struct line_gap : seq<star<blank>, eol, star<space>> {};
 struct arguments_value : seq<at<one<'{', '['>>, lenient::value> {};
 struct arguments : seq<ws, sor<seq<fence::open, ws, arguments_value, ws, opt<fence::close>>, arguments_value>> {};

@@ -29,6 +29,7 @@ struct Candidate {
     std::optional<std::string> id;
     json arguments = json::object();  // as written: object, JSON string, or anything else
     bool arguments_are_text = false;  // XML-style values: typed from the schema in phase two
+    bool text_is_quoted = false;      // those values were quoted (Gemma): "null" stays a string
     bool has_arguments = true;        // false when the call had no arguments field at all
     std::uint32_t repairs = 0;        // value_reader.hpp's Repair flags
     std::vector<std::string> notes;   // grammar-level repairs: missing_end_tag, fence_inside_tags…

@@ -81,6 +81,7 @@ inline void read_gemma_payload(const JsonBlockState&, const json& payload, const
                                std::vector<Candidate>& out) {
     Candidate p = proto;
     p.arguments_are_text = true;
+    p.text_is_quoted = true;  // a bare null is written `null`; a quoted one is text
     candidates_from_payload(payload, p, NameRule::required_in_syntax, out);
 }
 

@@ -1,6 +1,9 @@
 // The one place every grammar is registered. Adding a syntax: write grammars/NAME.hpp
 // (rules) and src/actions/NAME.cpp (actions, reader, a `NAME_grammar` definition), then
 // add it to this table. Profiles refer to grammars by the names listed here.
+// `NAME_grammar` must carry the name "NAME": fuzz/CMakeLists.txt reads the `&NAME_grammar`
+// entries below to generate one fuzz harness per grammar (checked by the ctest test
+// fuzz.harnesses_cover_every_grammar).
 #include "grammar_def.hpp"
 
 #include <stdexcept>

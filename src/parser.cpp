@@ -18,6 +18,7 @@
 #include "block_reader.hpp"
 #include "parser_impl.hpp"
 #include "rule_coverage.hpp"
+#include "utf8.hpp"
 #include "value_reader.hpp"
 
 namespace toolgram {
@@ -36,6 +37,19 @@ struct Marker {
     std::string text;
     const GrammarDef* grammar;
 };
+
+// A block that starts before max_input_bytes is read whole (cutting it there would make a
+// complete call look cut, or heal it short), but no call is taken that starts past the
+// limit: a run of calls in one block (Functionary v3.2's messages) ends there, and the
+// rest is content like any text past the limit.
+void clip_to_limit(Block& b, std::size_t limit) {
+    auto past = std::find_if(b.candidates.begin(), b.candidates.end(), [&](const Candidate& c) { return c.begin >= limit; });
+    if (past == b.candidates.end()) return;
+    b.end = std::max(b.begin, std::min(b.end, past->begin));
+    b.candidates.erase(past, b.candidates.end());
+    std::erase_if(b.content, [&](const auto& span) { return span.first >= b.end; });
+    for (auto& span : b.content) span.second = std::min(span.second, b.end);
+}
 
 // Finds blocks of the given grammars: marker scan first, then whole-output readers.
 std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const GrammarDef*, Role>>& grammars, Role role,
@@ -64,6 +78,7 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
             std::optional<Block> b = m.grammar->read_at(ctx, pos);
             detail::coverage_read_end(b);
             if (!b) continue;
+            clip_to_limit(*b, limit);
             for (auto& c : b->candidates) c.role = role;
             b->role = role;
             const std::size_t next = std::max(b->end, pos + 1);
@@ -203,7 +218,7 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
             reason = "empty tool name";
             format_fault = true;
         } else {
-            rep.name = c.name;
+            rep.name = detail::to_valid_utf8(c.name);  // no allow-list: the name as written, printable
         }
     }
     if (reason.empty()) {
@@ -211,10 +226,18 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
         if (!decode_arguments(c, limits.max_depth, problem)) {
             reason = problem;
             format_fault = true;
+        } else if (detail::make_valid_utf8(c.arguments)) {
+            // Bytes that are not UTF-8 (a cut character, Latin-1) cannot be handed on as
+            // JSON; like a lone surrogate, each becomes U+FFFD before the schema sees it.
+            c.notes.push_back("invalid_utf8_replaced");
         }
     }
+    if (reason.empty() && c.arguments_are_text &&
+        !type_text_arguments(c, tool_index >= 0 ? &toolset.schema(tool_index) : nullptr, limits.max_depth)) {
+        reason = "nesting deeper than the limit of " + std::to_string(limits.max_depth) + " levels";
+        format_fault = true;
+    }
     if (reason.empty()) {
-        if (c.arguments_are_text) type_text_arguments(c, tool_index >= 0 ? &toolset.schema(tool_index) : nullptr);
         if (tool_index >= 0) {
             const auto verdict = toolset.validate(tool_index, c.arguments, c.role == Role::fallback);
             rep.schema = verdict.pass ? "pass" : "fail";
@@ -270,6 +293,40 @@ Result Parser::Impl::parse(std::string_view text) const {
     std::vector<Block> blocks = scan(ctx, grammars, Role::primary, limit, answer_begin, answer_end);
     if (blocks.empty()) blocks = scan(ctx, grammars, Role::fallback, limit, answer_begin, answer_end);
 
+    // Intent counts when it is shown before the candidate: a model states it, then calls.
+    // (Read this way, a stream can decide a candidate without waiting for the end.)
+    std::size_t intent_at = settings.tool_required ? 0 : std::string_view::npos;
+    for (const auto& m : settings.intent_markers) intent_at = std::min(intent_at, find_ci(text.substr(0, limit), m));
+    const auto intent_before = [&](std::size_t pos) { return settings.tool_required || intent_at < pos; };
+
+    // A reasoning delimiter written inside a call that was read whole (`{"q": "what is
+    // <think>?"}`) is the call's text: reasoning is found again with such blocks masked,
+    // or the call would be cut in two, its tail read as reasoning and the calls after it
+    // as drafts. A block qualifies when it holds a call read without a problem (its
+    // syntax parsed; a sibling may still be refused); a block that broke off may have
+    // been ended by a real delimiter and is not masked. A fallback block (a guess in prose)
+    // masks only where its gate may open, after intent: a stream holds the text from the
+    // intent on anyway, and needs no wait for fallbacks before it.
+    detail::Masked calls_text;
+    for (const auto& b : blocks) {
+        if ((b.role == Role::primary || intent_before(b.begin)) &&
+            std::any_of(b.candidates.begin(), b.candidates.end(), [](const Candidate& c) { return c.problem.empty(); }))
+            calls_text.emplace_back(b.begin, b.end);
+    }
+    if (!calls_text.empty() && !reasoning.empty()) {
+        // Disjoint for find_reasoning's binary search: a block read from before its marker
+        // (a headless Functionary message) may overlap an earlier one.
+        std::sort(calls_text.begin(), calls_text.end());
+        detail::Masked merged;
+        for (const auto& span : calls_text) {
+            if (!merged.empty() && span.first < merged.back().second)
+                merged.back().second = std::max(merged.back().second, span.second);
+            else
+                merged.push_back(span);
+        }
+        reasoning = detail::find_reasoning(ctx, limit, merged);
+    }
+
     // Reasoning that never closes ends where the first call begins, for families that
     // write calls straight after reasoning (settings.reasoning_ends_at_call), provided
     // nothing but calls (primary syntax) follows: a draft call with more thinking after
@@ -322,10 +379,6 @@ Result Parser::Impl::parse(std::string_view text) const {
     for (const auto& b : blocks)
         for (const auto& c : b.candidates)
             if (c.role == Role::fallback && !c.in_example && !c.in_reasoning) ++fallback_count;
-    // Intent counts when it is shown before the candidate: a model states it, then calls.
-    // (Read this way, a stream can decide a candidate without waiting for the end.)
-    std::size_t intent_at = settings.tool_required ? 0 : std::string_view::npos;
-    for (const auto& m : settings.intent_markers) intent_at = std::min(intent_at, find_ci(text.substr(0, limit), m));
 
     detail::IdAssigner ids;
     std::vector<std::pair<std::size_t, std::size_t>> removed_content;
@@ -348,7 +401,7 @@ Result Parser::Impl::parse(std::string_view text) const {
                 if (c.role == Role::primary && !c.in_example) block_is_syntax = true;
                 continue;
             }
-            Judgement judged = judge(c, intent_at < c.begin || settings.tool_required, fallback_count);
+            Judgement judged = judge(c, intent_before(c.begin), fallback_count);
             CandidateReport& rep = judged.report;
             const bool format_fault = judged.format_fault;
             const std::string reason = rep.reason;

@@ -17,6 +17,7 @@
 #include "regions.hpp"
 #include "toolgram/toolgram.hpp"
 #include "toolset.hpp"
+#include "utf8.hpp"
 
 namespace toolgram {
 
@@ -55,15 +56,20 @@ namespace detail {
 // its call is accepted, from earlier calls only, lets a stream announce it at once.
 class IdAssigner {
 public:
+    // The model's id is printable text first: an invalid UTF-8 byte becomes U+FFFD, so the
+    // id compared for repeats is the one the result shows.
     std::string next(const std::optional<std::string>& model_id) const {
-        if (model_id && !model_id->empty() && !used_.count(*model_id)) return *model_id;
+        if (model_id && !model_id->empty()) {
+            std::string own = to_valid_utf8(*model_id);
+            if (!used_.count(own)) return own;
+        }
         std::size_t n = counter_;
         while (used_.count("call_" + std::to_string(n))) ++n;
         return "call_" + std::to_string(n);
     }
     std::string take(const std::optional<std::string>& model_id) {
         std::string id = next(model_id);
-        if (!(model_id && id == *model_id)) counter_ = std::stoul(id.substr(5)) + 1;
+        if (!(model_id && !model_id->empty() && id == to_valid_utf8(*model_id))) counter_ = std::stoul(id.substr(5)) + 1;
         used_.insert(id);
         return id;
     }
@@ -75,8 +81,9 @@ private:
 
 // Where `needle` first occurs, ignoring ASCII case; npos when it does not.
 std::size_t find_ci(std::string_view hay, std::string_view needle);
-// Types text-valued arguments (XML-style parameters) from the tool's schema.
-void type_text_arguments(Candidate& c, const json* schema);
+// Types text-valued arguments (XML-style parameters) from the tool's schema. False when a
+// value was nested deeper than max_depth (the candidate is then rejected with that limit).
+bool type_text_arguments(Candidate& c, const json* schema, std::size_t max_depth);
 // Joins a piece of content to what came before it: the whitespace at the cut becomes the
 // strongest break on either side (blank line, newline, space), never both added.
 void append_piece(std::string& out, std::string_view piece);

@@ -34,11 +34,12 @@ std::size_t find_ci(std::string_view hay, std::string_view needle) {
     }
 }
 
-void type_text_arguments(Candidate& c, const json* schema) {
-    if (!schema) return;  // no tools: nothing to type from, keep the text
+bool type_text_arguments(Candidate& c, const json* schema, std::size_t max_depth) {
+    if (!schema) return true;  // no tools: nothing to type from, keep the text
     const json* props = nullptr;
     if (schema->is_object())
         if (auto p = schema->find("properties"); p != schema->end() && p->is_object()) props = &*p;
+    bool too_deep = false;
     // In place: rebuilding the object through ordered_json's operator[] would search it
     // linearly once per key.
     for (auto it = c.arguments.begin(); it != c.arguments.end(); ++it) {
@@ -46,8 +47,10 @@ void type_text_arguments(Candidate& c, const json* schema) {
         const json* prop = nullptr;
         if (props)
             if (auto p = props->find(it.key()); p != props->end()) prop = &*p;
-        it.value() = detail::type_text_value(it->get<std::string>(), prop, it.key(), c.notes);
+        it.value() = detail::type_text_value(it->get<std::string>(), prop, it.key(), c.notes, max_depth, &too_deep,
+                                             c.text_is_quoted);
     }
+    return !too_deep;
 }
 
 // Joins two pieces of content so that removed syntax leaves no stray blank lines: the

@@ -7,11 +7,27 @@
 
 namespace toolgram::detail {
 
-std::vector<Region> find_reasoning(ScanContext& ctx, std::size_t limit) {
+std::vector<Region> find_reasoning(ScanContext& ctx, std::size_t limit, const Masked& masked) {
     const std::string_view text = ctx.text().substr(0, limit);
     const auto& pairs = ctx.settings().reasoning;
     std::vector<Region> out;
     if (pairs.empty()) return out;
+
+    // The first occurrence of `needle` at or after `from` that is not strictly inside a
+    // masked span. A hit inside one resumes the search at the span's end, so each span
+    // costs one search per delimiter, whatever it holds.
+    auto find = [&](std::string_view needle, std::size_t from) {
+        for (;;) {
+            const std::size_t at = ctx.find(needle, from);
+            if (at == std::string_view::npos || at >= text.size()) return std::string_view::npos;
+            auto it = std::upper_bound(masked.begin(), masked.end(), at,
+                                       [](std::size_t p, const auto& span) { return p < span.first; });
+            if (it == masked.begin()) return at;
+            --it;
+            if (!(it->first < at && at < it->second)) return at;
+            from = it->second;
+        }
+    };
 
     // Started inside reasoning: a closer before any opener of any pair (guess), or the
     // first closer wherever it stands (inside), or never (outside).
@@ -19,13 +35,13 @@ std::vector<Region> find_reasoning(ScanContext& ctx, std::size_t limit) {
     std::size_t first_open = std::string_view::npos;
     if (start == ReasoningStart::guess)
         for (const auto& d : pairs)
-            if (!d.open.empty()) first_open = std::min(first_open, text.find(d.open));
+            if (!d.open.empty()) first_open = std::min(first_open, find(d.open, 0));
     std::size_t pos = 0;
     std::size_t best_close = std::string_view::npos;
     const Delimiters* headless = nullptr;
     for (const auto& d : pairs) {
         if (d.close.empty() || !d.implicit_open || start == ReasoningStart::outside) continue;
-        const std::size_t c = text.find(d.close);
+        const std::size_t c = find(d.close, 0);
         if (c != std::string_view::npos && c < first_open && c < best_close) {
             best_close = c;
             headless = &d;
@@ -44,7 +60,7 @@ std::vector<Region> find_reasoning(ScanContext& ctx, std::size_t limit) {
         const Delimiters* which = nullptr;
         for (const auto& d : pairs) {
             if (d.open.empty()) continue;
-            const std::size_t o = ctx.find(d.open, pos);
+            const std::size_t o = find(d.open, pos);
             if (o != std::string_view::npos && o < open_at && o < text.size()) {
                 open_at = o;
                 which = &d;
@@ -52,7 +68,7 @@ std::vector<Region> find_reasoning(ScanContext& ctx, std::size_t limit) {
         }
         if (!which) break;
         const std::size_t inner = open_at + which->open.size();
-        std::size_t close_at = ctx.find(which->close, inner);
+        std::size_t close_at = find(which->close, inner);
         if (close_at == std::string_view::npos || close_at >= text.size()) {
             out.push_back({open_at, text.size(), inner, text.size(), false});  // never closed: to the end
             break;

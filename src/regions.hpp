@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "scan_context.hpp"
@@ -21,7 +22,11 @@ struct Region {
     bool contains(std::size_t pos) const { return pos >= outer_begin && pos < outer_end; }
 };
 
-std::vector<Region> find_reasoning(ScanContext& ctx, std::size_t limit);
+// Spans of text whose bytes are not delimiters, sorted and disjoint: a delimiter strictly
+// inside one (`{"q": "what is <think>?"}` in a call) is text of that span.
+using Masked = std::vector<std::pair<std::size_t, std::size_t>>;
+
+std::vector<Region> find_reasoning(ScanContext& ctx, std::size_t limit, const Masked& masked = {});
 std::vector<Region> find_fences(std::string_view text, std::size_t limit);
 
 // True when the text just before `pos` (or before the fence holding it) introduces an

@@ -1,9 +1,10 @@
 // Results as JSON: toolgram's own shape, and an OpenAI chat-completion assistant message.
 //
-// Output JSON is always valid UTF-8: invalid bytes that came from the model's text are
-// replaced (U+FFFD) when dumped, so callers must dump with error_handler_t::replace too;
-// `dump_json` does.
+// Output JSON is always valid UTF-8: content, reasoning, names and telemetry keep the
+// model's bytes in `Result`, and any invalid sequence among them becomes U+FFFD here, so
+// `to_json(r).dump()` never throws (nlohmann's default dump refuses invalid UTF-8).
 #include "toolgram/toolgram.hpp"
+#include "utf8.hpp"
 
 namespace toolgram {
 namespace {
@@ -69,7 +70,10 @@ json to_json(const Result& r) {
     };
     json error = nullptr;
     if (r.error) error = error_json(*r.error);
-    return {{"calls", calls}, {"content", r.content}, {"reasoning", r.reasoning}, {"telemetry", telemetry}, {"error", error}};
+    json out = {{"calls", calls}, {"content", r.content}, {"reasoning", r.reasoning}, {"telemetry", telemetry},
+                {"error", error}};
+    detail::make_valid_utf8(out);
+    return out;
 }
 
 json to_openai_message(const Result& r) {
@@ -87,10 +91,13 @@ json to_openai_message(const Result& r) {
         }
         msg["tool_calls"] = calls;
     }
+    detail::make_valid_utf8(msg);
     return msg;
 }
 
-json to_json(const StreamEvent& e) {
+namespace {
+
+json event_json(const StreamEvent& e) {
     using K = StreamEvent::Kind;
     switch (e.kind) {
         case K::content: return {{"event", "content"}, {"text", e.text}};
@@ -113,6 +120,14 @@ json to_json(const StreamEvent& e) {
         case K::format_error: return {{"event", "format_error"}, {"error", e.error ? error_json(*e.error) : json(nullptr)}};
     }
     return {};
+}
+
+}  // namespace
+
+json to_json(const StreamEvent& e) {
+    json out = event_json(e);
+    detail::make_valid_utf8(out);  // a delta never ends inside a character, so this is per byte as in to_json(Result)
+    return out;
 }
 
 }  // namespace toolgram

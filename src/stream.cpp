@@ -29,6 +29,7 @@
 
 #include "end_watch.hpp"
 #include "parser_impl.hpp"
+#include "utf8.hpp"
 #include "scan_context.hpp"
 
 namespace toolgram {
@@ -154,6 +155,20 @@ std::pair<std::size_t, std::size_t> find_first_of_needles(std::string_view text,
     return {best, which};
 }
 
+// The length of `s` less a UTF-8 sequence cut short at its end (a lead byte followed by
+// fewer continuation bytes than it announces).
+std::size_t complete_utf8_prefix(std::string_view s) {
+    const std::size_t n = s.size();
+    for (std::size_t back = 1; back <= 4 && back <= n; ++back) {
+        const auto b = static_cast<unsigned char>(s[n - back]);
+        if (b < 0x80) return n;
+        if (b < 0xC0) continue;  // a continuation byte: look further back for its lead
+        const std::size_t need = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
+        return back < need ? n - back : n;
+    }
+    return n;
+}
+
 }  // namespace
 
 struct StreamParser::Impl {
@@ -185,8 +200,12 @@ struct StreamParser::Impl {
     std::vector<detail::Region> regions;  // the last may be open (ends `far`)
     std::vector<std::string> openers, implicit_closers, inside_closers;
     NeedleSet opener_set, delimiter_set, inside_set, content_marker_set, intent_set;
-        std::size_t r_pos = 0;     // outside: no opener starts before this
+    std::size_t r_pos = 0;     // outside: no opener starts before this
     std::size_t r_search = 0;  // inside: no closer starts before this
+    // Spans of settled blocks holding a call read whole: a delimiter strictly inside one is
+    // the call's text (parser.cpp masks them the same way). Sorted and disjoint.
+    std::vector<std::pair<std::size_t, std::size_t>> masks;
+    std::size_t r_wait = npos;  // a delimiter here waits for the marker scan to pass it
 
     // ---- fences (as regions.cpp's find_fences)
     std::vector<detail::Region> fences;  // the last may be open (ends `far`)
@@ -209,6 +228,7 @@ struct StreamParser::Impl {
     std::size_t rreg = 0, rpos = 0;          // the region being assembled, and where in it
     bool reasoning_sent = false;
     std::string sent_content, sent_reasoning;
+    std::string held_content, held_reasoning;  // decided, but ending inside a UTF-8 sequence
     std::size_t regions_removed = 0;  // closed regions already queued as content spans
 
     // ---- calls
@@ -275,7 +295,41 @@ struct StreamParser::Impl {
     // -----------------------------------------------------------------------------------
     // Reasoning regions.
 
+    // Whether a delimiter found at `d` is masked by a call's block: 1 masked (its search
+    // resumes at `resume`), 0 not, -1 not known until the marker scan passes `d`.
+    int masked(std::size_t d, std::size_t& resume) const {
+        auto it = std::upper_bound(masks.begin(), masks.end(), d,
+                                   [](std::size_t pos, const auto& span) { return pos < span.first; });
+        if (it != masks.begin()) {
+            --it;
+            if (it->first < d && d < it->second) {
+                resume = it->second;
+                return 1;
+            }
+        }
+        // Every block beginning before `d` is settled once the scan stands at or past it.
+        return d <= scan || finished ? 0 : -1;
+    }
+
+    void add_mask(const Block& b) {
+        if (b.end <= b.begin ||
+            std::none_of(b.candidates.begin(), b.candidates.end(), [](const Candidate& c) { return c.problem.empty(); }))
+            return;
+        masks.emplace_back(b.begin, b.end);
+        // A block read from before its marker (Functionary's headless first message) may
+        // overlap the one before it: merge, as parser.cpp does.
+        while (masks.size() >= 2 && masks.back().first < masks[masks.size() - 2].second) {
+            auto& prev = masks[masks.size() - 2];
+            prev = {std::min(prev.first, masks.back().first), std::max(prev.second, masks.back().second)};
+            masks.pop_back();
+        }
+    }
+
     void update_reasoning() {
+        // Waiting on the scan: nothing to search again until it passes the delimiter (a
+        // block holding it settles past it too), so a long block costs no rescans.
+        if (r_wait != npos && r_wait > scan && !finished) return;
+        r_wait = npos;
         const std::size_t n = buf.size();
         auto limit_for = [&](const NeedleSet& set) { return finished ? n : partial_tail(buf, set); };
         for (;;) {
@@ -287,6 +341,12 @@ struct StreamParser::Impl {
                     r_pos = std::max(r_pos, limit);
                     if (finished) rstate = RState::outside, r_pos = 0;
                     return;
+                }
+                std::size_t resume = 0;
+                if (const int m = masked(std::min(o, c), resume); m != 0) {
+                    if (m < 0) return void(r_pos = r_wait = std::min(o, c));
+                    r_pos = resume;
+                    continue;
                 }
                 if (c != npos && c < o) {
                     const std::size_t end = c + implicit_closers[ci].size();
@@ -306,6 +366,12 @@ struct StreamParser::Impl {
                     r_pos = std::max(r_pos, limit);
                     return;
                 }
+                std::size_t resume = 0;
+                if (const int m = masked(o, resume); m != 0) {
+                    if (m < 0) return void(r_pos = r_wait = o);
+                    r_pos = resume;
+                    continue;
+                }
                 const std::size_t inner = o + openers[oi].size();
                 regions.push_back({o, far, inner, far, false});
                 reasoning_parts.emplace_back();
@@ -322,6 +388,12 @@ struct StreamParser::Impl {
                 r_search = std::max(r_search, limit);
                 return;
             }
+            std::size_t resume = 0;
+            if (const int m = masked(c, resume); m != 0) {
+                if (m < 0) return void(r_search = r_wait = c);
+                r_search = resume;
+                continue;
+            }
             auto& r = regions.back();
             r.inner_end = c;
             r.outer_end = c + inside_closers[ci].size();
@@ -334,7 +406,7 @@ struct StreamParser::Impl {
     // Positions before this have a known place in or out of reasoning.
     std::size_t reasoning_known() const {
         if (rstate == RState::guessing) return 0;
-        if (rstate == RState::inside) return buf.size();
+        if (rstate == RState::inside) return std::min(buf.size(), r_wait);
         return r_pos;
     }
 
@@ -481,6 +553,7 @@ struct StreamParser::Impl {
                     for (auto& c : r.block->candidates) c.role = Role::primary;
                     r.block->role = Role::primary;
                     const std::size_t next = std::max(r.block->end, scan + 1);
+                    add_mask(*r.block);
                     settled.push_back(std::move(*r.block));
                     scan = next;
                     resume_marker = 0;
@@ -759,11 +832,13 @@ struct StreamParser::Impl {
             name = c.name;
         }
         if (open && open->at != b.begin) return false;
+        // As phase two does: invalid UTF-8 becomes U+FFFD, then text values are typed.
+        detail::make_valid_utf8(c.arguments);
+        if (c.arguments_are_text && !detail::type_text_arguments(c, schema, s.limits.max_depth)) return false;
         if (!open) {
             open = Open{b.begin, ids.next(c.id), name, ""};
             events.push_back(call_event(StreamEvent::Kind::call_begin, open->id, open->name));
         }
-        if (c.arguments_are_text) detail::type_text_arguments(c, schema);
         // The arguments JSON up to (not including) the last member, written member by
         // member as a dump of the whole object would write it.
         std::string prefix = "{";
@@ -858,7 +933,16 @@ struct StreamParser::Impl {
         }
     }
 
-    void emit_text(StreamEvent::Kind kind, std::string_view t) {
+    // A delta never ends inside a UTF-8 sequence: its last bytes wait for the rest (or the
+    // end), so each event is valid JSON text on its own and the U+FFFD that to_json puts
+    // for bytes that are not UTF-8 come out the same as in the final result's.
+    void emit_text(StreamEvent::Kind kind, std::string_view piece, bool last = false) {
+        std::string& held = kind == StreamEvent::Kind::content ? held_content : held_reasoning;
+        held.append(piece);
+        const std::size_t cut = last ? held.size() : complete_utf8_prefix(held);
+        if (cut == 0) return;
+        const std::string t = held.substr(0, cut);
+        held.erase(0, cut);
         (kind == StreamEvent::Kind::content ? sent_content : sent_reasoning).append(t);
         // Adjacent deltas of one kind are sent as one event.
         if (!events.empty() && events.back().kind == kind) {
@@ -889,10 +973,13 @@ struct StreamParser::Impl {
         for (std::size_t i = calls_done; i < r.calls.size(); ++i) {
             end_accepted(r.calls[i], open.has_value());
         }
+        // What was held back is the start of what follows in the result.
+        held_reasoning.clear();
+        held_content.clear();
         if (r.reasoning.compare(0, sent_reasoning.size(), sent_reasoning) == 0 && r.reasoning.size() > sent_reasoning.size())
-            emit_text(StreamEvent::Kind::reasoning, std::string_view(r.reasoning).substr(sent_reasoning.size()));
+            emit_text(StreamEvent::Kind::reasoning, std::string_view(r.reasoning).substr(sent_reasoning.size()), true);
         if (r.content.compare(0, sent_content.size(), sent_content) == 0 && r.content.size() > sent_content.size())
-            emit_text(StreamEvent::Kind::content, std::string_view(r.content).substr(sent_content.size()));
+            emit_text(StreamEvent::Kind::content, std::string_view(r.content).substr(sent_content.size()), true);
         if (r.error) {
             StreamEvent e;
             e.kind = StreamEvent::Kind::format_error;
@@ -918,6 +1005,7 @@ struct StreamParser::Impl {
             update_head();
             judge_settled();
             update_scan();
+            update_reasoning();  // delimiters after a block being read wait for its end
             judge_settled();
             assemble();
         } catch (const std::exception&) {

@@ -237,7 +237,7 @@ bool parse_number(const std::string& t, json& out) {
     return true;
 }
 
-bool fits(const std::string& text, const std::string& type, json& out) {
+bool fits(const std::string& text, const std::string& type, json& out, std::size_t max_depth, bool& too_deep) {
     const std::string t = trim(text);
     if (type == "string") {
         out = text;
@@ -261,7 +261,8 @@ bool fits(const std::string& text, const std::string& type, json& out) {
         return false;
     }
     if (type == "object" || type == "array") {
-        const ValueRead r = read_value(t, 0, 64);
+        const ValueRead r = read_value(t, 0, max_depth);
+        if (!r.ok && r.failure.kind == Failure::too_deep) too_deep = true;
         if (!r.ok || r.healed || r.end != t.size()) return false;
         if (type == "object" && !r.value.is_object()) return false;
         if (type == "array" && !r.value.is_array()) return false;
@@ -298,7 +299,7 @@ void collect_types(const json& schema, std::vector<std::string>& types) {
 }  // namespace
 
 json type_text_value(const std::string& text, const json* property_schema, const std::string& key,
-                     std::vector<std::string>& notes) {
+                     std::vector<std::string>& notes, std::size_t max_depth, bool* too_deep, bool quoted) {
     if (!property_schema) {
         notes.push_back("parameter \"" + key + "\" is not in the schema; kept as text");
         return text;
@@ -308,12 +309,16 @@ json type_text_value(const std::string& text, const json* property_schema, const
     if (types.empty()) return text;  // any type: the text is the value
     // "null" written for a nullable parameter means null, even when string comes first.
     const std::string l = lower(trim(text));
-    if ((l == "null" || l == "none") && std::find(types.begin(), types.end(), "null") != types.end()) return nullptr;
+    const bool nullable = std::find(types.begin(), types.end(), "null") != types.end();
+    if (!quoted && (l == "null" || l == "none") && nullable) return nullptr;
+    bool deep = false;
     for (const auto& type : types) {
         if (type == "null") continue;
         json out;
-        if (fits(text, type, out)) return out;
+        if (fits(text, type, out, max_depth, deep)) return out;
     }
+    if (quoted && (l == "null" || l == "none") && nullable) return nullptr;
+    if (deep && too_deep) *too_deep = true;
     notes.push_back("parameter \"" + key + "\" is not a valid " + types.front() + "; kept as text");
     return text;
 }

@@ -59,8 +59,13 @@ private:
 json normalise_schema(const json& schema);
 
 // Types one XML-style text value from its property schema (FORMATS.md, "Typing text
-// values from the schema"). Adds a note when the text does not fit and is kept.
+// values from the schema"). Adds a note when the text does not fit and is kept. An object
+// or array nested deeper than `max_depth` (Limits::max_depth) does not fit and sets
+// `too_deep`: the caller rejects the call with the limit, as a JSON payload would be.
+// `quoted`: the model quoted the value (Gemma's <escape>…<escape>), so the text "null"
+// is null only when the schema allows no other type it fits.
 json type_text_value(const std::string& text, const json* property_schema, const std::string& key,
-                     std::vector<std::string>& notes);
+                     std::vector<std::string>& notes, std::size_t max_depth = 64, bool* too_deep = nullptr,
+                     bool quoted = false);
 
 }  // namespace toolgram::detail

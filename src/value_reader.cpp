@@ -6,6 +6,7 @@
 
 #include "end_watch.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -28,6 +29,7 @@ void append_repair_names(std::uint32_t repairs, std::vector<std::string>& out) {
         {repair_duplicate_key, "duplicate_key"},
         {repair_lenient_number, "lenient_number"},
         {repair_python_escapes, "python_escapes"},
+        {repair_nonjson_whitespace, "nonjson_whitespace"},
     };
     for (const auto& [bit, name] : names) {
         if ((repairs & bit) == 0) continue;
@@ -189,7 +191,10 @@ bool convert_number(std::string_view text, json& out, std::uint32_t& repairs) {
         t.remove_prefix(1);
     }
     const bool is_integer = t.find_first_of(".eE") == std::string_view::npos;
-    if (t.front() == '.' || t.back() == '.' || (t.size() > 1 && t[0] == '0' && t[1] != '.' && is_integer)) {
+    // JSON refuses a leading zero before another digit, in any number, signed or not.
+    const std::string_view digits = !t.empty() && t.front() == '-' ? t.substr(1) : t;
+    const bool leading_zero = digits.size() > 1 && digits[0] == '0' && std::isdigit(static_cast<unsigned char>(digits[1]));
+    if (t.front() == '.' || t.back() == '.' || (!digits.empty() && digits.front() == '.') || leading_zero) {
         repairs |= repair_lenient_number;
     }
     if (is_integer) {

@@ -37,6 +37,7 @@ enum Repair : std::uint32_t {
     repair_duplicate_key = 1u << 9,
     repair_lenient_number = 1u << 10,
     repair_python_escapes = 1u << 11,  // \x41, \U0001F600, \' in "…", line continuations
+    repair_nonjson_whitespace = 1u << 12,  // \v or \f between tokens
 };
 void append_repair_names(std::uint32_t repairs, std::vector<std::string>& out);
 
@@ -208,6 +209,11 @@ template <>
 struct value_action<lv::trailing_comma> {
     template <typename Input>
     static void apply(const Input&, ValueBuilder& b) { b.repairs |= repair_trailing_comma; }
+};
+template <>
+struct value_action<lv::other_space> {
+    template <typename Input>
+    static void apply(const Input&, ValueBuilder& b) { b.repairs |= repair_nonjson_whitespace; }
 };
 template <>
 struct value_action<lv::comment> {

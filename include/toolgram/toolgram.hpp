@@ -188,6 +188,9 @@ struct Result {
 };
 
 // `{"calls":[…],"content":…,"reasoning":…,"telemetry":{…},"error":null|{…}}`
+// Content and reasoning keep the model's bytes; in the JSON any invalid UTF-8 among them
+// becomes U+FFFD, so `to_json(r).dump()` never throws. A call's arguments and id are
+// valid UTF-8 already (repair `invalid_utf8_replaced`).
 json to_json(const Result& result);
 // An OpenAI chat-completion assistant message: tool_calls with arguments as a JSON string.
 json to_openai_message(const Result& result);

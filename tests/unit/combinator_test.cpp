@@ -333,6 +333,49 @@ TEST_CASE("reasoning: a call after the reasoning block is a call", "[combinator]
     CHECK(r.telemetry.rejected.empty());
 }
 
+TEST_CASE("reasoning: a delimiter written inside a call's text is text of the call", "[combinator][reasoning]") {
+    // Found by fuzz_grammar_hermes: `<think>` in an argument opened reasoning mid-call, so
+    // the call's tail became reasoning and the next call a draft inside it.
+    const std::string search = R"([TOOL_CALL]{"name":"search","arguments":{"q":"what is </think>?"}}[/TOOL_CALL])";
+    const json search_call = {{"id", "call_1"}, {"name", "search"}, {"arguments", {{"q", "what is </think>?"}}}};
+    struct Row {
+        std::string label;
+        std::string text;
+        json calls;
+        std::string content, reasoning;
+        std::vector<std::string> rejected;
+    };
+    const auto row = GENERATE_REF(values<Row>({
+        {"an opener in an argument, a call after it",
+         R"([TOOL_CALL]{"name":"get_weather","arguments":{"city":"<think>Antwerp"}}[/TOOL_CALL] then )" + search,
+         json::array({{{"id", "call_0"}, {"name", "get_weather"}, {"arguments", {{"city", "<think>Antwerp"}}}},
+                      search_call}),
+         "then", "", {}},
+        {"an opener in a list whose other element is refused (found by fuzz_pipeline)",
+         R"([TOOL_CALL][{"name":"get_weather","arguments":{"city":"<think>Antwerp"}}, {"nme":"x"}][/TOOL_CALL] ok)",
+         json::array({{{"id", "call_0"}, {"name", "get_weather"}, {"arguments", {{"city", "<think>Antwerp"}}}}}), "ok",
+         "", {"element 1 of the call list is not a call object with a name"}},
+        {"a closer in an argument, no opener anywhere (not R1's headless reasoning)", "Looking. " + search,
+         json::array({{{"id", "call_0"}, {"name", "search"}, {"arguments", {{"q", "what is </think>?"}}}}}),
+         "Looking.", "", {}},
+        {"a closer in a draft call inside reasoning does not end the reasoning",
+         "<think>maybe " + search + " no</think>Answer", json::array(), "Answer", "maybe " + search + " no",
+         {in_reasoning}},
+        {"a broken call keeps its delimiters: the closer ends the reasoning",
+         R"(<think>maybe [TOOL_CALL]{"name":"search","arguments":{"q" "</think>"}}[/TOOL_CALL] Answer)", json::array(),
+         R"("}}[/TOOL_CALL] Answer)", R"(maybe [TOOL_CALL]{"name":"search","arguments":{"q" ")",
+         {"':' expected after key"}},
+    }));
+    DYNAMIC_SECTION(row.label) {
+        const Result r = Parser(profile("tag"), weather_tools()).parse(row.text);
+        INFO(toolgram::to_json(r).dump(2));
+        CHECK(calls_of(r) == row.calls);
+        CHECK(r.content == row.content);
+        CHECK(r.reasoning == row.reasoning);
+        CHECK(rejection_reasons(r) == row.rejected);
+    }
+}
+
 // =======================================================================================
 // Example guard
 

@@ -169,6 +169,33 @@ TEST_CASE("gemma4 and functiongemma share one call syntax and differ only in the
     CHECK(broken.content == "later <|\"|>");
 }
 
+TEST_CASE("gemma quoting: a quoted null is text where the schema takes a string, a bare null is null",
+          "[families][gemma]") {
+    // Found by fuzz_roundtrip: render wrote the string "null" quoted, parse read it as null.
+    const auto tools = toolgram::tools_from_json(json::parse(R"([{"name": "send_email", "parameters": {
+        "type": "object", "properties": {"cc": {"type": "string", "nullable": true}, "n": {"type": ["integer", "null"]},
+                                         "z": {"type": "null"}}}}])"));
+    struct Row {
+        std::string profile, quote;
+    };
+    const auto row = GENERATE(values<Row>({{"functiongemma", "<escape>"}, {"gemma4", "<|\"|>"}}));
+    const toolgram::Profile profile = toolgram::builtin_profile(row.profile);
+    const toolgram::Parser parser(profile, tools);
+    const std::string q = row.quote;
+    const std::string open = row.profile == "gemma4" ? "<|tool_call>" : "<start_function_call>";
+    const std::string close = row.profile == "gemma4" ? "<tool_call|>" : "<end_function_call>";
+    const toolgram::Result r = parser.parse(open + "call:send_email{cc:" + q + "null" + q + ",n:" + q + "null" + q +
+                                            ",z:" + q + "null" + q + "}" + close + open + "call:send_email{cc:null}" +
+                                            close);
+    DYNAMIC_SECTION(row.profile) {
+        INFO(toolgram::to_json(r).dump(2));
+        REQUIRE(r.calls.size() == 2);
+        // A string fits first; an integer does not, so null does; null alone is null.
+        CHECK(r.calls[0].arguments == json{{"cc", "null"}, {"n", nullptr}, {"z", nullptr}});
+        CHECK(r.calls[1].arguments == json{{"cc", nullptr}});
+    }
+}
+
 TEST_CASE("PEGTL analyze finds no cycle without progress in these families' top rules", "[grammar][analyze]") {
     namespace g = toolgram::grammar;
     namespace pg = tao::pegtl;

@@ -506,6 +506,19 @@ TEST_CASE("text KV grammar: a label inside a word is not a label", "[grammar][te
     check_no_syntax(parser.parse(text), text);
 }
 
+TEST_CASE("text KV grammar: a name runs to 256 bytes; a longer line is prose, not a call", "[grammar][text_kv]") {
+    // The bound is what keeps a line of labels with no end (`Action: Action: …`) linear.
+    toolgram::Profile profile = toolgram::builtin_profile("text_kv");
+    profile.settings.tool_required = true;
+    const toolgram::Parser parser(profile, small_tools());
+    const std::string longest = "get_weather" + std::string(256 - 11, ' ');
+    const toolgram::Result at_limit = parser.parse("Action: " + longest + "\nAction Input: {\"city\": \"Antwerp\"}");
+    INFO(toolgram::to_json(at_limit).dump(2));
+    CHECK(at_limit.calls.size() == 1);  // trailing blanks of a name are dropped
+    const std::string text = "Action: " + longest + "x\nAction Input: {\"city\": \"Antwerp\"}";
+    check_no_syntax(parser.parse(text), text);
+}
+
 // =======================================================================================
 // Across grammars
 

@@ -117,6 +117,9 @@ TEST_CASE("megabytes of unclosed openers are scanned in linear time", "[families
         {"minimax_m2", "<minimax:tool_call><invoke name=\"get_weather"},
         {"minicpm5", "<function name=\"get_weather\"><param name=\"city\"><![CDATA[Paris"},
         {"minicpm5", "<function name=\"get_weather\">"},
+        // Found by toolgram_hostile: an unquoted attribute value ran over the next openers.
+        {"minicpm5", "<function name= "},
+        {"minimax_m2", "<minimax:tool_call><invoke name= "},
         {"step3", "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"get_weather\">"
                   "<steptml:parameter name=\"city\">Paris"},
         {"deepseek_v32", "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n"

@@ -80,6 +80,15 @@ std::string disagreement(const Streamed& s, const toolgram::Result& want) {
     }
     if (open) return "a call never ended";
     if (content != want.content) return "content deltas '" + content + "' vs '" + want.content + "'";
+    // As a client reads them (JSON): bytes that are not UTF-8 become the same U+FFFD in the
+    // deltas as in the result, which holds only if no delta ends inside a character.
+    std::string content_json, reasoning_json;
+    for (const auto& e : s.events) {
+        if (e.kind == Kind::content) content_json += toolgram::to_json(e)["text"].get<std::string>();
+        if (e.kind == Kind::reasoning) reasoning_json += toolgram::to_json(e)["text"].get<std::string>();
+    }
+    if (content_json != want_json["content"] || reasoning_json != want_json["reasoning"])
+        return "content or reasoning events, as JSON, differ from the result's";
     if (reasoning != want.reasoning) return "reasoning deltas '" + reasoning + "' vs '" + want.reasoning + "'";
     if (ended.size() != want.calls.size()) return "ended calls differ in number";
     for (std::size_t i = 0; i < ended.size(); ++i)

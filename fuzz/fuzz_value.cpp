@@ -1,0 +1,96 @@
+// Harness for the lenient value reader (src/value_reader.hpp `read_value`, the rules of
+// grammars/lenient_value.hpp), which every payload grammar uses for its arguments.
+//
+// Oracles (abort on violation):
+//  - the same input read twice gives the same outcome; a read never throws;
+//  - a successful read ends inside the input, and its value leaves the library as valid
+//    UTF-8 JSON once made valid (utf8.hpp);
+//  - differential, against nlohmann's strict parser: a read that needed no repair and no
+//    healing, over valid UTF-8, is strict JSON, and nlohmann must parse the bytes read
+//    to the same value; conversely, input nlohmann accepts as a whole must read, with no
+//    repair, to the same value (past nesting of 64 the reader refuses by design);
+//  - the depth limit: a limit of d refuses exactly the values nested deeper than d.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "fuzz_support.hpp"
+#include "utf8.hpp"
+#include "value_reader.hpp"
+
+namespace {
+
+using toolgram::detail::Failure;
+using toolgram::detail::ValueRead;
+using toolgram::detail::read_value;
+using toolgram_fuzz::fail;
+using toolgram_fuzz::json;
+
+constexpr std::size_t max_depth = 64;
+
+std::string describe(const ValueRead& r) {
+    if (!r.ok)
+        return "fail " + std::string(toolgram::detail::failure_kind_name(r.failure.kind)) + "@" +
+               std::to_string(r.failure.offset) + " " + r.failure.message;
+    return "ok " + r.value.dump(-1, ' ', false, json::error_handler_t::replace) + " end " + std::to_string(r.end) +
+           " repairs " + std::to_string(r.repairs) + (r.healed ? " healed" : "");
+}
+
+// The deepest nesting of JSON containers in `v`, counted without recursion.
+std::size_t depth_of(const json& v) {
+    std::size_t deepest = 0;
+    std::vector<std::pair<const json*, std::size_t>> pending{{&v, 0}};
+    while (!pending.empty()) {
+        auto [j, d] = pending.back();
+        pending.pop_back();
+        if (!j->is_structured()) continue;
+        deepest = std::max(deepest, d + 1);
+        for (const auto& e : *j) pending.emplace_back(&e, d + 1);
+    }
+    return deepest;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    const ValueRead r = read_value(text, 0, max_depth);
+    if (describe(r) != describe(read_value(text, 0, max_depth))) fail("determinism", "read_value differs on a re-read");
+
+    if (r.ok) {
+        if (r.end > size || r.end == 0) fail("value", "a read ends outside the input");
+        json v = r.value;
+        toolgram::detail::make_valid_utf8(v);
+        toolgram_fuzz::check_json_out(v, "a value read");
+        const std::string_view read = text.substr(0, r.end);
+        if (r.repairs == 0 && !r.healed && toolgram::detail::is_valid_utf8(read)) {
+            const json strict = json::parse(read, nullptr, false);
+            if (strict.is_discarded()) fail("differential", "a value read with no repair is not strict JSON");
+            if (strict != r.value) fail("differential", "a value read with no repair differs from nlohmann's");
+        }
+        // The depth limit is exact: the value read at 64 levels reads at its own depth
+        // and is refused one level below.
+        const std::size_t depth = depth_of(r.value);
+        if (depth > max_depth) fail("depth", "a value deeper than the limit was read");
+        if (depth > 0) {
+            if (!read_value(text, 0, depth).ok) fail("depth", "a value is refused at a limit equal to its depth");
+            const ValueRead shallow = read_value(text, 0, depth - 1);
+            if (shallow.ok || shallow.failure.kind != Failure::too_deep)
+                fail("depth", "a value is not refused as too deep at a limit below its depth");
+        }
+    }
+
+    // Strict JSON as a whole (followed by a newline: a number touching the end of input
+    // may be cut, so the reader refuses it there) must read the same, with no repair.
+    const json strict = json::parse(text, nullptr, false);
+    if (!strict.is_discarded() && depth_of(strict) <= max_depth) {
+        const std::string padded = std::string(text) + "\n";
+        const ValueRead again = read_value(padded, 0, max_depth);
+        if (!again.ok) fail("differential", "strict JSON is refused: " + describe(again));
+        if (again.value != strict) fail("differential", "strict JSON reads to another value");
+        // Repeated keys are valid JSON yet a repair for us; anything else needs none.
+        if ((again.repairs & ~toolgram::detail::repair_duplicate_key) != 0)
+            fail("differential", "strict JSON needed a repair: " + describe(again));
+    }
+    return 0;
+}

@@ -1,0 +1,115 @@
+// UTF-8 validation and replacement (see utf8.hpp). The decoder follows the table of
+// well-formed byte sequences in the Unicode standard (§3.9, table 3-7), which rules out
+// overlong forms, surrogates and code points past U+10FFFF by the ranges of the second byte.
+#include "utf8.hpp"
+
+#include <vector>
+
+namespace toolgram::detail {
+namespace {
+
+bool in(unsigned char c, unsigned char lo, unsigned char hi) { return c >= lo && c <= hi; }
+
+// At s[i]: the length of the well-formed character there (`valid` true), or the length of
+// the maximal subpart of an ill-formed one (`valid` false, at least 1 byte).
+std::size_t step(std::string_view s, std::size_t i, bool& valid) {
+    const auto b0 = static_cast<unsigned char>(s[i]);
+    valid = true;
+    if (b0 < 0x80) return 1;
+    std::size_t need = 0;
+    unsigned char lo = 0x80, hi = 0xBF;  // range of the second byte
+    if (in(b0, 0xC2, 0xDF)) {
+        need = 1;
+    } else if (b0 == 0xE0) {
+        need = 2;
+        lo = 0xA0;  // E0 80..9F would be overlong
+    } else if (in(b0, 0xE1, 0xEC) || in(b0, 0xEE, 0xEF)) {
+        need = 2;
+    } else if (b0 == 0xED) {
+        need = 2;
+        hi = 0x9F;  // ED A0..BF would be a surrogate
+    } else if (b0 == 0xF0) {
+        need = 3;
+        lo = 0x90;  // F0 80..8F would be overlong
+    } else if (in(b0, 0xF1, 0xF3)) {
+        need = 3;
+    } else if (b0 == 0xF4) {
+        need = 3;
+        hi = 0x8F;  // F4 90.. would be past U+10FFFF
+    } else {
+        valid = false;  // 80..C1, F5..FF never start a character
+        return 1;
+    }
+    std::size_t n = 1;
+    for (std::size_t k = 0; k < need; ++k, ++n) {
+        if (i + n >= s.size()) {
+            valid = false;
+            return n;
+        }
+        const auto b = static_cast<unsigned char>(s[i + n]);
+        const bool ok = k == 0 ? in(b, lo, hi) : in(b, 0x80, 0xBF);
+        if (!ok) {
+            valid = false;
+            return n;
+        }
+    }
+    return n;
+}
+
+}  // namespace
+
+bool is_valid_utf8(std::string_view s) {
+    for (std::size_t i = 0; i < s.size();) {
+        bool valid = false;
+        i += step(s, i, valid);
+        if (!valid) return false;
+    }
+    return true;
+}
+
+std::string to_valid_utf8(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (std::size_t i = 0; i < s.size();) {
+        bool valid = false;
+        const std::size_t n = step(s, i, valid);
+        if (valid) out.append(s.substr(i, n));
+        else out += "\xEF\xBF\xBD";
+        i += n;
+    }
+    return out;
+}
+
+bool make_valid_utf8(nlohmann::ordered_json& value) {
+    using json = nlohmann::ordered_json;
+    bool changed = false;
+    std::vector<json*> pending{&value};
+    while (!pending.empty()) {
+        json* v = pending.back();
+        pending.pop_back();
+        if (v->is_string()) {
+            auto& s = v->get_ref<std::string&>();
+            if (!is_valid_utf8(s)) {
+                s = to_valid_utf8(s);
+                changed = true;
+            }
+        } else if (v->is_array()) {
+            for (auto& e : *v) pending.push_back(&e);
+        } else if (v->is_object()) {
+            bool keys_valid = true;
+            for (auto it = v->begin(); it != v->end() && keys_valid; ++it) keys_valid = is_valid_utf8(it.key());
+            if (!keys_valid) {
+                // Keys cannot be renamed in place: rebuild in the same order. Two keys that
+                // become equal keep the first value, as a duplicate key would.
+                json fixed = json::object();
+                for (auto it = v->begin(); it != v->end(); ++it) fixed.emplace(to_valid_utf8(it.key()), std::move(*it));
+                *v = std::move(fixed);
+                changed = true;
+            }
+            for (auto& e : *v) pending.push_back(&e);
+        }
+    }
+    return changed;
+}
+
+}  // namespace toolgram::detail

@@ -1,0 +1,27 @@
+// UTF-8 validity for what leaves the library as JSON.
+//
+// Model output is bytes: it may hold invalid UTF-8 (a cut multi-byte character, Latin-1,
+// raw binary), and the lenient readers keep such bytes inside strings. nlohmann's dump
+// throws on them by default, so anything toolgram hands out as JSON (a call's arguments,
+// to_json, to_openai_message) is made valid first: each maximal invalid subsequence
+// becomes U+FFFD, as the Unicode standard recommends and as browsers decode. One pass, no
+// recursion (JSON nesting is walked with an explicit stack).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace toolgram::detail {
+
+bool is_valid_utf8(std::string_view s);
+
+// `s` with every maximal invalid subsequence replaced by U+FFFD (EF BF BD).
+std::string to_valid_utf8(std::string_view s);
+
+// Makes every string and object key in `value` valid UTF-8, in place; true when
+// something was replaced.
+bool make_valid_utf8(nlohmann::ordered_json& value);
+
+}  // namespace toolgram::detail
