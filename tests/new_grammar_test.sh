@@ -22,7 +22,8 @@
 # rules, the reader, the unit tests, the corpus), checked the same way over every case of
 # the example, with the example's own unit tests ([NAME]) and the stream = one-shot test
 # (tests/unit/stream_test.cpp) on its corpus; and the doc must show the example's grammar
-# and reader exactly as they are in docs/examples/NAME/.
+# and reader exactly as they are in docs/examples/NAME/, and the profile row its command
+# writes.
 #
 # Only the new and edited sources and the test files run are compiled (-O0); rebuilding a
 # copy of the tree would cost CI many minutes for the same evidence.
@@ -169,6 +170,11 @@ local -a args
 eval "args=(${line#scripts/new-grammar })"
 "$scaffold" "${args[@]}" --root "$root" >/dev/null || fail "the doc's command failed: $line"
 step "the doc's command: $line"
+# The doc shows the row that command adds to src/profiles.cpp (its first `+` line for
+# the profile): it must be the row written.
+local row
+row=$(grep -m1 -F "+        {\"$name\", " "$doc") || fail "the doc shows no profile row for $name"
+grep -qxF "${row#+}" "$root/src/profiles.cpp" || fail "the doc's profile row is not the one its command writes: $row"
 # The doc shows the finished grammar and reader whole: they must be the files tested here.
 local f
 for f in "grammars/$name.hpp" "src/actions/$name.cpp"; do
@@ -179,9 +185,13 @@ for f in "grammars/$name.hpp" "src/actions/$name.cpp"; do
     ' "$doc" || fail "the doc's copy of $f differs from docs/examples/$example/$f"
 done
 step "the doc shows grammars/$name.hpp and src/actions/$name.cpp as they are"
-# The finished files replace what the scaffold wrote; its example case goes.
-rm -rf "$root/corpus/$name"
-cp -r "$finished/." "$root/"
+# The finished files replace what the scaffold wrote; its example case goes (as
+# docs/examples/NAME/README.md says to do).
+rm "$root/corpus/$name/single.txt" "$root/corpus/$name/single.expect.json"
+local part
+for part in grammars src tests corpus; do
+    [ ! -d "$finished/$part" ] || cp -r "$finished/$part" "$root/"
+done
 step "$(find "$root/corpus/$name" -name '*.txt' | wc -l) cases in corpus/$name"
 extra_tests=("stream = one-shot on every corpus case under every profile" "[$name]")
 extra_sources=("$src/tests/unit/stream_test.cpp")
