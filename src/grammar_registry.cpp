@@ -1,6 +1,8 @@
 // The one place every grammar is registered. Adding a syntax: write grammars/NAME.hpp
 // (rules) and src/actions/NAME.cpp (actions, reader, a `NAME_grammar` definition), then
 // add it to this table. Profiles refer to grammars by the names listed here.
+// scripts/new-grammar writes both files and adds the two lines here, above the two
+// `scripts/new-grammar` comments (keep those comments: they are where it inserts).
 // `NAME_grammar` must carry the name "NAME": fuzz/CMakeLists.txt reads the `&NAME_grammar`
 // entries below to generate one fuzz harness per grammar (checked by the ctest test
 // fuzz.harnesses_cover_every_grammar).
@@ -48,6 +50,7 @@ extern const GrammarDef mistral_grammar;
 extern const GrammarDef functionary_v31_grammar;
 extern const GrammarDef functionary_v32_grammar;
 extern const GrammarDef harmony_grammar;
+// scripts/new-grammar: declarations go above this line.
 
 const std::vector<const GrammarDef*>& all_grammars() {
     static const std::vector<const GrammarDef*> table = {
@@ -84,6 +87,7 @@ const std::vector<const GrammarDef*>& all_grammars() {
         &functionary_v31_grammar,
         &functionary_v32_grammar,
         &harmony_grammar,
+        // scripts/new-grammar: entries go above this line.
     };
     return table;
 }

@@ -2,7 +2,7 @@
 // and the settings its models need (reasoning delimiters, tokens that frame content).
 //
 // A profile per model family is one row in `family_rows` (plus its grammar, registered
-// in grammar_registry.cpp). `auto` is derived from the table, so a new family is found by
+// in grammar_registry.cpp; scripts/new-grammar adds both). `auto` is derived from the table, so a new family is found by
 // `auto` without another edit: every generic grammar with a distinctive marker and every
 // family grammar runs as primary (where several share a marker, each reader checks the
 // payload and declines what is not its own, so the payload decides); the grammars that would match
@@ -211,6 +211,7 @@ const std::vector<ProfileRow>& family_rows() {
          configure_gemma4},
         {"functiongemma", "FunctionGemma", "<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>",
          {primary("functiongemma")}, configure_functiongemma},
+        // scripts/new-grammar: rows go above this line.
     };
     return table;
 }

@@ -4,7 +4,9 @@
 //  - auto agrees: each family's corpus parsed with `auto` gives the calls its own profile
 //    gives (families without a marker of their own are reached through auto's gated
 //    fallbacks, so there the caller says a tool call is required);
-//  - a corpus: at least 12 cases per family profile, at least 3 of them negatives.
+//  - a corpus: at least 12 cases per model family of FORMATS.md, at least 3 of them
+//    negatives; a syntax added later (scripts/new-grammar) starts from one case that
+//    yields a call, and docs/adding-a-grammar.md takes it from there.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -21,6 +23,17 @@ namespace {
 
 const fs::path corpus_root = fs::path(TOOLGRAM_SOURCE_DIR) / "corpus";
 const std::vector<std::string> generic_profiles = {"auto", "tag", "marker", "json", "bracket", "xml", "text_kv"};
+// The model families FORMATS.md surveys. Every one must keep its profile and its full
+// corpus; a profile not listed here is a syntax added since (scripts/new-grammar).
+const std::vector<std::string> formats_md_families = {
+    "hermes", "longcat", "qwen3_coder", "seed_oss", "glm45", "minimax_m2", "minicpm5", "step3",
+    "kimi_k2", "deepseek_r1", "deepseek_v31", "deepseek_v32", "mistral", "llama3_json", "pythonic",
+    "granite", "granite_20b_fc", "functionary_v31", "functionary_v32", "functools", "command_r",
+    "harmony", "jamba", "nemotron", "internlm", "xlam", "apertus", "gemma4", "functiongemma"};
+
+bool in_formats_md(const std::string& name) {
+    return std::find(formats_md_families.begin(), formats_md_families.end(), name) != formats_md_families.end();
+}
 
 std::string slurp(const fs::path& p) {
     std::ifstream f(p, std::ios::binary);
@@ -147,7 +160,8 @@ TEST_CASE("auto agrees with each family's own profile on that family's corpus", 
     }
 }
 
-TEST_CASE("every family profile has a corpus of at least 12 cases with at least 3 negatives", "[families][corpus]") {
+TEST_CASE("every family profile has a corpus: 12 cases with 3 negatives for FORMATS.md's, a call for an added one",
+          "[families][corpus]") {
     for (const auto& family : family_profiles()) {
         CAPTURE(family);
         const fs::path dir = corpus_root / family;
@@ -161,18 +175,25 @@ TEST_CASE("every family profile has a corpus of at least 12 cases with at least 
             e.replace_extension(".expect.json");
             if (fs::exists(e) && json::parse(slurp(e))["expect"]["calls"].empty()) ++negatives;
         }
-        CHECK(cases >= 12);
-        CHECK(negatives >= 3);
+        if (in_formats_md(family)) {
+            CHECK(cases >= 12);
+            CHECK(negatives >= 3);
+        } else {
+            CHECK(cases > negatives);  // at least one case that yields a call
+        }
     }
 }
 
-TEST_CASE("every model family of FORMATS.md has its profile, with the models it serves", "[families]") {
-    const std::vector<std::string> families = {
-        "hermes", "longcat", "qwen3_coder", "seed_oss", "glm45", "minimax_m2", "minicpm5", "step3",
-        "kimi_k2", "deepseek_r1", "deepseek_v31", "deepseek_v32", "mistral", "llama3_json", "pythonic",
-        "granite", "granite_20b_fc", "functionary_v31", "functionary_v32", "functools", "command_r",
-        "harmony", "jamba", "nemotron", "internlm", "xlam", "apertus", "gemma4", "functiongemma"};
-    for (const auto& name : families) {
+TEST_CASE("every model family of FORMATS.md has its profile", "[families]") {
+    const auto families = family_profiles();
+    for (const auto& name : formats_md_families) {
+        CAPTURE(name);
+        CHECK(std::find(families.begin(), families.end(), name) != families.end());
+    }
+}
+
+TEST_CASE("every family profile names the models it serves and teaches a syntax it reads", "[families]") {
+    for (const auto& name : family_profiles()) {
         CAPTURE(name);
         const toolgram::Profile p = toolgram::builtin_profile(name);
         CHECK(p.name == name);
@@ -185,6 +206,6 @@ TEST_CASE("every model family of FORMATS.md has its profile, with the models it 
         CAPTURE(instruction);
         CHECK(toolgram::Parser(p, {}).parse(instruction).telemetry.saw_tool_syntax);
     }
-    CHECK(family_profiles().size() == families.size());
+    CHECK(family_profiles().size() >= formats_md_families.size());
 }
 

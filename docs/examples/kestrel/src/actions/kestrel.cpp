@@ -1,0 +1,73 @@
+// Reader for the kestrel syntax (grammars/kestrel.hpp): the name in <<call NAME>>, one
+// `key = value` line per argument, read with the named-parameter machinery
+// (src/params_reader.hpp) so values are typed from the tool's schema in phase two.
+#include "grammar_def.hpp"
+#include "kestrel.hpp"
+#include "params_reader.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+namespace g = grammar::kestrel;
+
+// A bare value is the rest of its line: the spaces around it (and a \r before the line
+// break) are layout.
+struct line_value {
+    template <typename Input>
+    static void apply(const Input& in, ParamsState& st) { set_argument(st.current, st.key, trim_text(in.string_view())); }
+};
+
+template <typename Rule>
+struct action : params::shape_action<Rule> {};
+template <> struct action<g::call_name> : params::call_name {};
+template <> struct action<g::key> : params::param_key {};
+template <> struct action<g::quoted_value> : params::param_json_value {};
+template <> struct action<g::line_value> : line_value {};
+template <> struct action<g::closer_cut_off> : params::cut_off {};
+template <> struct action<g::call> : params::call_end {};
+
+std::vector<std::string> markers(const Settings&) { return {"<<call"}; }
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    return read_params_block<g::block, action>(ctx, at, "kestrel", "<</call>>");
+}
+
+// A string goes in quotes when its bare form would read back differently: empty, spaces
+// at its ends, a line break, a leading quote, or the closer inside it.
+bool needs_quotes(const std::string& s) {
+    return s.empty() || s.front() == ' ' || s.front() == '\t' || s.back() == ' ' || s.back() == '\t' ||
+           s.front() == '"' || s.find_first_of("\r\n") != std::string::npos || s.find("<</call>>") != std::string::npos;
+}
+
+std::string value_text(const json& v) {
+    if (v.is_string() && needs_quotes(v.get<std::string>())) return json_text(v);
+    return parameter_text(v);
+}
+
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out;
+    for (const auto& c : calls) {
+        out += "<<call " + c.name + ">>\n";
+        for (auto it = c.arguments.begin(); it != c.arguments.end(); ++it)
+            out += it.key() + " = " + value_text(*it) + "\n";
+        out += "<</call>>\n";
+    }
+    return out;
+}
+
+std::string instruction(const Settings& s) {
+    return "To call a tool, write <<call NAME>> on a line of its own, then one line `key = value` per argument, then "
+           "<</call>>:\n" +
+           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s) +
+           "Write arrays and objects as JSON, and text with line breaks as a JSON string in double quotes. "
+           "Several calls: one <<call>> block each.";
+}
+
+}  // namespace
+
+extern const GrammarDef kestrel_grammar{
+    "kestrel", "<<call NAME>> key = value lines <</call>>",
+    markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail
