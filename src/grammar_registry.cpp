@@ -48,6 +48,8 @@ extern const GrammarDef mistral_grammar;
 extern const GrammarDef functionary_v31_grammar;
 extern const GrammarDef functionary_v32_grammar;
 extern const GrammarDef harmony_grammar;
+// A syntax declared at run time (a profile file's), read with the same building blocks.
+extern const GrammarDef declared_grammar;
 
 const std::vector<const GrammarDef*>& all_grammars() {
     static const std::vector<const GrammarDef*> table = {
@@ -84,6 +86,8 @@ const std::vector<const GrammarDef*>& all_grammars() {
         &functionary_v31_grammar,
         &functionary_v32_grammar,
         &harmony_grammar,
+        // run-time syntax
+        &declared_grammar,
     };
     return table;
 }

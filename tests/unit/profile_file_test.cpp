@@ -1,15 +1,107 @@
-// Profile files: a syntax declared in JSON, checked when it is loaded. Every kind of
+// Profile files (docs/profile-files.md): a syntax declared in JSON and read at run time by
+// the grammar `declared`.
+//
+// The proof that the declaration is general: docs/profiles/ holds a file for each of seven
+// built-in families, and on every case of that family's corpus folder the file gives the
+// built-in profile's result exactly — calls (names, arguments, ids), content, reasoning,
+// every candidate's span, repairs, verdict and reason, the rejections, the error with its
+// position and correction prompt. The one thing allowed to differ is the grammar's name
+// in telemetry, `declared` where the built-in says its own (the files carry the families'
+// instruction texts, so even the correction prompts are equal). Then: every kind of
 // invalid or ambiguous file gets its exact error, naming the field.
 #include <unistd.h>
 
 #include <fstream>
 
 #include <catch2/catch.hpp>
+#include <tao/pegtl/contrib/analyze.hpp>
 
 #include "corpus_cases.hpp"
+#include "declared.hpp"
+#include "declared_syntax.hpp"
 
 using namespace toolgram_test;
 
+namespace {
+
+const fs::path profiles_dir = fs::path(TOOLGRAM_SOURCE_DIR) / "docs" / "profiles";
+
+const std::vector<std::string>& reproduced_families() {
+    static const std::vector<std::string> names = {"hermes",      "kimi_k2", "deepseek_v31", "mistral",
+                                                   "qwen3_coder", "glm45",   "minimax_m2"};
+    return names;
+}
+
+// The built-in result with the family's grammar named as the profile file's.
+json with_grammar_renamed(json r, const std::string& family) {
+    auto rename = [&](json& g) {
+        if (g == family) g = "declared";
+    };
+    rename(r["telemetry"]["grammar"]);
+    for (auto& c : r["telemetry"]["candidates"]) rename(c["grammar"]);
+    for (auto& c : r["telemetry"]["rejected"]) rename(c["grammar"]);
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("the declared grammar has no rule that can loop without consuming", "[profile-file]") {
+    CHECK(tao::pegtl::analyze<toolgram::grammar::declared::json_call>() == 0);
+    CHECK(tao::pegtl::analyze<toolgram::grammar::declared::params_block>() == 0);
+    CHECK(tao::pegtl::analyze<toolgram::grammar::declared::section_open>() == 0);
+}
+
+TEST_CASE("profile files reproduce the built-in families on their whole corpora", "[profile-file][corpus]") {
+    std::size_t compared = 0;
+    for (const auto& family : reproduced_families()) {
+        DYNAMIC_SECTION(family) {
+            const toolgram::Profile file_profile = toolgram::load_profile_file((profiles_dir / (family + ".json")).string());
+            CHECK(file_profile.name == family);
+            CHECK(file_profile.description == toolgram::builtin_profile(family).description);
+            CHECK(file_profile.models == toolgram::builtin_profile(family).models);
+            std::size_t cases = 0;
+            for (const auto& c : all_cases()) {
+                if (c.text.parent_path().filename() != family) continue;
+                const json spec = json::parse(slurp(c.expect));
+                CAPTURE(c.text.string());
+                toolgram::Profile declared = file_profile;
+                apply_case_settings(declared, spec);
+                const toolgram::Parser builtin_parser(profile_for(spec, c.text.parent_path()), tools_for(spec));
+                const toolgram::Parser declared_parser(declared, tools_for(spec));
+                const std::string text = slurp(c.text);
+                const json want = with_grammar_renamed(toolgram::to_json(builtin_parser.parse(text)), family);
+                const json got = toolgram::to_json(declared_parser.parse(text));
+                CAPTURE(want.dump(2), got.dump(2));
+                CHECK(got == want);
+                ++cases;
+            }
+            WARN(family << ": " << cases << " corpus cases compared");
+            CHECK(cases >= 15);
+            compared += cases;
+        }
+    }
+    CHECK(compared > 0);
+}
+
+TEST_CASE("a profile file's syntax renders calls that parse back to themselves", "[profile-file]") {
+    const std::vector<toolgram::Call> calls = {
+        {"", "get_weather", {{"city", "Paris"}, {"days", 3}}},
+        {"", "search_web", {{"query", "line one\nline two"}, {"max_results", 5}}},
+    };
+    for (const auto& family : reproduced_families()) {
+        CAPTURE(family);
+        const toolgram::Profile p = toolgram::load_profile_file((profiles_dir / (family + ".json")).string());
+        const std::string text = toolgram::render_calls(p, calls);
+        CAPTURE(text);
+        const toolgram::Result r = toolgram::Parser(p, tools_for(json::object())).parse(text);
+        REQUIRE(r.calls.size() == 2);
+        for (std::size_t i = 0; i < 2; ++i) {
+            CHECK(r.calls[i].name == calls[i].name);
+            CHECK(r.calls[i].arguments == calls[i].arguments);
+        }
+        CHECK(r.content.empty());
+    }
+}
 
 // ---------------------------------------------------------------------------------------
 // Invalid and ambiguous files: one row per kind of error, with its exact message.
@@ -191,4 +283,25 @@ TEST_CASE("a profile file that repeats a key, or is no JSON, is refused with its
     const std::string missing = (dir / "absent.json").string();
     CHECK_THROWS_WITH(toolgram::load_profile_file(missing), missing + ": cannot read: No such file or directory");
     fs::remove_all(dir);
+}
+
+TEST_CASE("a Parser refuses the declared grammar without a syntax, or with an invalid one", "[profile-file]") {
+    toolgram::Profile p;
+    p.name = "handmade";
+    p.grammars = {{"declared", toolgram::Role::primary}};
+    CHECK_THROWS_WITH(toolgram::Parser(p),
+                      "profile \"handmade\": the grammar \"declared\" reads the syntax of a profile file, and the "
+                      "settings hold none (Settings::declared_syntax)");
+    auto syntax = std::make_shared<toolgram::DeclaredSyntax>();
+    syntax->call.open = {"<x>"};
+    syntax->call.close = {"<x>"};
+    p.settings.declared_syntax = syntax;
+    CHECK_THROWS_WITH(toolgram::Parser(p), "profile \"handmade\": syntax.call.close: the same as syntax.call.open "
+                                           "(\"<x>\"): a call's end could not be told from the next call's start");
+    syntax->call.close = {"</x>"};
+    const toolgram::Result r = toolgram::Parser(p).parse(R"(<x>{"name": "f", "arguments": {"a": 1}}</x>)");
+    REQUIRE(r.calls.size() == 1);
+    CHECK(r.calls[0].name == "f");
+    CHECK(r.calls[0].arguments == json{{"a", 1}});
+    CHECK(r.telemetry.grammar == "declared");
 }
