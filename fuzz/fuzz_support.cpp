@@ -181,6 +181,25 @@ const toolgram::Profile& profile_file() {
     return p;
 }
 
+const std::vector<toolgram::Profile>& shipped_profile_files() {
+    static const std::vector<toolgram::Profile> list = [] {
+        std::vector<toolgram::Profile> out;
+        const std::string_view paths = TOOLGRAM_FUZZ_PROFILE_FILES;  // separated by '|'
+        for (std::size_t from = 0; from < paths.size();) {
+            std::size_t to = paths.find('|', from);
+            if (to == std::string_view::npos) to = paths.size();
+            try {
+                out.push_back(toolgram::load_profile_file(std::string(paths.substr(from, to - from))));
+            } catch (const std::invalid_argument& e) {
+                fail("setup", std::string("a shipped profile file does not load: ") + e.what());
+            }
+            from = to + 1;
+        }
+        return out;
+    }();
+    return list;
+}
+
 toolgram::Settings settings_for_grammar(std::string_view grammar) {
     for (const auto& name : toolgram::builtin_profile_names()) {
         if (name == "auto") continue;

@@ -48,6 +48,10 @@ const std::vector<toolgram::Tool>& tools();
 // `declared` is fuzzed with.
 const toolgram::Profile& profile_file();
 
+// Every profile file the project ships (docs/profiles/*.json, corpus/declared/*.profile.json),
+// for the harnesses that run every profile (fuzz_stream, fuzz_roundtrip, fuzz_declared).
+const std::vector<toolgram::Profile>& shipped_profile_files();
+
 // The settings a grammar runs with: those of the first built-in profile (auto excluded)
 // that lists it, so a family grammar meets its own reasoning and content tokens; for a
 // grammar no built-in profile lists, the profile file's if it lists it (`declared`, which

@@ -178,8 +178,10 @@ std::string instruction(const Settings& settings) {
     std::string out = "To call a tool, write the call in exactly this format";
     out += s->section ? ", all calls in one block:\n" : ", one block per call:\n";
     out += render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, settings);
-    if (s->arguments.style == DeclaredSyntax::Style::parameters)
-        out += (out.back() == '\n' ? "" : "\n") + std::string("Write objects and arrays as JSON inside a parameter.");
+    if (s->arguments.style == DeclaredSyntax::Style::parameters) {
+        if (out.back() != '\n') out += '\n';
+        out += "Write objects and arrays as JSON inside a parameter.";
+    }
     return out;
 }
 
