@@ -9,7 +9,9 @@
 //              attribute of the opening tag (`<invoke name="NAME">`);
 //   ARGUMENTS  a JSON object (json_block's body and closer handling), or named text
 //              parameters (params.hpp's shapes: values end at their closer or, where a
-//              model left it out, at the next parameter or the call's closer).
+//              model left it out, at the next parameter or the call's closer), or
+//              key-value pairs (the same with no opener: `city=Paris; days=3`); or, with
+//              no header, Python calls (pythonic.hpp's list or lines).
 //
 // Every token is a run-time rule reading the declared spellings (runtime_literal.hpp's
 // list rules), and where the families differ in structure, `select` picks the branch the
@@ -29,6 +31,7 @@
 #include "json_block.hpp"
 #include "markup.hpp"
 #include "params.hpp"
+#include "pythonic.hpp"
 #include "runtime_literal.hpp"
 
 namespace toolgram::grammar::declared {
@@ -178,8 +181,8 @@ struct has_header_end {
 struct has_value_open {
     template <typename S> static std::size_t get(const S& st) { return !syntax_of(st).value_open.empty(); }
 };
-struct key_is_attribute {
-    template <typename S> static std::size_t get(const S& st) { return !syntax_of(st).key_attribute.empty(); }
+struct parameter_head_of {
+    template <typename S> static std::size_t get(const S& st) { return syntax_of(st).parameter_head; }
 };
 struct calls_commit {
     template <typename S> static std::size_t get(const S& st) { return syntax_of(st).committed; }
@@ -247,7 +250,9 @@ struct parameter_key : runtime_word<key_chars_of> {};
 struct key_end : runtime_any_literal<key_end_of> {};
 struct token_parameter_open : seq<parameter_start, parameter_key, key_end> {};
 struct attribute_parameter_open : params::attribute_open<parameter_start> {};
-struct parameter_head : select<key_is_attribute, token_parameter_open, attribute_parameter_open> {};
+struct bare_parameter_open : seq<parameter_key, key_end> {};  // key_value: `city=`
+struct parameter_head
+    : select<parameter_head_of, token_parameter_open, attribute_parameter_open, bare_parameter_open> {};
 struct value_open : runtime_any_literal<value_open_of> {};
 struct parameter_open : seq<parameter_head, select<has_value_open, success, seq<params::ws, value_open>>> {};
 struct parameter_value : text_until_any_literal<value_ends_of> {};
@@ -261,6 +266,14 @@ struct params_call : select<calls_commit, declining_call, committed_call> {};
 struct wrapped_calls : params::wrapper<section_open, params_call, section_close> {};
 struct params_block
     : sor<select<has_section, failure, wrapped_calls>, select<section_is_required, params_call, failure>> {};
+
+// ---------------------------------------------------------------------------------------
+// Python calls between the call markers (pythonic.hpp's list or lines of calls), as LFM2's
+// <|tool_call_start|>[get_weather(city='Paris')]<|tool_call_end|>. The closer may be cut
+// off (healed) or missing (the block ends with its calls).
+
+struct python_calls_end : sor<call_close, pythonic::end_cut_off, pythonic::missing_end_tag> {};
+struct python_block : seq<call_open, lenient::ws, pythonic::calls, lenient::ws, python_calls_end> {};
 
 // ---------------------------------------------------------------------------------------
 // Errors: the families' table (error_messages.hpp) has one message per rule, fixed at

@@ -110,7 +110,10 @@ std::unique_ptr<CompiledSyntax> compile_syntax(const DeclaredSyntax& s) {
     }
 
     const DeclaredSyntax::Parameter& p = s.arguments.parameter;
-    c->parameters = s.arguments.style == DeclaredSyntax::Style::parameters;
+    c->parameters = s.arguments.style == DeclaredSyntax::Style::parameters ||
+                    s.arguments.style == DeclaredSyntax::Style::key_value;
+    c->pythonic = s.arguments.style == DeclaredSyntax::Style::pythonic;
+    c->parameter_head = s.arguments.style == DeclaredSyntax::Style::key_value ? 2 : !p.key_attribute.empty() ? 1 : 0;
     c->committed = s.arguments.reject_unexpected;
     if (c->parameters) {
         c->param_open = views(p.open);
@@ -132,8 +135,9 @@ std::unique_ptr<CompiledSyntax> compile_syntax(const DeclaredSyntax& s) {
         c->value_ends.insert(c->value_ends.end(), c->call_close.begin(), c->call_close.end());
         const std::string key_part = p.key_attribute.empty() ? "NAME" + p.key_end.front()
                                                              : " " + p.key_attribute + "=\"NAME\">";
-        c->parameter_message = p.open.front() + key_part + (p.value_open.empty() ? "" : p.value_open.front()) +
-                               "value" + p.close.front() + " or " + s.call.close.front() + " expected";
+        c->parameter_message = (p.open.empty() ? std::string() : p.open.front()) + key_part +
+                               (p.value_open.empty() ? "" : p.value_open.front()) + "value" + p.close.front() + " or " +
+                               s.call.close.front() + " expected";
     }
 
     if (s.section) c->markers = s.section->open;

@@ -58,7 +58,9 @@ struct CompiledSyntax {
     bool id_whole_reference = false;
     Spellings header_end;
 
-    bool parameters = false;
+    bool parameters = false;  // named text parameters, key_value included
+    bool pythonic = false;
+    unsigned char parameter_head = 0;  // 0: OPEN KEY KEY_END, 1: key attribute, 2: KEY KEY_END (key_value)
     bool committed = false;
     Spellings param_open, key_end, value_open, param_close;
     std::string_view key_attribute;

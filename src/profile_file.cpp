@@ -159,18 +159,22 @@ DeclaredSyntax::Arguments read_arguments(const json& j, const std::string& path)
     if (const json* v = f.get("style"))
         a.style = choice_of<DeclaredSyntax::Style>(*v, f.path("style"), "style",
                                                    {{"json", DeclaredSyntax::Style::json},
-                                                    {"parameters", DeclaredSyntax::Style::parameters}});
-    const bool params = a.style == DeclaredSyntax::Style::parameters;
+                                                    {"parameters", DeclaredSyntax::Style::parameters},
+                                                    {"key_value", DeclaredSyntax::Style::key_value},
+                                                    {"pythonic", DeclaredSyntax::Style::pythonic}});
+    const bool params = a.style == DeclaredSyntax::Style::parameters || a.style == DeclaredSyntax::Style::key_value;
+    const char* only_named = "only with style \"parameters\" or \"key_value\"";
     if (const json* v = f.get("on_unexpected")) {
-        if (!params) fail(f.path("on_unexpected"), "only with style \"parameters\"");
+        if (!params) fail(f.path("on_unexpected"), only_named);
         a.reject_unexpected =
             choice_of<bool>(*v, f.path("on_unexpected"), "value", {{"decline", false}, {"reject", true}});
     }
     if (const json* v = f.get("parameter")) {
-        if (!params) fail(f.path("parameter"), "only with style \"parameters\"");
+        if (!params) fail(f.path("parameter"), only_named);
         const Fields p(*v, f.path("parameter"), {"open", "key_end", "key_attribute", "value_open", "close", "key"});
         DeclaredSyntax::Parameter& out = a.parameter;
-        out.open = spellings_of(p.need("open"), p.path("open"));
+        if (a.style == DeclaredSyntax::Style::parameters) out.open = spellings_of(p.need("open"), p.path("open"));
+        else if (const json* o = p.get("open")) out.open = spellings_of(*o, p.path("open"));
         if (const json* k = p.get("key_end")) out.key_end = spellings_of(*k, p.path("key_end"));
         if (const json* k = p.get("key_attribute")) out.key_attribute = string_of(*k, p.path("key_attribute"));
         if (const json* k = p.get("value_open")) out.value_open = spellings_of(*k, p.path("value_open"));
@@ -326,7 +330,11 @@ bool is_attribute_name(std::string_view s) {
 }  // namespace
 
 void check_declared_syntax(const DeclaredSyntax& s) {
-    const bool params = s.arguments.style == DeclaredSyntax::Style::parameters;
+    const bool key_value = s.arguments.style == DeclaredSyntax::Style::key_value;
+    const bool pythonic = s.arguments.style == DeclaredSyntax::Style::pythonic;
+    const bool params = s.arguments.style == DeclaredSyntax::Style::parameters || key_value;
+    if (pythonic && s.section) fail("syntax.section", "not with style \"pythonic\": the call markers wrap the list of calls");
+    if (pythonic && s.header) fail("syntax.header", "not with style \"pythonic\": a Python call names itself");
     const DeclaredSyntax::Parameter& p = s.arguments.parameter;
 
     if (s.section) {
@@ -382,6 +390,8 @@ void check_declared_syntax(const DeclaredSyntax& s) {
             fail("syntax.header.optional", "only JSON arguments can do without the header (the payload then names the call)");
         if (!attribute && h.end.empty() && !params)
             fail("syntax.header.end", "missing: JSON arguments need the token that ends the header");
+        if (!attribute && h.end.empty() && key_value)
+            fail("syntax.header.end", "missing: key_value arguments need the token that ends the header");
         if (h.id) {
             const DeclaredSyntax::Id& id = *h.id;
             if (id.after_name.empty() && id.marker.empty()) fail("syntax.header.id", "give after_name or marker");
@@ -405,10 +415,18 @@ void check_declared_syntax(const DeclaredSyntax& s) {
         }
     }
 
+    if (key_value) {
+        const char* why = "not with style \"key_value\": a pair is KEY KEY_END value SEPARATOR (use style \"parameters\")";
+        if (!p.open.empty()) fail("syntax.arguments.parameter.open", why);
+        if (!p.key_attribute.empty()) fail("syntax.arguments.parameter.key_attribute", why);
+        if (!p.value_open.empty()) fail("syntax.arguments.parameter.value_open", why);
+        if (p.key_end.empty()) fail("syntax.arguments.parameter.key_end", "missing (required): the token between a key and its value");
+    }
     if (params) {
-        if (!s.header) fail("syntax.header", "missing: with parameters, the header must name the call");
-        if (s.call.close.empty()) fail("syntax.call.close", "missing: with parameters, a call needs its closer");
-        check_spellings("syntax.arguments.parameter.open", p.open, true);
+        const std::string style = key_value ? "key_value" : "parameters";
+        if (!s.header) fail("syntax.header", "missing: with " + style + ", the header must name the call");
+        if (s.call.close.empty()) fail("syntax.call.close", "missing: with " + style + ", a call needs its closer");
+        check_spellings("syntax.arguments.parameter.open", p.open, !key_value);
         check_spellings("syntax.arguments.parameter.close", p.close, true);
         check_spellings("syntax.arguments.parameter.key_end", p.key_end, false);
         check_spellings("syntax.arguments.parameter.value_open", p.value_open, false);
@@ -429,7 +447,7 @@ void check_declared_syntax(const DeclaredSyntax& s) {
         check_differ("syntax.call.close", s.call.close, "syntax.arguments.parameter.open", p.open,
                      "a parameter could not be told from its call's end");
     } else {
-        const char* why = "only with style \"parameters\"";
+        const char* why = "only with style \"parameters\" or \"key_value\"";
         if (!p.open.empty() || !p.close.empty() || !p.key_end.empty() || !p.value_open.empty() ||
             !p.key_attribute.empty())
             fail("syntax.arguments.parameter", why);

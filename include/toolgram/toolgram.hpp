@@ -77,7 +77,8 @@ enum class ReasoningStart {
 //   [section.open]  call.open HEADER ARGUMENTS [call.close]  …  [section.close]
 //
 // HEADER names the call (absent: the JSON payload names it, {"name": …, "arguments": …});
-// ARGUMENTS are a JSON object, or named text parameters typed later from the schema.
+// ARGUMENTS are a JSON object, named text parameters or key-value pairs (typed later from
+// the schema), or, with no header, Python calls that name themselves.
 struct DeclaredSyntax {
     // Which bytes a name, an id or a key may hold: every byte but `stop_chars`, or only
     // `chars` (ASCII; ranges such as "a-z"), the first one from `first_chars` if given.
@@ -128,11 +129,17 @@ struct DeclaredSyntax {
         // call's closer or the end of output must follow.
         std::vector<std::string> end;
     };
-    enum class Style { json, parameters };
+    enum class Style {
+        json,        // a JSON object (or, with no header, call objects naming themselves)
+        parameters,  // named text parameters, typed from the schema
+        key_value,   // KEY KEY_END value SEPARATOR …: parameters with no opener of their own
+        pythonic,    // Python calls between the call markers: [NAME(k='v'), …] or one a line
+    };
     // A named text parameter: OPEN KEY KEY_END [VALUE_OPEN] value CLOSE, or with the key as
     // an attribute of the opening tag: <parameter name="KEY">value</parameter>. A value
     // ends at its closer, or, where that was left out, at the next parameter or the
-    // call's closer.
+    // call's closer. For key_value, `open` is empty and `close` is the separator after a
+    // value (`city=Paris; days=3`).
     struct Parameter {
         std::vector<std::string> open;
         std::vector<std::string> key_end;
@@ -143,7 +150,7 @@ struct DeclaredSyntax {
     };
     struct Arguments {
         Style style = Style::json;
-        Parameter parameter;  // style parameters
+        Parameter parameter;  // style parameters or key_value
         // After a call opens, anything but parameters before its closer: a rejected call
         // (true), or not a call of this syntax at all (false: the opener is shared).
         bool reject_unexpected = false;

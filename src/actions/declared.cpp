@@ -3,10 +3,11 @@
 //
 // JSON arguments go through json_block's reader (no header: the payload names the call,
 // as hermes) or the named-call reader (a header names it, as Kimi, DeepSeek, Mistral), one
-// call at a time or a section of them; named text parameters go through the params
-// reader. The actions map the declared rules to the behaviours those readers already
+// call at a time or a section of them; named text parameters and key-value pairs go
+// through the params reader; Python calls through the bracket format's call actions. The actions map the declared rules to the behaviours those readers already
 // have, so a declared family differs from a compiled one only in where its spellings
 // come from. Each read makes the settings' syntax the active one (DeclaredScope).
+#include <cctype>
 #include <stdexcept>
 
 #include "declared.hpp"
@@ -14,6 +15,7 @@
 #include "grammar_def.hpp"
 #include "named_call_reader.hpp"
 #include "params_reader.hpp"
+#include "python_call_actions.hpp"
 
 namespace toolgram::detail {
 namespace {
@@ -107,8 +109,45 @@ struct params_action<d::attribute_parameter_open> {
         st.key = key ? trim_text(*key) : std::string{};
     }
 };
-template <> struct params_action<d::parameter_value> : params::param_value {};
+template <>
+struct params_action<d::parameter_value> {
+    // Key-value pairs are written inline (`city: Paris; days: 3`): the blanks around a value
+    // are layout there, where a tagged parameter keeps all but one line break at each end.
+    template <typename Input>
+    static void apply(const Input& in, ParamsState& st) {
+        if (syntax_of(st).parameter_head == 2) set_argument(st.current, st.key, trim_text(in.string_view()));
+        else st.set_text(in.string_view());
+    }
+};
 template <> struct params_action<d::params_call> : params::call_end {};
+
+// ---------------------------------------------------------------------------------------
+// Python calls: the bracket format's call actions.
+
+template <typename Rule>
+struct python_action : python_call_action<Rule> {};
+
+template <>
+struct python_action<grammar::pythonic::end_cut_off> {
+    template <typename Input>
+    static void apply(const Input&, PythonCallState& st) {
+        st.note("missing_end_tag");
+        st.healed = true;
+    }
+};
+template <>
+struct python_action<grammar::pythonic::missing_end_tag> {
+    template <typename Input>
+    static void apply(const Input&, PythonCallState& st) { st.note("missing_end_tag"); }
+};
+
+std::optional<Block> read_python(ScanContext& ctx, std::size_t at, const CompiledSyntax& s) {
+    PythonCallState st;
+    const RunResult r = run_rule_at<d::python_block, python_action>(ctx, at, st);
+    if (r.failed) return failed_block_to_closer(ctx, "declared", at, r.failure, s.closer);
+    if (!r.matched || st.calls.empty()) return std::nullopt;
+    return python_call_block(st, "declared", at, r.end);
+}
 
 // ---------------------------------------------------------------------------------------
 // The grammar.
@@ -122,6 +161,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     const DeclaredScope scope(ctx.settings());
     const CompiledSyntax* s = scope.get();
     if (!s) return std::nullopt;
+    if (s->pythonic) return read_python(ctx, at, *s);
     if (s->parameters) return read_params_block<d::params_block, params_action, d::control>(ctx, at, "declared", s->closer);
     if (s->has_section) return read_call_section<d::section_open, d::section_close>(ctx, at, read_json_call);
     return read_json_call(ctx, at);
@@ -141,6 +181,8 @@ std::string render(const std::vector<Call>& calls, const Settings& settings) {
     const DeclaredSyntax* s = settings.declared_syntax.get();
     if (!s) throw std::invalid_argument("the grammar \"declared\" has no syntax to write (Settings::declared_syntax)");
     const auto first = [](const std::vector<std::string>& list) { return list.empty() ? std::string() : list.front(); };
+    if (s->arguments.style == DeclaredSyntax::Style::pythonic)  // one list of calls between the markers
+        return first(s->call.open) + render_calls("bracket", calls, settings) + first(s->call.close) + "\n";
     std::string out = s->section ? first(s->section->open) : std::string();
     for (std::size_t i = 0; i < calls.size(); ++i) {
         const Call& c = calls[i];
@@ -149,6 +191,11 @@ std::string render(const std::vector<Call>& calls, const Settings& settings) {
             out += " " + s->header->name.attribute + "=" + json(c.name).dump() + ">";
         } else if (s->header) {
             const DeclaredSyntax::Header& h = *s->header;
+            // `<<call` and `get_weather` would run together: a space where one may stand.
+            const bool word_joint = !out.empty() && std::isalnum(static_cast<unsigned char>(out.back())) &&
+                                    h.name.prefix.empty() && !c.name.empty() &&
+                                    std::isalnum(static_cast<unsigned char>(c.name.front()));
+            if (word_joint && (h.space == DeclaredSyntax::Space::any || h.space == DeclaredSyntax::Space::blanks)) out += ' ';
             out += first(h.name.prefix) + c.name;
             if (h.id && !h.id->after_name.empty()) out += first(h.id->after_name) + std::to_string(i);
             out += first(h.end);
@@ -178,7 +225,7 @@ std::string instruction(const Settings& settings) {
     std::string out = "To call a tool, write the call in exactly this format";
     out += s->section ? ", all calls in one block:\n" : ", one block per call:\n";
     out += render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, settings);
-    if (s->arguments.style == DeclaredSyntax::Style::parameters) {
+    if (s->arguments.style == DeclaredSyntax::Style::parameters || s->arguments.style == DeclaredSyntax::Style::key_value) {
         if (out.back() != '\n') out += '\n';
         out += "Write objects and arrays as JSON inside a parameter.";
     }
