@@ -1,9 +1,10 @@
 // Whole-pipeline harness: a profile with a tool list, on any bytes, with every oracle of
 // fuzz_support.hpp (determinism, allow-list and schema, UTF-8 JSON out, content
 // accounting). The profile is `auto` unless $TOOLGRAM_FUZZ_PROFILE names another
-// built-in one, and the tools are corpus/tools.json unless $TOOLGRAM_FUZZ_TOOLS names an
-// OpenAI tools file: that is how `scripts/fuzz PROFILE SECONDS [--tools FILE]` fuzzes the
-// parser a user actually runs.
+// built-in one or $TOOLGRAM_FUZZ_PROFILE_FILE a profile file, and the tools are
+// corpus/tools.json unless $TOOLGRAM_FUZZ_TOOLS names an OpenAI tools file: that is how
+// `scripts/fuzz PROFILE SECONDS [--tools FILE]` and `scripts/fuzz --profile-file FILE
+// SECONDS` fuzz the parser a user actually runs.
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
@@ -13,6 +14,7 @@
 namespace {
 
 toolgram::Profile chosen_profile() {
+    if (const char* file = std::getenv("TOOLGRAM_FUZZ_PROFILE_FILE"); file && *file) return toolgram_fuzz::profile_file();
     const char* name = std::getenv("TOOLGRAM_FUZZ_PROFILE");
     return toolgram::builtin_profile(name && *name ? name : "auto");
 }

@@ -1,5 +1,5 @@
 // Render → parse round trips: the input bytes choose a profile (every built-in profile
-// that can render), one to three calls to the declared tools, and arguments valid by
+// that can render, and the shipped profile files), one to three calls to the declared tools, and arguments valid by
 // each tool's schema; the calls are written with render_calls and parsed back with the
 // same profile. The parse must return exactly those calls (names and arguments, in
 // order) and pass every oracle of fuzz_support.hpp.
@@ -107,12 +107,14 @@ json make_value(Choices& in, const json& schema, int depth) {
     return make_string(in, schema.value("minLength", 0));
 }
 
-// Profiles that write calls: all but auto (no syntax of its own) and text_kv (fallback only).
+// Profiles that write calls: all but auto (no syntax of its own) and text_kv (fallback only),
+// and every shipped profile file.
 const std::vector<toolgram::Profile>& profiles() {
     static const std::vector<toolgram::Profile> p = [] {
         std::vector<toolgram::Profile> out;
         for (const auto& name : toolgram::builtin_profile_names())
             if (name != "auto" && name != "text_kv") out.push_back(toolgram::builtin_profile(name));
+        for (const auto& p : toolgram_fuzz::shipped_profile_files()) out.push_back(p);
         return out;
     }();
     return p;

@@ -1,6 +1,7 @@
 // Stream vs one-shot harness: any bytes, any profile, any chunking.
 //
-// The first byte picks the profile (every built-in one, `auto` included), the second how
+// The first byte picks the profile (every built-in one, `auto` included, and every shipped
+// profile file), the second how
 // reasoning starts, the third and fourth a chunking (chunk lengths cycle through the
 // low bits of those bytes, so one-byte chunks and cuts inside markers both occur); the
 // rest is the model output. Oracles (abort on violation): the stream's final result is
@@ -37,6 +38,10 @@ const std::vector<toolgram::Parser>& parsers(toolgram::ReasoningStart start) {
     if (list.empty()) {
         for (const auto& name : toolgram::builtin_profile_names()) {
             toolgram::Profile p = toolgram::builtin_profile(name);
+            p.settings.reasoning_start = start;
+            list.emplace_back(std::move(p), tools());
+        }
+        for (toolgram::Profile p : toolgram_fuzz::shipped_profile_files()) {
             p.settings.reasoning_start = start;
             list.emplace_back(std::move(p), tools());
         }

@@ -168,6 +168,38 @@ const std::vector<toolgram::Tool>& tools() {
     return t;
 }
 
+const toolgram::Profile& profile_file() {
+    static const toolgram::Profile p = [] {
+        const char* path = std::getenv("TOOLGRAM_FUZZ_PROFILE_FILE");
+        const std::string file = path && *path ? path : TOOLGRAM_FUZZ_DEFAULT_PROFILE_FILE;
+        try {
+            return toolgram::load_profile_file(file);
+        } catch (const std::invalid_argument& e) {
+            fail("setup", std::string("cannot use the profile file: ") + e.what());
+        }
+    }();
+    return p;
+}
+
+const std::vector<toolgram::Profile>& shipped_profile_files() {
+    static const std::vector<toolgram::Profile> list = [] {
+        std::vector<toolgram::Profile> out;
+        const std::string_view paths = TOOLGRAM_FUZZ_PROFILE_FILES;  // separated by '|'
+        for (std::size_t from = 0; from < paths.size();) {
+            std::size_t to = paths.find('|', from);
+            if (to == std::string_view::npos) to = paths.size();
+            try {
+                out.push_back(toolgram::load_profile_file(std::string(paths.substr(from, to - from))));
+            } catch (const std::invalid_argument& e) {
+                fail("setup", std::string("a shipped profile file does not load: ") + e.what());
+            }
+            from = to + 1;
+        }
+        return out;
+    }();
+    return list;
+}
+
 toolgram::Settings settings_for_grammar(std::string_view grammar) {
     for (const auto& name : toolgram::builtin_profile_names()) {
         if (name == "auto") continue;
@@ -175,6 +207,9 @@ toolgram::Settings settings_for_grammar(std::string_view grammar) {
         for (const auto& use : p.grammars)
             if (use.grammar == grammar) return p.settings;
     }
+    // A grammar no built-in profile runs reads its syntax from a profile file (`declared`).
+    for (const auto& use : profile_file().grammars)
+        if (use.grammar == grammar) return profile_file().settings;
     return {};
 }
 

@@ -43,9 +43,19 @@ using toolgram::json;
 // named by $TOOLGRAM_FUZZ_TOOLS (scripts/fuzz --tools).
 const std::vector<toolgram::Tool>& tools();
 
+// The profile file named by $TOOLGRAM_FUZZ_PROFILE_FILE (scripts/fuzz --profile-file), or
+// else the build's default (corpus/declared/arg_lines.profile.json): the syntax the grammar
+// `declared` is fuzzed with.
+const toolgram::Profile& profile_file();
+
+// Every profile file the project ships (docs/profiles/*.json, corpus/declared/*.profile.json),
+// for the harnesses that run every profile (fuzz_stream, fuzz_roundtrip, fuzz_declared).
+const std::vector<toolgram::Profile>& shipped_profile_files();
+
 // The settings a grammar runs with: those of the first built-in profile (auto excluded)
-// that lists it, so a family grammar meets its own reasoning and content tokens;
-// defaults when no profile lists it.
+// that lists it, so a family grammar meets its own reasoning and content tokens; for a
+// grammar no built-in profile lists, the profile file's if it lists it (`declared`, which
+// needs a syntax); defaults otherwise.
 toolgram::Settings settings_for_grammar(std::string_view grammar);
 
 // A profile running only `grammar`, as primary or as fallback; a fallback profile

@@ -150,3 +150,109 @@ namespace tao::pegtl {
 template <typename Name, typename... Getters>
 struct analyze_traits<Name, toolgram::grammar::text_until_first<Getters...>> : analyze_opt_traits<> {};
 }  // namespace tao::pegtl
+
+// ---------------------------------------------------------------------------------------
+// Tokens with several spellings known only at run time (a profile file's syntax: DeepSeek's
+// section opener and its misspellings). `Getter::get(state)` returns the spellings, a
+// range of string views, in the order they are tried; an empty range never matches.
+
+namespace toolgram::grammar {
+
+// The first spelling that stands here.
+template <typename Getter>
+struct runtime_any_literal {
+    using rule_t = runtime_any_literal;
+    using subs_t = tao::pegtl::empty_list;
+
+    template <tao::pegtl::apply_mode, tao::pegtl::rewind_mode, template <typename...> class,
+              template <typename...> class, typename ParseInput, typename State>
+    [[nodiscard]] static bool match(ParseInput& in, State& st) {
+        for (const std::string_view lit : Getter::get(st)) {
+            if (lit.empty() || in.size(lit.size()) < lit.size()) continue;
+            if (std::memcmp(in.current(), lit.data(), lit.size()) != 0) continue;
+            in.bump(lit.size());
+            return true;
+        }
+        return false;
+    }
+};
+
+// skip_to_literal for several spellings: up to and including the earliest occurrence of
+// any of them.
+template <typename Getter>
+struct skip_to_any_literal {
+    using rule_t = skip_to_any_literal;
+    using subs_t = tao::pegtl::empty_list;
+
+    template <tao::pegtl::apply_mode, tao::pegtl::rewind_mode, template <typename...> class,
+              template <typename...> class, typename ParseInput, typename State>
+    [[nodiscard]] static bool match(ParseInput& in, State& st) {
+        if (!st.allow_skip) return false;
+        const std::size_t here = st.offset_of(in.current());
+        std::size_t best = std::string_view::npos, length = 0;
+        for (const std::string_view lit : Getter::get(st)) {
+            if (lit.empty()) continue;
+            const std::size_t found = st.find(lit, here);
+            if (found < best || (found == best && found != std::string_view::npos && lit.size() > length)) {
+                best = found;
+                length = lit.size();
+            }
+        }
+        if (best == std::string_view::npos) return false;
+        in.bump(best - here + length);
+        return true;
+    }
+};
+
+// literal_prefix_at_end for several spellings: the rest of the input is a proper,
+// non-empty prefix of one of them.
+template <typename Getter>
+struct any_literal_prefix_at_end {
+    using rule_t = any_literal_prefix_at_end;
+    using subs_t = tao::pegtl::empty_list;
+
+    template <tao::pegtl::apply_mode, tao::pegtl::rewind_mode, template <typename...> class,
+              template <typename...> class, typename ParseInput, typename State>
+    [[nodiscard]] static bool match(ParseInput& in, State& st) {
+        for (const std::string_view lit : Getter::get(st)) {
+            const std::size_t rest = in.size(lit.size());
+            if (rest == 0 || rest >= lit.size() || std::memcmp(in.current(), lit.data(), rest) != 0) continue;
+            in.bump(rest);
+            return true;
+        }
+        return false;
+    }
+};
+
+// text_until_first over one run-time list: text up to the earliest occurrence of any
+// spelling; fails, consuming nothing, when none occurs before the end of input.
+template <typename Getter>
+struct text_until_any_literal {
+    using rule_t = text_until_any_literal;
+    using subs_t = tao::pegtl::empty_list;
+
+    template <tao::pegtl::apply_mode, tao::pegtl::rewind_mode, template <typename...> class,
+              template <typename...> class, typename ParseInput, typename State>
+    [[nodiscard]] static bool match(ParseInput& in, State& st) {
+        const std::size_t here = st.offset_of(in.current());
+        std::size_t best = std::string_view::npos;
+        for (const std::string_view lit : Getter::get(st))
+            if (!lit.empty()) best = std::min(best, st.find(lit, here));
+        if (best == std::string_view::npos) return false;
+        in.bump(best - here);
+        return true;
+    }
+};
+
+}  // namespace toolgram::grammar
+
+namespace tao::pegtl {
+template <typename Name, typename Getter>
+struct analyze_traits<Name, toolgram::grammar::runtime_any_literal<Getter>> : analyze_any_traits<> {};
+template <typename Name, typename Getter>
+struct analyze_traits<Name, toolgram::grammar::skip_to_any_literal<Getter>> : analyze_any_traits<> {};
+template <typename Name, typename Getter>
+struct analyze_traits<Name, toolgram::grammar::any_literal_prefix_at_end<Getter>> : analyze_any_traits<> {};
+template <typename Name, typename Getter>
+struct analyze_traits<Name, toolgram::grammar::text_until_any_literal<Getter>> : analyze_opt_traits<> {};
+}  // namespace tao::pegtl

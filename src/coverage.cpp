@@ -32,8 +32,7 @@ bool is_builtin_profile(const std::string& name) {
 }
 
 // The settings an input may adjust, spelled as in .expect.json (tests/unit/corpus_test.cpp).
-Profile make_profile(const std::string& name, const json& settings) {
-    Profile p = builtin_profile(name);  // throws invalid_argument naming the known profiles
+Profile with_settings(Profile p, const json& settings) {
     if (!settings.is_object()) throw std::invalid_argument("\"settings\" must be an object");
     Settings& s = p.settings;
     s.tool_required = settings.value("tool_required", s.tool_required);
@@ -43,6 +42,9 @@ Profile make_profile(const std::string& name, const json& settings) {
     s.fallback_max_bytes = settings.value("fallback_max_bytes", s.fallback_max_bytes);
     if (settings.contains("intent_markers")) s.intent_markers = settings["intent_markers"].get<std::vector<std::string>>();
     return p;
+}
+Profile make_profile(const std::string& name, const json& settings) {
+    return with_settings(builtin_profile(name), settings);  // throws invalid_argument naming the known profiles
 }
 
 std::optional<json> expected_calls(const json& spec) {
@@ -94,7 +96,10 @@ void load_jsonl(const fs::path& path, const LoadOptions& o, Inputs& out) {
                 if (!p->is_string()) throw std::invalid_argument("\"profile\" must be a string");
                 profile = p->get<std::string>();
             }
-            s.profile = make_profile(profile, in.value("settings", json::object()));
+            if (o.profile_file && in.find("profile") == in.end())
+                s.profile = with_settings(*o.profile_file, in.value("settings", json::object()));
+            else
+                s.profile = make_profile(profile, in.value("settings", json::object()));
             if (auto t = in.find("tools"); t != in.end()) s.tools = tools_from_json(*t);
             else if (o.tools) s.tools = *o.tools;
             s.expect_calls = expected_calls(in);
@@ -172,7 +177,13 @@ void load_folder(const fs::path& given, const LoadOptions& o, Inputs& out) {
                 profile = *o.profile;
             else
                 profile = is_builtin_profile(folder) ? folder : "auto";
-            s.profile = make_profile(profile, spec.value("settings", json::object()));
+            const json settings = spec.value("settings", json::object());
+            if (auto f = spec.find("profile_file"); f != spec.end() && f->is_string() && !o.profile && !o.profile_file)
+                s.profile = with_settings(load_profile_file((txt.parent_path() / f->get<std::string>()).string()), settings);
+            else if (o.profile_file && !spec.contains("profile"))
+                s.profile = with_settings(*o.profile_file, settings);
+            else
+                s.profile = make_profile(profile, settings);
             const json tools = spec.value("tools", json());
             if (tools.is_null()) {
                 if (const auto* t = default_tools()) s.tools = *t;

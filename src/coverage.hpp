@@ -51,6 +51,7 @@ struct Inputs {
 
 struct LoadOptions {
     std::optional<std::string> profile;             // --profile: beats a folder's own profile
+    std::optional<Profile> profile_file;            // --profile-file: the same, from a profile file
     std::optional<std::vector<Tool>> tools;         // --tools: for JSONL lines without "tools"
     std::optional<std::string> model;               // --model: label for unlabelled lines
 };

@@ -9,7 +9,8 @@
 //  - instruction: how to write a call in this syntax, for format_instruction and for
 //    the correction prompt;
 //  - render: write calls in this syntax (round-trip tests, examples in instructions);
-//  - read_head: only for a grammar whose first block may begin before its marker.
+//  - read_head: only for a grammar whose first block may begin before its marker;
+//  - check: only for a grammar that reads something of the settings it must have.
 // Every grammar is listed once in src/grammar_registry.cpp; nothing else needs to know it.
 #pragma once
 
@@ -36,6 +37,9 @@ struct GrammarDef {
     // start (Functionary v3.2: the first `>>>` was in the prompt): reads that headless
     // start, or declines. A stream holds the content back until this declines.
     std::optional<Block> (*read_head)(ScanContext&, std::size_t begin) = nullptr;
+    // For a grammar that needs something of the settings (the declared grammar, its
+    // syntax): throws std::invalid_argument when they lack it. The Parser calls it once.
+    void (*check)(const Settings&) = nullptr;
 };
 
 // Renders calls in a grammar's syntax; throws std::invalid_argument when it cannot.

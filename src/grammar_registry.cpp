@@ -50,6 +50,8 @@ extern const GrammarDef mistral_grammar;
 extern const GrammarDef functionary_v31_grammar;
 extern const GrammarDef functionary_v32_grammar;
 extern const GrammarDef harmony_grammar;
+// A syntax declared at run time (a profile file's), read with the same building blocks.
+extern const GrammarDef declared_grammar;
 // scripts/new-grammar: declarations go above this line.
 
 const std::vector<const GrammarDef*>& all_grammars() {
@@ -87,6 +89,8 @@ const std::vector<const GrammarDef*>& all_grammars() {
         &functionary_v31_grammar,
         &functionary_v32_grammar,
         &harmony_grammar,
+        // run-time syntax
+        &declared_grammar,
         // scripts/new-grammar: entries go above this line.
     };
     return table;

@@ -120,11 +120,14 @@ template <> struct shape_action<grammar::params::wrapper_close_missing> : missin
 }  // namespace params
 
 // Runs a params rule at `at`; `closer` bounds a block that broke.
-template <typename Rule, template <typename...> class Action>
+// `Control` raises the errors (a grammar whose messages are known only at run time brings
+// its own).
+template <typename Rule, template <typename...> class Action,
+          template <typename...> class Control = grammar::errors::control>
 std::optional<Block> read_params_block(ScanContext& ctx, std::size_t at, std::string_view grammar,
                                        std::string_view closer) {
     ParamsState st;
-    const RunResult r = run_rule_at<Rule, Action>(ctx, at, st);
+    const RunResult r = run_rule_at<Rule, Action, Control>(ctx, at, st);
     if (r.failed) return failed_block_to_closer(ctx, grammar, at, r.failure, closer);
     if (!r.matched || st.calls.empty()) return std::nullopt;
     Block block;

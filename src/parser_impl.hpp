@@ -35,6 +35,13 @@ struct Parser::Impl {
         for (const auto& use : profile.grammars) {
             const GrammarDef* g = detail::find_grammar(use.grammar);
             if (!g) throw std::invalid_argument("profile \"" + profile.name + "\" names unknown grammar \"" + use.grammar + "\"");
+            if (g->check) {
+                try {
+                    g->check(profile.settings);
+                } catch (const std::invalid_argument& e) {
+                    throw std::invalid_argument("profile \"" + profile.name + "\": " + e.what());
+                }
+            }
             grammars.emplace_back(g, use.role);
         }
         if (grammars.empty()) throw std::invalid_argument("profile \"" + profile.name + "\" lists no grammar");

@@ -68,6 +68,103 @@ enum class ReasoningStart {
     outside,  // it did not: a closer before any opener is plain text
 };
 
+// A tool-call syntax declared at run time instead of compiled in: what a profile file's
+// "syntax" says (docs/profile-files.md), read by the grammar `declared` with the same
+// building blocks as the built-in families. Every token is a list of spellings: all are
+// read, the first is the one written (render, instructions). Check one built by hand with
+// check_declared_syntax; profile_from_json checks what it loads.
+//
+//   [section.open]  call.open HEADER ARGUMENTS [call.close]  …  [section.close]
+//
+// HEADER names the call (absent: the JSON payload names it, {"name": …, "arguments": …});
+// ARGUMENTS are a JSON object, named text parameters or key-value pairs (typed later from
+// the schema), or, with no header, Python calls that name themselves.
+struct DeclaredSyntax {
+    // Which bytes a name, an id or a key may hold: every byte but `stop_chars`, or only
+    // `chars` (ASCII; ranges such as "a-z"), the first one from `first_chars` if given.
+    struct Chars {
+        std::string stop_chars;
+        std::string chars;
+        std::string first_chars;
+    };
+    // Where whitespace may stand between the header's tokens.
+    enum class Space {
+        any,         // spaces, tabs and line breaks
+        blanks,      // spaces and tabs
+        none,        // nothing (a name may still hold blanks, which are trimmed)
+        line_break,  // at most one line break (GLM's name on the line after the opener)
+    };
+    // A section groups calls: <|tool_calls_section_begin|> … <|tool_calls_section_end|>.
+    struct Section {
+        std::vector<std::string> open, close;
+        bool required = false;  // false: calls may also stand bare, without a section
+    };
+    struct Call {
+        std::vector<std::string> open;
+        std::vector<std::string> close;  // empty: the arguments end the call (Mistral)
+        bool open_optional = false;      // inside a section a call may leave out its opener
+    };
+    struct Name {
+        std::vector<std::string> prefix;  // a namespace written before the name, not part of it
+        Chars chars;
+        std::string attribute;  // non-empty: the name is this attribute of the opening tag
+    };
+    struct Id {
+        std::vector<std::string> after_name;  // NAME:0 — the separator before an index
+        std::vector<std::string> marker;      // NAME[CALL_ID]ID — the token before the id
+        Chars chars;
+        // The id is the whole call reference (prefix, name, separator, index), as Kimi's
+        // `functions.get_weather:0`; otherwise the id's own text.
+        bool whole_reference = false;
+    };
+    struct Header {
+        // The header may be left out: the payload then holds call objects (Mistral's old
+        // `[TOOL_CALLS] [{"name": …}]`). JSON arguments only.
+        bool optional = false;
+        Space space = Space::any;
+        Name name;
+        std::optional<Id> id;
+        // The token that ends the header: [ARGS], <|tool_call_argument_begin|>, `>`. Empty
+        // (parameters only): the name ends where its characters do, and a parameter, the
+        // call's closer or the end of output must follow.
+        std::vector<std::string> end;
+    };
+    enum class Style {
+        json,        // a JSON object (or, with no header, call objects naming themselves)
+        parameters,  // named text parameters, typed from the schema
+        key_value,   // KEY KEY_END value SEPARATOR …: parameters with no opener of their own
+        pythonic,    // Python calls between the call markers: [NAME(k='v'), …] or one a line
+    };
+    // A named text parameter: OPEN KEY KEY_END [VALUE_OPEN] value CLOSE, or with the key as
+    // an attribute of the opening tag: <parameter name="KEY">value</parameter>. A value
+    // ends at its closer, or, where that was left out, at the next parameter or the
+    // call's closer. For key_value, `open` is empty and `close` is the separator after a
+    // value (`city=Paris; days=3`).
+    struct Parameter {
+        std::vector<std::string> open;
+        std::vector<std::string> key_end;
+        std::string key_attribute;
+        std::vector<std::string> value_open;
+        std::vector<std::string> close;
+        Chars key;
+    };
+    struct Arguments {
+        Style style = Style::json;
+        Parameter parameter;  // style parameters or key_value
+        // After a call opens, anything but parameters before its closer: a rejected call
+        // (true), or not a call of this syntax at all (false: the opener is shared).
+        bool reject_unexpected = false;
+    };
+
+    std::optional<Section> section;
+    Call call;
+    std::optional<Header> header;  // absent: the JSON payload names the call
+    Arguments arguments;
+    // Free text for format_instruction and correction prompts; empty: one is written
+    // from an example call rendered in this syntax.
+    std::string instruction;
+};
+
 struct Settings {
     // The tag grammar's delimiters, configurable at run time.
     std::string tag_open = "[TOOL_CALL]";
@@ -99,6 +196,8 @@ struct Settings {
     // content wherever they stand outside tool syntax.
     std::vector<std::string> content_markers;
     Limits limits;
+    // The syntax the grammar `declared` reads (a profile file's); shared, never changed.
+    std::shared_ptr<const DeclaredSyntax> declared_syntax;
 };
 
 struct GrammarUse {
@@ -126,6 +225,18 @@ struct GrammarInfo {
     std::string summary;
 };
 std::vector<GrammarInfo> grammar_catalogue();
+
+// Profile files: a profile described in JSON (docs/profile-files.md), whose primary
+// grammar is `declared`, reading the file's syntax. Every field is checked: an unknown
+// field, a wrong type, a missing or empty marker, an ambiguous syntax throw
+// std::invalid_argument whose message names the field (`syntax.call.close[0]: …`).
+Profile profile_from_json(const json& file);
+// Reads and checks a profile file; errors start with the path. A key given twice in one
+// object is an error too.
+Profile load_profile_file(const std::string& path);
+// The checks profile_from_json makes on a syntax, for one built in code. Throws
+// std::invalid_argument naming the field (in the file's terms: `syntax.header.end`).
+void check_declared_syntax(const DeclaredSyntax& syntax);
 
 // ---------------------------------------------------------------------------------------
 // Results.

@@ -25,7 +25,8 @@ constexpr int exit_input = 3;
 
 const char* help =
     "usage: toolgram coverage INPUT... [--format table|markdown|csv|json|html] [--output FILE]\n"
-    "                         [--profile NAME] [--tools TOOLS.json] [--model NAME]\n"
+    "                         [--profile NAME | --profile-file FILE] [--tools TOOLS.json]\n"
+    "                         [--model NAME]\n"
     "                         [--diff OLD.json] [--rules TEXT]\n"
     "\n"
     "Parses labelled model outputs and reports, per model and grammar: the outputs each grammar\n"
@@ -45,7 +46,9 @@ const char* help =
     "                  self-contained page with a models x grammars heatmap)\n"
     "  --output FILE   write the report to FILE instead of stdout\n"
     "  --profile NAME  profile for inputs that name none (default: auto; a corpus folder named\n"
-    "                  after a profile uses that profile unless --profile is given)\n"
+    "                  after a profile uses that profile unless --profile is given; a case's\n"
+    "                  \"profile_file\" names a profile file beside it)\n"
+    "  --profile-file FILE  the same, with a profile file (docs/profile-files.md)\n"
     "  --tools FILE    tools for JSONL lines without \"tools\"\n"
     "  --model NAME    label for JSONL lines without \"model\"\n"
     "  --diff OLD.json compare with an earlier run's json report: list the outputs whose calls,\n"
@@ -83,6 +86,14 @@ int run(const std::vector<std::string>& args) {
         } else if (a == "--format") format = value("--format");
         else if (a == "--output" || a == "-o") output = value("--output");
         else if (a == "--profile") load.profile = value("--profile");
+        else if (a == "--profile-file") {
+            const std::string path = value("--profile-file");
+            try {
+                load.profile_file = load_profile_file(path);
+            } catch (const std::invalid_argument& e) {
+                throw coverage::InputFileError(e.what());
+            }
+        }
         else if (a == "--tools") {
             const std::string path = value("--tools");
             const std::string text = read_file(path, "tools file");
@@ -100,6 +111,7 @@ int run(const std::vector<std::string>& args) {
     if (inputs.empty()) throw Usage("no input given (a JSONL file or a corpus folder; see toolgram coverage --help)");
     if (format != "table" && format != "markdown" && format != "csv" && format != "json" && format != "html")
         throw Usage("unknown format \"" + format + "\" (table, markdown, csv, json or html)");
+    if (load.profile && load.profile_file) throw Usage("--profile and --profile-file both name a profile: give one");
     if (load.profile) {
         try {
             builtin_profile(*load.profile);

@@ -53,14 +53,16 @@ const char* main_help =
     "Run 'toolgram <command> --help' for a command's options.\n";
 
 const char* parse_help =
-    "usage: toolgram parse [FILE|-] [--profile NAME] [--tools TOOLS.json] [--openai]\n"
-    "       toolgram parse --jsonl FILE|- [--profile NAME] [--tools TOOLS.json]\n"
+    "usage: toolgram parse [FILE|-] [--profile NAME | --profile-file FILE] [--tools TOOLS.json] [--openai]\n"
+    "       toolgram parse --jsonl FILE|- [--profile NAME | --profile-file FILE] [--tools TOOLS.json]\n"
     "\n"
     "Reads model output from FILE (or stdin when FILE is '-' or absent) and prints one JSON\n"
     "object: {\"calls\":[…],\"content\":…,\"reasoning\":…,\"telemetry\":{…},\"error\":null|{…}}.\n"
     "\n"
     "options:\n"
     "  --profile NAME        grammars to use (default: auto); see 'toolgram profiles'\n"
+    "  --profile-file FILE   a profile described in JSON, its syntax read at run time\n"
+    "                        (docs/profile-files.md); an invalid file is an input error\n"
     "  --tools FILE          tools the model may call: OpenAI's tools array, or {name, parameters}\n"
     "                        objects. Without it any name is accepted and nothing is validated.\n"
     "  --openai              print an OpenAI chat-completion assistant message instead\n"
@@ -75,7 +77,7 @@ const char* parse_help =
     "  --summary             print one line per result for people instead of JSON\n";
 
 const char* stream_help =
-    "usage: toolgram stream [FILE|-] [--profile NAME] [--tools TOOLS.json] [--chunk N]\n"
+    "usage: toolgram stream [FILE|-] [--profile NAME | --profile-file FILE] [--tools TOOLS.json] [--chunk N]\n"
     "\n"
     "Reads model output from FILE (or stdin, as it arrives) and prints one JSON event a line,\n"
     "as a streaming client consumes them:\n"
@@ -94,11 +96,11 @@ const char* stream_help =
     "  --reasoning-start guess|inside|outside\n"
     "                        whether the prompt opened a reasoning block (default guess: text\n"
     "                        is held until a reasoning delimiter or the end tells)\n"
-    "  --profile, --tools, --tool-required, --accept-reasoning-calls, --tag-open,\n"
+    "  --profile, --profile-file, --tools, --tool-required, --accept-reasoning-calls, --tag-open,\n"
     "  --tag-close, --fallback-max-bytes, --pretty: as for 'toolgram parse'\n";
 
 const char* instruction_help =
-    "usage: toolgram instruction --profile NAME [--tools TOOLS.json]\n"
+    "usage: toolgram instruction (--profile NAME | --profile-file FILE) [--tools TOOLS.json]\n"
     "\n"
     "Prints the system-prompt text that tells a model how to write calls in the profile's\n"
     "primary syntax, followed by the tool list.\n";
@@ -154,6 +156,8 @@ std::string dump(const json& j, bool pretty) {
 struct ParseOptions {
     std::string file;
     std::string profile = "auto";
+    std::string profile_file;  // --profile-file: beats `profile`
+    bool profile_given = false;
     std::string tools_path;
     bool openai = false;
     bool jsonl = false;
@@ -167,20 +171,44 @@ struct ParseOptions {
     std::size_t chunk = 0;  // stream: feed this many bytes at a time (0: as they arrive)
 };
 
-toolgram::Profile make_profile(const std::string& name, const ParseOptions& o) {
-    toolgram::Profile p;
-    try {
-        p = toolgram::builtin_profile(name);
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
+// The profile file, read once per run (a JSONL batch would otherwise read it per line).
+const toolgram::Profile& profile_from_file(const std::string& path) {
+    static std::optional<std::pair<std::string, toolgram::Profile>> loaded;
+    if (!loaded || loaded->first != path) {
+        try {
+            loaded.emplace(path, toolgram::load_profile_file(path));
+        } catch (const std::invalid_argument& e) {
+            throw InputError(std::string("profile file ") + e.what());
+        }
     }
-    p.settings.tool_required = o.tool_required;
-    p.settings.accept_calls_in_reasoning = o.accept_reasoning_calls;
+    return loaded->second;
+}
+
+// `name` is a built-in profile's; --profile-file, when given, names the profile instead.
+// The setting flags apply to either, and only where given, so a profile file's own
+// settings stay unless a flag says otherwise.
+toolgram::Profile make_profile(const std::string& name, const ParseOptions& o, bool file_allowed = true) {
+    toolgram::Profile p;
+    if (!o.profile_file.empty() && file_allowed) {
+        p = profile_from_file(o.profile_file);
+    } else {
+        try {
+            p = toolgram::builtin_profile(name);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what());
+        }
+    }
+    if (o.tool_required) p.settings.tool_required = true;
+    if (o.accept_reasoning_calls) p.settings.accept_calls_in_reasoning = true;
     if (o.tag_open) p.settings.tag_open = *o.tag_open;
     if (o.tag_close) p.settings.tag_close = *o.tag_close;
     if (o.fallback_max_bytes) p.settings.fallback_max_bytes = *o.fallback_max_bytes;
     if (o.reasoning_start) p.settings.reasoning_start = *o.reasoning_start;
     return p;
+}
+
+void check_profile_choice(const ParseOptions& o) {
+    if (o.profile_given && !o.profile_file.empty()) throw UsageError("--profile and --profile-file both name a profile: give one");
 }
 
 int run_jsonl(const ParseOptions& o, const std::vector<toolgram::Tool>& default_tools) {
@@ -202,8 +230,10 @@ int run_jsonl(const ParseOptions& o, const std::vector<toolgram::Tool>& default_
             std::vector<toolgram::Tool> tools = default_tools;
             if (auto t = in.find("tools"); t != in.end()) tools = toolgram::tools_from_json(*t);
             std::string profile = o.profile;
-            if (auto p = in.find("profile"); p != in.end() && p->is_string()) profile = p->get<std::string>();
-            toolgram::Parser parser(make_profile(profile, o), std::move(tools));
+            const auto named = in.find("profile");
+            const bool line_names_profile = named != in.end() && named->is_string();
+            if (line_names_profile) profile = named->get<std::string>();
+            toolgram::Parser parser(make_profile(profile, o, !line_names_profile), std::move(tools));
             const toolgram::Result r = parser.parse(text->get<std::string>());
             if (o.summary) {
                 std::cout << summary_line(id.is_string() ? id.get<std::string>() : id.dump(), r) << "\n";
@@ -227,7 +257,10 @@ bool common_option(const std::vector<std::string>& args, std::size_t& i, ParseOp
         if (i + 1 >= args.size()) throw UsageError(std::string(flag) + " needs a value");
         return args[++i];
     };
-    if (a == "--profile") o.profile = value("--profile");
+    if (a == "--profile") {
+        o.profile = value("--profile");
+        o.profile_given = true;
+    } else if (a == "--profile-file") o.profile_file = value("--profile-file");
     else if (a == "--tools") o.tools_path = value("--tools");
     else if (a == "--openai") o.openai = true;
     else if (a == "--jsonl") o.jsonl = true;
@@ -268,6 +301,7 @@ int cmd_parse(const std::vector<std::string>& args) {
         else if (o.file.empty()) o.file = a;
         else throw UsageError("more than one input file given: " + o.file + " and " + a);
     }
+    check_profile_choice(o);
     const std::vector<toolgram::Tool> tools = o.tools_path.empty() ? std::vector<toolgram::Tool>{} : read_tools(o.tools_path);
     if (o.jsonl) return run_jsonl(o, tools);
     const std::string text = read_file_or_stdin(o.file);
@@ -310,6 +344,7 @@ int cmd_stream(const std::vector<std::string>& args) {
         else if (o.file.empty()) o.file = a;
         else throw UsageError("more than one input file given: " + o.file + " and " + a);
     }
+    check_profile_choice(o);
     const std::vector<toolgram::Tool> tools = o.tools_path.empty() ? std::vector<toolgram::Tool>{} : read_tools(o.tools_path);
     std::optional<toolgram::Parser> parser;
     try {
@@ -349,10 +384,14 @@ int cmd_instruction(const std::vector<std::string>& args) {
         if (a == "--help" || a == "-h") {
             std::cout << instruction_help;
             return 0;
-        } else if (a == "--profile" && i + 1 < args.size()) o.profile = args[++i];
+        } else if (a == "--profile" && i + 1 < args.size()) {
+            o.profile = args[++i];
+            o.profile_given = true;
+        } else if (a == "--profile-file" && i + 1 < args.size()) o.profile_file = args[++i];
         else if (a == "--tools" && i + 1 < args.size()) o.tools_path = args[++i];
         else throw UsageError("unexpected argument " + a + " (see toolgram instruction --help)");
     }
+    check_profile_choice(o);
     const auto tools = o.tools_path.empty() ? std::vector<toolgram::Tool>{} : read_tools(o.tools_path);
     std::cout << toolgram::format_instruction(make_profile(o.profile, o), tools);
     return 0;

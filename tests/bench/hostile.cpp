@@ -11,6 +11,9 @@
 //   toolgram_hostile [--profiles all|generic|NAME,NAME…] [--cases NAME,NAME…] [--full]
 //                    [--timeout SECONDS] [--sizes SMALL,LARGE]
 //
+// A NAME ending in .json is a profile file (docs/profile-files.md), measured beside the
+// built-in profiles: `--profiles hermes,docs/profiles/hermes.json`.
+//
 // --sizes (MiB, default 1,8) checks a suspect ratio at other sizes: a pass that is linear
 // but memory-bound shows a ratio above 8 when 1 MiB fits the cache and 8 MiB does not,
 // and about 2 between 8 and 16 MiB.
@@ -314,10 +317,12 @@ int main(int argc, char** argv) {
         if (!wanted_cases.empty() && std::find(wanted_cases.begin(), wanted_cases.end(), c.name) == wanted_cases.end())
             continue;
         for (const auto& name : profiles) {
-            toolgram::Profile p = toolgram::builtin_profile(name);
+            // A NAME ending in .json is a profile file (its syntax read by the grammar `declared`).
+            const bool file = name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0;
+            toolgram::Profile p = file ? toolgram::load_profile_file(name) : toolgram::builtin_profile(name);
             p.settings.tool_required = true;
             const toolgram::Parser parser(p, tools);
-            Row r{name, &c, measure(parser, c, small_mib * MiB, timeout_s), measure(parser, c, large_mib * MiB, timeout_s)};
+            Row r{file ? p.name + " (file)" : name, &c, measure(parser, c, small_mib * MiB, timeout_s), measure(parser, c, large_mib * MiB, timeout_s)};
             std::cerr << c.name << " " << name << ": " << cell(r.small) << " / " << cell(r.large) << " ms\n";
             // Far above linear (twice it, allowing for noise and cache effects) is not linear.
             const double linear_ratio = static_cast<double>(large_mib) / static_cast<double>(small_mib);

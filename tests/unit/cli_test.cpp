@@ -370,3 +370,69 @@ TEST_CASE("cli stream rejects bad usage with exit code 2", "[cli][stream]") {
     CHECK(help.exit_code == 0);
     CHECK(help.out.find("tool_call_begin") != std::string::npos);
 }
+
+TEST_CASE("cli --profile-file: parse, stream, instruction and coverage read a profile file", "[cli][profile-file]") {
+    Scratch s;
+    const std::string profile = (fs::path(TOOLGRAM_SOURCE_DIR) / "docs" / "profiles" / "kimi_k2.json").string();
+    const std::string text = "Let me check.<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0"
+                             "<|tool_call_argument_begin|>{\"city\": \"Antwerp\"}<|tool_call_end|><|tool_calls_section_end|>";
+    const std::string input = s.write("in.txt", text);
+    const std::string tools = s.write("tools.json", tools_json);
+    const std::string common = " --profile-file " + shell_quote(profile) + " --tools " + shell_quote(tools);
+
+    const Run parsed = run_cli(s, "parse " + shell_quote(input) + common);
+    INFO(parsed.out << parsed.err);
+    REQUIRE(parsed.exit_code == 0);
+    const json result = json::parse(parsed.out);
+    CHECK(result["calls"] == json::array({{{"id", "functions.get_weather:0"}, {"name", "get_weather"},
+                                           {"arguments", {{"city", "Antwerp"}}}}}));
+    CHECK(result["content"] == "Let me check.");
+    CHECK(result["telemetry"]["grammar"] == "declared");
+    // The same output under the built-in profile gives the same calls and content.
+    const json builtin = json::parse(run_cli(s, "parse " + shell_quote(input) + " --profile kimi_k2 --tools " +
+                                                    shell_quote(tools)).out);
+    CHECK(builtin["calls"] == result["calls"]);
+    CHECK(builtin["content"] == result["content"]);
+
+    const Run streamed = run_cli(s, "stream " + shell_quote(input) + " --chunk 2" + common);
+    REQUIRE(streamed.exit_code == 0);
+    const json end = json::parse(lines_of(streamed.out).back());
+    CHECK(end["event"] == "end");
+    CHECK(end["result"] == result);
+
+    const std::string batch = s.write("batch.jsonl", "{\"id\": 1, \"text\": " + json(text).dump() + "}\n" +
+                                                         "{\"id\": 2, \"text\": " + json(text).dump() +
+                                                         ", \"profile\": \"hermes\"}\n");
+    const auto lines = lines_of(run_cli(s, "parse --jsonl " + shell_quote(batch) + common).out);
+    REQUIRE(lines.size() == 2);
+    CHECK(json::parse(lines[0])["calls"] == result["calls"]);
+    CHECK(json::parse(lines[1])["calls"] == json::array());  // the line names a built-in profile
+
+    const Run instruction = run_cli(s, "instruction" + common);
+    REQUIRE(instruction.exit_code == 0);
+    CHECK(instruction.out.find("functions.TOOL_NAME:0<|tool_call_argument_begin|>") != std::string::npos);
+
+    const Run coverage = run_cli(s, "coverage " + shell_quote(batch) + " --model kimi --format json" + common);
+    INFO(coverage.err);
+    REQUIRE(coverage.exit_code == 0);
+    CHECK(coverage.out.find("\"declared\"") != std::string::npos);
+}
+
+TEST_CASE("cli --profile-file: an invalid file is an input error naming the field, a clash a usage error",
+          "[cli][profile-file]") {
+    Scratch s;
+    const std::string input = s.write("in.txt", "hello");
+    const std::string bad =
+        s.write("bad.json", R"({"name": "x", "syntax": {"call": {"open": "<c>", "close": "<c>"}}})");
+    for (const char* command : {"parse", "stream", "instruction", "coverage"}) {
+        CAPTURE(command);
+        const std::string in = std::string(command) == "instruction" ? "" : " " + shell_quote(input);
+        const Run r = run_cli(s, std::string(command) + in + " --profile-file " + shell_quote(bad));
+        CHECK(r.exit_code == 3);
+        CHECK(r.err.find(bad + ": syntax.call.close: the same as syntax.call.open (\"<c>\")") != std::string::npos);
+    }
+    const std::string good = (fs::path(TOOLGRAM_SOURCE_DIR) / "docs" / "profiles" / "hermes.json").string();
+    const Run clash = run_cli(s, "parse " + shell_quote(input) + " --profile auto --profile-file " + shell_quote(good));
+    CHECK(clash.exit_code == 2);
+    CHECK(clash.err == "toolgram: --profile and --profile-file both name a profile: give one\n");
+}

@@ -1,6 +1,7 @@
 // The corpus cases, as the golden test and the stream property test read them: each
 // corpus/<folder>/<case>.txt with its .expect.json, which names the profile (default: the
-// folder's, else auto), the tools and the settings.
+// folder's, else auto) or a profile file (`"profile_file": "x.profile.json"`, beside the
+// case), the tools and the settings.
 #pragma once
 
 #include <algorithm>
@@ -48,25 +49,40 @@ inline std::vector<Case> all_cases() {
     return out;
 }
 
+inline void apply_case_settings(toolgram::Profile& p, const json& spec);
+
 inline toolgram::Profile profile_for(const json& spec, const fs::path& dir) {
+    if (spec.contains("profile_file")) {  // a profile file, its path relative to the case's folder
+        toolgram::Profile p = toolgram::load_profile_file((dir / spec["profile_file"].get<std::string>()).string());
+        apply_case_settings(p, spec);
+        return p;
+    }
     std::string name = spec.value("profile", "");
     if (name.empty()) {
         const auto names = toolgram::builtin_profile_names();
         name = std::find(names.begin(), names.end(), dir.filename().string()) != names.end() ? dir.filename().string() : "auto";
     }
     toolgram::Profile p = toolgram::builtin_profile(name);
+    apply_case_settings(p, spec);
+    return p;
+}
+
+// The settings a case's expect file gives, applied to a profile (built-in or from a file);
+// what it does not give stays the profile's.
+inline void apply_case_settings(toolgram::Profile& p, const json& spec) {
     const json s = spec.value("settings", json::object());
-    p.settings.tool_required = s.value("tool_required", false);
-    p.settings.accept_calls_in_reasoning = s.value("accept_calls_in_reasoning", false);
+    p.settings.tool_required = s.value("tool_required", p.settings.tool_required);
+    p.settings.accept_calls_in_reasoning = s.value("accept_calls_in_reasoning", p.settings.accept_calls_in_reasoning);
     p.settings.tag_open = s.value("tag_open", p.settings.tag_open);
     p.settings.tag_close = s.value("tag_close", p.settings.tag_close);
     p.settings.fallback_max_bytes = s.value("fallback_max_bytes", p.settings.fallback_max_bytes);
-    const std::string start = s.value("reasoning_start", "guess");
-    p.settings.reasoning_start = start == "inside"    ? toolgram::ReasoningStart::inside
-                                 : start == "outside" ? toolgram::ReasoningStart::outside
-                                                      : toolgram::ReasoningStart::guess;
+    if (s.contains("reasoning_start")) {
+        const std::string start = s["reasoning_start"];
+        p.settings.reasoning_start = start == "inside"    ? toolgram::ReasoningStart::inside
+                                     : start == "outside" ? toolgram::ReasoningStart::outside
+                                                          : toolgram::ReasoningStart::guess;
+    }
     if (s.contains("intent_markers")) p.settings.intent_markers = s["intent_markers"].get<std::vector<std::string>>();
-    return p;
 }
 
 inline std::vector<toolgram::Tool> tools_for(const json& spec) {

@@ -206,6 +206,54 @@ TEST_CASE("stream = one-shot on every corpus case under every profile", "[stream
     WARN("streams compared: " << runs);
 }
 
+TEST_CASE("stream = one-shot under the shipped profile files, on the corpora of the families they reproduce",
+          "[stream][corpus][profile-file]") {
+    // The run-time grammar reads its markers from the file: the cuts inside markers come
+    // from the file's syntax too (every spelling of every token).
+    std::size_t runs = 0;
+    for (const auto& entry : fs::directory_iterator(fs::path(TOOLGRAM_SOURCE_DIR) / "docs" / "profiles")) {
+        const std::string family = entry.path().stem().string();
+        const toolgram::Profile file_profile = toolgram::load_profile_file(entry.path().string());
+        std::vector<std::string> markers = all_markers(file_profile);
+        const toolgram::DeclaredSyntax& d = *file_profile.settings.declared_syntax;
+        for (const auto* list : {&d.call.open, &d.call.close, &d.arguments.parameter.open, &d.arguments.parameter.close,
+                                 &d.arguments.parameter.key_end, &d.arguments.parameter.value_open})
+            markers.insert(markers.end(), list->begin(), list->end());
+        if (d.section) {
+            markers.insert(markers.end(), d.section->open.begin(), d.section->open.end());
+            markers.insert(markers.end(), d.section->close.begin(), d.section->close.end());
+        }
+        if (d.header) markers.insert(markers.end(), d.header->end.begin(), d.header->end.end());
+        std::size_t cases = 0;
+        for (const auto& c : all_cases()) {
+            if (c.text.parent_path().filename() != family) continue;
+            ++cases;
+            const json spec = json::parse(slurp(c.expect));
+            toolgram::Profile profile = file_profile;
+            apply_case_settings(profile, spec);
+            const Parser parser(profile, tools_for(spec));
+            const std::string text = slurp(c.text);
+            const toolgram::Result want = parser.parse(text);
+            std::uint32_t seed = 1;
+            for (const auto& cuts : chunkings(text, markers, seed++)) {
+                const std::string why = disagreement(stream(parser, text, cuts), want);
+                if (!why.empty()) {
+                    std::string cut_text;
+                    for (auto k : cuts) cut_text += std::to_string(k) + " ";
+                    FAIL_CHECK(family << "/" << c.text.stem().string() << " [file " << entry.path().filename().string()
+                                      << "] cuts " << cut_text.substr(0, 200) << ": " << why);
+                    break;
+                }
+                ++runs;
+            }
+        }
+        CAPTURE(family);
+        CHECK(cases > 0);
+    }
+    WARN("streams compared under profile files: " << runs);
+    CHECK(runs > 1000);
+}
+
 // ---------------------------------------------------------------------------------------
 // Held-back text, calls as they form, rejection after deltas, cancellation, reasoning.
 

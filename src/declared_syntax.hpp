@@ -1,0 +1,117 @@
+// A declared syntax (toolgram.hpp's DeclaredSyntax, a profile file's "syntax") made ready
+// for the grammar `declared` (grammars/declared.hpp, src/actions/declared.cpp).
+//
+// The public struct says what a person declared; this is what the rules need while they
+// run: spellings as views, character classes as byte tables, defaults filled in, and the
+// lists derived from several fields (the scan markers, where a parameter's value ends,
+// the message of a broken parameter). It is built once per syntax and kept in a
+// thread-local one-entry cache, so a read costs a pointer comparison, not a rebuild.
+//
+// The rules reach it through `syntax_of(state)`, found by argument-dependent lookup on
+// the block state: grammars/declared.hpp stays rules only, and the syntax in use is the
+// one `DeclaredScope` made active for the duration of a read.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "toolgram/toolgram.hpp"
+
+namespace toolgram::detail {
+
+using Spellings = std::vector<std::string_view>;
+
+// Which bytes a word (name, id, key) may hold: `first` for its first byte, `rest` after.
+struct CharClass {
+    std::array<bool, 256> first{};
+    std::array<bool, 256> rest{};
+    bool first_of(unsigned char c) const { return first[c]; }
+    bool rest_of(unsigned char c) const { return rest[c]; }
+};
+
+// How the header is written, as one choice (grammars/declared.hpp's `select`).
+enum class Opening : unsigned char {
+    bare = 0,           // no header: the call opener, then the payload names the call
+    attribute = 1,      // <invoke name="NAME">
+    tokens = 2,         // opener, name [id], end
+    optional_tokens = 3 // opener, and the tokens or not (then the payload names the call)
+};
+
+struct CompiledSyntax {
+    const DeclaredSyntax* source = nullptr;
+
+    bool has_section = false, section_required = false;
+    Spellings section_open, section_close;
+    Spellings call_open, call_close;
+    bool call_open_optional = false;
+
+    Opening opening = Opening::bare;
+    DeclaredSyntax::Space space = DeclaredSyntax::Space::any;
+    Spellings name_prefix;
+    CharClass name;
+    std::string_view name_attribute;
+    Spellings id_after_name, id_marker;
+    CharClass id;
+    bool id_whole_reference = false;
+    Spellings header_end;
+
+    bool parameters = false;  // named text parameters, key_value included
+    bool pythonic = false;
+    unsigned char parameter_head = 0;  // 0: OPEN KEY KEY_END, 1: key attribute, 2: KEY KEY_END (key_value)
+    bool committed = false;
+    Spellings param_open, key_end, value_open, param_close;
+    std::string_view key_attribute;
+    CharClass key;
+    Spellings value_ends;  // a value without its closer ends at the first of these
+    std::string parameter_message;
+
+    std::vector<std::string> markers;  // where a block may open: what the scanner looks for
+    std::string closer;                // bounds a block that broke (read_*_block's closer)
+
+    std::vector<std::string> owned;  // derived spellings the views above point into
+};
+
+// Builds the compiled form; `syntax` must have passed check_declared_syntax and must
+// outlive the result.
+std::unique_ptr<CompiledSyntax> compile_syntax(const DeclaredSyntax& syntax);
+
+// The effective character classes, defaults filled in (check_declared_syntax uses them
+// to find names that would run into the token after them).
+CharClass name_chars(const DeclaredSyntax& syntax);
+CharClass id_chars(const DeclaredSyntax& syntax);
+CharClass key_chars(const DeclaredSyntax& syntax);
+
+// The compiled form of `settings.declared_syntax` (null when there is none), from the
+// thread's cache.
+const CompiledSyntax* compiled_syntax(const Settings& settings);
+
+inline thread_local const CompiledSyntax* active_declared_syntax = nullptr;
+
+// Makes the settings' syntax the one the rules read, for one read; nests.
+class DeclaredScope {
+public:
+    explicit DeclaredScope(const Settings& settings)
+        : saved_(active_declared_syntax), syntax_(compiled_syntax(settings)) {
+        active_declared_syntax = syntax_;
+    }
+    ~DeclaredScope() { active_declared_syntax = saved_; }
+    DeclaredScope(const DeclaredScope&) = delete;
+    DeclaredScope& operator=(const DeclaredScope&) = delete;
+    const CompiledSyntax* get() const { return syntax_; }
+
+private:
+    const CompiledSyntax* saved_;
+    const CompiledSyntax* syntax_;
+};
+
+// What the rules of grammars/declared.hpp call (by argument-dependent lookup on their
+// state): the syntax of the read in progress.
+template <typename State>
+const CompiledSyntax& syntax_of(const State&) {
+    return *active_declared_syntax;
+}
+
+}  // namespace toolgram::detail

@@ -1,0 +1,353 @@
+// Profile files (docs/profile-files.md): a syntax declared in JSON and read at run time by
+// the grammar `declared`.
+//
+// The proof that the declaration is general: docs/profiles/ holds a file for each of eight
+// built-in families, and on every case of that family's corpus folder (for pythonic, every
+// case in a wrapper: its bare list has no marker) the file gives the built-in profile's
+// result exactly — calls (names, arguments, ids), content, reasoning,
+// every candidate's span, repairs, verdict and reason, the rejections, the error with its
+// position and correction prompt. The one thing allowed to differ is the grammar's name
+// in telemetry, `declared` where the built-in says its own (the files carry the families'
+// instruction texts, so even the correction prompts are equal; pythonic's teaches its
+// wrapper, where the built-in teaches the bare list, so there the error's instruction
+// text is left out of the comparison). Then: every kind of
+// invalid or ambiguous file gets its exact error, naming the field.
+#include <unistd.h>
+
+#include <fstream>
+
+#include <catch2/catch.hpp>
+#include <tao/pegtl/contrib/analyze.hpp>
+
+#include "corpus_cases.hpp"
+#include "declared.hpp"
+#include "declared_syntax.hpp"
+
+using namespace toolgram_test;
+
+namespace {
+
+const fs::path profiles_dir = fs::path(TOOLGRAM_SOURCE_DIR) / "docs" / "profiles";
+
+const std::vector<std::string>& reproduced_families() {
+    static const std::vector<std::string> names = {"hermes",      "kimi_k2", "deepseek_v31", "mistral",
+                                                   "qwen3_coder", "glm45",   "minimax_m2",   "pythonic"};
+    return names;
+}
+
+// Whether a case is written in a form the family's file declares: every case, but for
+// pythonic, whose bare list `[f(a=1)]` has no marker a file could declare (auto reads it
+// with its bracket fallback), only the cases that hold one of the file's call openers.
+bool declared_form(const std::string& family, const toolgram::Profile& file, const std::string& text) {
+    if (family != "pythonic") return true;
+    for (const auto& open : file.settings.declared_syntax->call.open)
+        if (text.find(open) != std::string::npos) return true;
+    return false;
+}
+
+// Every profile file the project ships: docs/profiles/ and corpus/declared/.
+std::vector<fs::path> shipped_profile_files() {
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(profiles_dir)) out.push_back(e.path());
+    for (const auto& e : fs::directory_iterator(corpus_root / "declared"))
+        if (e.path().string().size() > 13 && e.path().string().rfind(".profile.json") == e.path().string().size() - 13)
+            out.push_back(e.path());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// The built-in result with the family's grammar named as the profile file's.
+json with_grammar_renamed(json r, const std::string& family) {
+    auto rename = [&](json& g) {
+        if (g == family) g = "declared";
+    };
+    rename(r["telemetry"]["grammar"]);
+    for (auto& c : r["telemetry"]["candidates"]) rename(c["grammar"]);
+    for (auto& c : r["telemetry"]["rejected"]) rename(c["grammar"]);
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("the declared grammar has no rule that can loop without consuming", "[profile-file]") {
+    CHECK(tao::pegtl::analyze<toolgram::grammar::declared::json_call>() == 0);
+    CHECK(tao::pegtl::analyze<toolgram::grammar::declared::params_block>() == 0);
+    CHECK(tao::pegtl::analyze<toolgram::grammar::declared::section_open>() == 0);
+}
+
+TEST_CASE("profile files reproduce the built-in families on their whole corpora", "[profile-file][corpus]") {
+    std::size_t compared = 0;
+    for (const auto& family : reproduced_families()) {
+        DYNAMIC_SECTION(family) {
+            const toolgram::Profile file_profile = toolgram::load_profile_file((profiles_dir / (family + ".json")).string());
+            CHECK(file_profile.name == family);
+            if (family != "pythonic")  // pythonic's says it reads the wrapped forms only
+                CHECK(file_profile.description == toolgram::builtin_profile(family).description);
+            CHECK(file_profile.models == toolgram::builtin_profile(family).models);
+            std::size_t cases = 0;
+            for (const auto& c : all_cases()) {
+                if (c.text.parent_path().filename() != family) continue;
+                if (!declared_form(family, file_profile, slurp(c.text))) continue;
+                const json spec = json::parse(slurp(c.expect));
+                CAPTURE(c.text.string());
+                toolgram::Profile declared = file_profile;
+                apply_case_settings(declared, spec);
+                const toolgram::Parser builtin_parser(profile_for(spec, c.text.parent_path()), tools_for(spec));
+                const toolgram::Parser declared_parser(declared, tools_for(spec));
+                const std::string text = slurp(c.text);
+                json want = with_grammar_renamed(toolgram::to_json(builtin_parser.parse(text)), family);
+                json got = toolgram::to_json(declared_parser.parse(text));
+                if (family == "pythonic" && got["error"].is_object() && want["error"].is_object()) {
+                    // The built-in teaches the bare list, which the file cannot read; the
+                    // file teaches its wrapper. The rest of the error is compared.
+                    for (json* r : {&got, &want}) (*r)["error"].erase("expected"), (*r)["error"].erase("correction_prompt");
+                }
+                CAPTURE(want.dump(2), got.dump(2));
+                CHECK(got == want);
+                ++cases;
+            }
+            WARN(family << ": " << cases << " corpus cases compared");
+            CHECK(cases >= (family == "pythonic" ? 10u : 15u));
+            compared += cases;
+        }
+    }
+    CHECK(compared > 0);
+}
+
+TEST_CASE("every shipped profile file renders calls that parse back to themselves", "[profile-file]") {
+    const std::vector<toolgram::Call> calls = {
+        {"", "get_weather", {{"city", "Paris"}, {"days", 3}}},
+        {"", "search_web", {{"query", "line one\nline two"}, {"max_results", 5}}},
+    };
+    for (const auto& file : shipped_profile_files()) {
+        CAPTURE(file.string());
+        const toolgram::Profile p = toolgram::load_profile_file(file.string());
+        const std::string text = toolgram::render_calls(p, calls);
+        CAPTURE(text);
+        const toolgram::Result r = toolgram::Parser(p, tools_for(json::object())).parse(text);
+        REQUIRE(r.calls.size() == 2);
+        for (std::size_t i = 0; i < 2; ++i) {
+            CHECK(r.calls[i].name == calls[i].name);
+            CHECK(r.calls[i].arguments == calls[i].arguments);
+        }
+        CHECK(r.content.empty());
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Invalid and ambiguous files: one row per kind of error, with its exact message.
+
+namespace {
+
+const char* const minimal = R"({"name": "x", "syntax": {"call": {"open": "<call>", "close": "</call>"}}})";
+
+// `minimal` with one JSON pointer set to a value (or removed, for null with remove).
+json edited(const std::string& pointer, const json& value, bool remove = false) {
+    json j = json::parse(minimal);
+    json::json_pointer ptr(pointer);
+    if (remove) j[ptr.parent_pointer()].erase(ptr.back());
+    else j[ptr] = value;
+    return j;
+}
+
+std::string load_error(const json& file) {
+    try {
+        toolgram::profile_from_json(file);
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+json parameters_syntax() {
+    return json::parse(R"({"call": {"open": "<function=", "close": "</function>"},
+        "header": {"space": "none", "end": ">"},
+        "arguments": {"style": "parameters",
+                      "parameter": {"open": "<parameter=", "key_end": ">", "close": "</parameter>"}}})");
+}
+
+}  // namespace
+
+TEST_CASE("an invalid or ambiguous profile file gets an error naming the field and the problem", "[profile-file]") {
+    struct Row {
+        const char* kind;
+        json file;
+        const char* message;
+    };
+    json params_no_header = parameters_syntax();
+    params_no_header.erase("header");
+    json params_no_close = parameters_syntax();
+    params_no_close["call"].erase("close");
+    json params_both_keys = parameters_syntax();
+    params_both_keys["arguments"]["parameter"]["key_attribute"] = "name";
+    json params_neither_key = parameters_syntax();
+    params_neither_key["arguments"]["parameter"].erase("key_end");
+    json params_same_close = parameters_syntax();
+    params_same_close["arguments"]["parameter"]["close"] = "</function>";
+    json params_key_runs_on = parameters_syntax();
+    params_key_runs_on["arguments"]["parameter"]["key"] = {{"chars", "a-z>"}};
+    json params_optional_header = parameters_syntax();
+    params_optional_header["header"]["optional"] = true;
+    json key_value_with_opener = parameters_syntax();
+    key_value_with_opener["arguments"]["style"] = "key_value";
+    json key_value_without_end = key_value_with_opener;
+    key_value_with_opener["arguments"]["parameter"]["key_end"] = "=";
+    key_value_without_end["arguments"]["parameter"].erase("open");
+    key_value_without_end["header"].erase("end");
+    json pythonic_with_header = json::parse(R"({"call": {"open": "<py>", "close": "</py>"}, "header": {"end": ">"},
+                                               "arguments": {"style": "pythonic"}})");
+
+    const std::vector<Row> rows = {
+        {"not an object", json::array(), "profile: expected an object, got array"},
+        {"unknown top-level field", edited("/colour", "blue"),
+         "colour: unknown field (known: name, description, models, syntax, settings, fallbacks, notes)"},
+        {"unknown nested field", edited("/syntax/call/clsoe", "</call>"),
+         "syntax.call.clsoe: unknown field (known: open, close, open_optional)"},
+        {"missing name", edited("/name", nullptr, true), "name: missing (required)"},
+        {"empty name", edited("/name", ""), "name: empty string"},
+        {"missing syntax", edited("/syntax", nullptr, true), "syntax: missing (required)"},
+        {"missing call opener", edited("/syntax/call/open", nullptr, true), "syntax.call.open: missing (required)"},
+        {"wrong type", edited("/syntax/call/open", 7), "syntax.call.open: expected a string or a list of strings, got number"},
+        {"wrong type in a list", edited("/syntax/call/open", json::array({"<a>", true})),
+         "syntax.call.open[1]: expected a string, got boolean"},
+        {"empty marker", edited("/syntax/call/open", ""), "syntax.call.open: empty string"},
+        {"empty marker in a list", edited("/syntax/call/open", json::array({"<a>", ""})), "syntax.call.open[1]: empty string"},
+        {"empty list", edited("/syntax/call/open", json::array()),
+         "syntax.call.open: empty: at least one spelling is required"},
+        {"spelling shadowed by an earlier prefix", edited("/syntax/call/open", json::array({"<call", "<call>"})),
+         "syntax.call.open[1]: \"<call>\" can never match: syntax.call.open[0] (\"<call\") is a prefix of it and comes "
+         "first"},
+        {"spelling given twice", edited("/syntax/call/open", json::array({"<call>", "<call>"})),
+         "syntax.call.open[1]: \"<call>\" can never match: syntax.call.open[0] (\"<call>\") is the same and comes first"},
+        {"call closer equal to its opener", edited("/syntax/call/close", "<call>"),
+         "syntax.call.close: the same as syntax.call.open (\"<call>\"): a call's end could not be told from the next "
+         "call's start"},
+        {"section closer equal to the call closer",
+         edited("/syntax/section", {{"open", "<calls>"}, {"close", "</call>"}}),
+         "syntax.section.close: the same as syntax.call.close (\"</call>\"): a call's end could not be told from its "
+         "section's end"},
+        {"scan markers where one begins another",
+         edited("/syntax/section", {{"open", "<call"}, {"close", "</calls>"}}),
+         "syntax.call.open: \"<call>\" starts with syntax.section.open (\"<call\"): the scanner could not tell which of "
+         "the two opens a block"},
+        {"opener optional without a section", edited("/syntax/call/open_optional", true),
+         "syntax.call.open_optional: needs a syntax.section: a call may leave out its opener only inside a section"},
+        {"unknown argument style", edited("/syntax/arguments", {{"style", "yaml"}}),
+         "syntax.arguments.style: unknown style \"yaml\" (known: json, parameters, key_value, pythonic)"},
+        {"parameter fields with JSON arguments",
+         edited("/syntax/arguments", {{"style", "json"}, {"parameter", {{"open", "<p>"}, {"close", "</p>"}}}}),
+         "syntax.arguments.parameter: only with style \"parameters\" or \"key_value\""},
+        {"unknown space", edited("/syntax/header", {{"space", "tabs"}, {"end", ">"}}),
+         "syntax.header.space: unknown space \"tabs\" (known: any, blanks, none, line_break)"},
+        {"JSON header without its end", edited("/syntax/header", json::object()),
+         "syntax.header.end: missing: JSON arguments need the token that ends the header"},
+        {"name that would run into the header's end",
+         edited("/syntax/header", {{"name", {{"chars", "a-z["}}}, {"end", "[ARGS]"}}),
+         "syntax.header.name: its characters include \"[\", the first character of syntax.header.end (\"[ARGS]\"), so "
+         "a name would run into it: leave it out of chars, or add it to stop_chars"},
+        {"stop_chars and chars both", edited("/syntax/header", {{"name", {{"chars", "a-z"}, {"stop_chars", "<"}}}, {"end", ">"}}),
+         "syntax.header.name: give stop_chars or chars, not both"},
+        {"first_chars without chars", edited("/syntax/header", {{"name", {{"first_chars", "a-z"}}}, {"end", ">"}}),
+         "syntax.header.name.first_chars: only with chars"},
+        {"non-ASCII character class", edited("/syntax/header", {{"name", {{"stop_chars", "｜"}}}, {"end", ">"}}),
+         "syntax.header.name.stop_chars: only ASCII characters can be listed, got byte 0xEF"},
+        {"range that runs backwards", edited("/syntax/header", {{"name", {{"chars", "z-a"}}}, {"end", ">"}}),
+         "syntax.header.name.chars: range \"z-a\" runs backwards"},
+        {"id with neither form", edited("/syntax/header", {{"id", json::object()}, {"end", ">"}}),
+         "syntax.header.id: give after_name or marker"},
+        {"id with both forms", edited("/syntax/header", {{"id", {{"after_name", ":"}, {"marker", "#"}}}, {"end", ">"}}),
+         "syntax.header.id: give after_name or marker, not both"},
+        {"attribute name with header tokens",
+         edited("/syntax/header", {{"name", {{"attribute", "name"}}}, {"end", ">"}}),
+         "syntax.header.end: not with syntax.header.name.attribute: the opening tag's '>' ends the header"},
+        {"attribute that is no attribute name", edited("/syntax/header", {{"name", {{"attribute", "1st name"}}}}),
+         "syntax.header.name.attribute: \"1st name\" is not an attribute name"},
+        {"parameters without a header", edited("/syntax", params_no_header),
+         "syntax.header: missing: with parameters, the header must name the call"},
+        {"parameters without a call closer", edited("/syntax", params_no_close),
+         "syntax.call.close: missing: with parameters, a call needs its closer"},
+        {"parameter key given two ways", edited("/syntax", params_both_keys),
+         "syntax.arguments.parameter: give key_end or key_attribute, not both"},
+        {"parameter key given no way", edited("/syntax", params_neither_key),
+         "syntax.arguments.parameter: give key_end or key_attribute"},
+        {"parameter closer equal to the call closer", edited("/syntax", params_same_close),
+         "syntax.arguments.parameter.close: the same as syntax.call.close (\"</function>\"): a parameter's end could not "
+         "be told from its call's end"},
+        {"key that would run into its end", edited("/syntax", params_key_runs_on),
+         "syntax.arguments.parameter.key: its characters include \">\", the first character of "
+         "syntax.arguments.parameter.key_end (\">\"), so a key would run into it: leave it out of chars, or add it to "
+         "stop_chars"},
+        {"optional header with parameters", edited("/syntax", params_optional_header),
+         "syntax.header.optional: only JSON arguments can do without the header (the payload then names the call)"},
+        {"key_value with a parameter opener", edited("/syntax", key_value_with_opener),
+         "syntax.arguments.parameter.open: not with style \"key_value\": a pair is KEY KEY_END value SEPARATOR (use "
+         "style \"parameters\")"},
+        {"key_value header without its end", edited("/syntax", key_value_without_end),
+         "syntax.header.end: missing: key_value arguments need the token that ends the header"},
+        {"pythonic with a header", edited("/syntax", pythonic_with_header),
+         "syntax.header: not with style \"pythonic\": a Python call names itself"},
+        {"unknown fallback grammar", edited("/fallbacks", json::array({"jsn"})), nullptr},
+        {"the declared grammar as a fallback", edited("/fallbacks", json::array({"declared"})),
+         "fallbacks[0]: \"declared\" is the file's own syntax, the primary grammar"},
+        {"unknown reasoning_start", edited("/settings", {{"reasoning_start", "maybe"}}),
+         "settings.reasoning_start: unknown value \"maybe\" (known: guess, inside, outside)"},
+        {"reasoning delimiter without its closer", edited("/settings", {{"reasoning", json::array({{{"open", "<t>"}}})}}),
+         "settings.reasoning[0].close: missing (required)"},
+        {"limit that is not a positive number", edited("/settings", {{"limits", {{"max_depth", 0}}}}),
+         "settings.limits.max_depth: expected a positive whole number, got 0"},
+        {"empty content marker", edited("/settings", {{"content_markers", json::array({""})}}),
+         "settings.content_markers[0]: empty string"},
+    };
+    for (const auto& row : rows) {
+        CAPTURE(row.kind, row.file.dump());
+        const std::string got = load_error(row.file);
+        if (row.message) {
+            CHECK(got == row.message);
+        } else {  // the list of known grammars is long and grows: its start is enough
+            CHECK(got.rfind("fallbacks[0]: unknown grammar \"jsn\" (known: tag, marker, json, ", 0) == 0);
+        }
+    }
+}
+
+TEST_CASE("a profile file that repeats a key, or is no JSON, is refused with its path", "[profile-file]") {
+    const fs::path dir = fs::temp_directory_path() / ("toolgram-profile-file-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    auto write = [&](const std::string& name, const std::string& text) {
+        std::ofstream(dir / name, std::ios::binary) << text;
+        return (dir / name).string();
+    };
+    const std::string repeated =
+        write("repeated.json", R"({"name": "x", "syntax": {"call": {"open": "<a>", "close": "</a>", "open": "<b>"}}})");
+    CHECK_THROWS_WITH(toolgram::load_profile_file(repeated), repeated + ": syntax.call.open: given twice in the same object");
+    const std::string in_list = write(
+        "in_list.json",
+        R"({"name": "x", "settings": {"reasoning": [{"open": "<t>", "close": "</t>"}, {"open": "<u>", "open": "<v>"}]}})");
+    CHECK_THROWS_WITH(toolgram::load_profile_file(in_list),
+                      in_list + ": settings.reasoning[1].open: given twice in the same object");
+    const std::string broken = write("broken.json", R"({"name": "x",)");
+    CHECK_THROWS_WITH(toolgram::load_profile_file(broken), Catch::StartsWith(broken + ": not valid JSON: "));
+    const std::string missing = (dir / "absent.json").string();
+    CHECK_THROWS_WITH(toolgram::load_profile_file(missing), missing + ": cannot read: No such file or directory");
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a Parser refuses the declared grammar without a syntax, or with an invalid one", "[profile-file]") {
+    toolgram::Profile p;
+    p.name = "handmade";
+    p.grammars = {{"declared", toolgram::Role::primary}};
+    CHECK_THROWS_WITH(toolgram::Parser(p),
+                      "profile \"handmade\": the grammar \"declared\" reads the syntax of a profile file, and the "
+                      "settings hold none (Settings::declared_syntax)");
+    auto syntax = std::make_shared<toolgram::DeclaredSyntax>();
+    syntax->call.open = {"<x>"};
+    syntax->call.close = {"<x>"};
+    p.settings.declared_syntax = syntax;
+    CHECK_THROWS_WITH(toolgram::Parser(p), "profile \"handmade\": syntax.call.close: the same as syntax.call.open "
+                                           "(\"<x>\"): a call's end could not be told from the next call's start");
+    syntax->call.close = {"</x>"};
+    const toolgram::Result r = toolgram::Parser(p).parse(R"(<x>{"name": "f", "arguments": {"a": 1}}</x>)");
+    REQUIRE(r.calls.size() == 1);
+    CHECK(r.calls[0].name == "f");
+    CHECK(r.calls[0].arguments == json{{"a", 1}});
+    CHECK(r.telemetry.grammar == "declared");
+}
