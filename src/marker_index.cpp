@@ -11,6 +11,8 @@
 
 namespace toolgram::detail {
 
+std::size_t find_ci(std::string_view hay, std::string_view needle);  // parser_shared.cpp
+
 namespace {
 
 constexpr std::size_t npos = std::string_view::npos;
@@ -249,6 +251,12 @@ std::size_t MarkerIndex::next(std::size_t from) const {
 }
 
 std::size_t MarkerIndex::find(std::string_view needle, std::size_t from, bool ignore_case, std::size_t end) const {
+    // The hits walked are every needle's: where other needles crowd the text (a hostile
+    // run of `{` or `[TOOL_CALLS]`), a plain search for this one costs less than walking
+    // them all, and every needle of a parse would walk them again. So after a few hits
+    // that are not this needle, the rest is searched in the text.
+    constexpr int walk = 8;
+    int misses = 0;
     for (std::size_t q = next(from); q != npos; q = next(q + 1)) {
         if (ignore_case) {
             if (end != npos && q + needle.size() > end) return npos;
@@ -256,6 +264,11 @@ std::size_t MarkerIndex::find(std::string_view needle, std::size_t from, bool ig
         } else if (text_.compare(q, needle.size(), needle) == 0) {
             return q;
         }
+        if (++misses < walk) continue;
+        if (!ignore_case) return text_.find(needle, q + 1);
+        const std::string_view rest = text_.substr(0, std::min(end, text_.size())).substr(q + 1);
+        const std::size_t at = find_ci(rest, needle);
+        return at == npos ? npos : q + 1 + at;
     }
     return npos;
 }

@@ -53,6 +53,19 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
     const std::string_view text = ctx.text();
     std::array<bool, 256> first{};
     for (const auto& [m, g] : markers) first[static_cast<unsigned char>(m[0])] = true;
+    // The markers by their first two bytes (one-byte markers apart), so a position is
+    // compared only with those that can start there (auto has some 70, most opening with
+    // `<`), still tried in profile order.
+    auto pair_key = [](unsigned char a, unsigned char b) { return static_cast<unsigned>(a) << 8 | b; };
+    std::vector<std::pair<unsigned, std::size_t>> by_pair;  // (first two bytes, marker index)
+    std::vector<std::size_t> single;                        // one-byte markers
+    for (std::size_t i = 0; i < markers.size(); ++i) {
+        const std::string& m = markers[i].first;
+        if (m.size() == 1) single.push_back(i);
+        else by_pair.emplace_back(pair_key(static_cast<unsigned char>(m[0]), static_cast<unsigned char>(m[1])), i);
+    }
+    std::sort(by_pair.begin(), by_pair.end());
+    std::vector<std::size_t> tries;
     std::vector<Block> blocks;
     const detail::MarkerIndex* index = ctx.index();
     std::size_t pos = 0;
@@ -69,8 +82,19 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
         }
         while (pos < limit && !first[static_cast<unsigned char>(text[pos])]) ++pos;
         if (pos >= limit) break;
+        tries.clear();
+        for (std::size_t i : single)
+            if (text[pos] == markers[i].first[0]) tries.push_back(i);
+        if (pos + 1 < text.size()) {
+            const unsigned key = pair_key(static_cast<unsigned char>(text[pos]), static_cast<unsigned char>(text[pos + 1]));
+            for (auto it = std::lower_bound(by_pair.begin(), by_pair.end(), std::make_pair(key, std::size_t{0}));
+                 it != by_pair.end() && it->first == key; ++it)
+                tries.push_back(it->second);
+        }
+        if (!single.empty()) std::sort(tries.begin(), tries.end());
         bool advanced = false;
-        for (const auto& [marker, grammar] : markers) {
+        for (std::size_t i : tries) {
+            const auto& [marker, grammar] = markers[i];
             if (text.compare(pos, marker.size(), marker) != 0 || !grammar->read_at) continue;
             detail::coverage_read_begin(grammar->name);  // a no-op outside `toolgram coverage`
             std::optional<Block> b = grammar->read_at(ctx, pos);
