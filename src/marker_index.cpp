@@ -42,10 +42,6 @@ bool same_ci(std::string_view a, std::string_view b) {
     return true;
 }
 
-void set_bit(std::vector<std::uint64_t>& bits, std::vector<std::uint64_t>& summary, std::size_t p) {
-    bits[p >> 6] |= std::uint64_t{1} << (p & 63);
-    summary[p >> 12] |= std::uint64_t{1} << ((p >> 6) & 63);
-}
 
 }  // namespace
 
@@ -60,13 +56,15 @@ void MarkerSet::add(std::string_view needle, bool ignore_case) {
         if (prose_rank(static_cast<unsigned char>(needle[k])) < prose_rank(static_cast<unsigned char>(needle[n.anchor])))
             n.anchor = k;
     n.neighbour = needle.size() == 1 ? 0 : n.anchor + 1 < needle.size() ? 1 : -1;
+    ids_[ignore_case ? 1 : 0].emplace(n.text, static_cast<int>(needles_.size()));
     needles_.push_back(std::move(n));
     rebuild();
 }
 
-bool MarkerSet::has(std::string_view needle, bool ignore_case) const {
-    return std::any_of(needles_.begin(), needles_.end(),
-                       [&](const Needle& n) { return n.text == needle && n.ignore_case == ignore_case; });
+int MarkerSet::id(std::string_view needle, bool ignore_case) const {
+    const auto& ids = ids_[ignore_case ? 1 : 0];
+    const auto it = ids.find(needle);
+    return it == ids.end() ? -1 : it->second;
 }
 
 void MarkerSet::rebuild() {
@@ -169,8 +167,10 @@ namespace {
 #endif
 
 MarkerIndex::MarkerIndex(const MarkerSet& set, std::string_view text) : set_(&set), text_(text) {
-    bits_.assign((text.size() + 63) / 64, 0);
-    summary_.assign((bits_.size() + 63) / 64, 0);
+    long_.reset(text.size());
+    short_.reset(text.size());
+    starts_.resize(set.needles_.size());
+    list_limit_ = 4096 + text.size() / 32;  // at most an eighth of the text's size in positions
     if (set.empty() || text.empty()) return;
     const auto* p = reinterpret_cast<const unsigned char*>(text.data());
     std::size_t j = 0;
@@ -185,8 +185,24 @@ MarkerIndex::MarkerIndex(const MarkerSet& set, std::string_view text) : set_(&se
 #endif
     for (; j < text.size(); ++j)
         if (set.is_anchor_[p[j]]) hit(j);
-    for (std::size_t w = 0; w < summary_.size(); ++w)
-        if (summary_[w]) busy_.push_back(static_cast<std::uint32_t>(w));
+    long_.finish();
+    short_.finish();
+}
+
+void MarkerIndex::Bitmap::reset(std::size_t size) {
+    bits.assign((size + 63) / 64, 0);
+    summary.assign((bits.size() + 63) / 64, 0);
+    busy.clear();
+}
+
+void MarkerIndex::Bitmap::set(std::size_t p) {
+    bits[p >> 6] |= std::uint64_t{1} << (p & 63);
+    summary[p >> 12] |= std::uint64_t{1} << ((p >> 6) & 63);
+}
+
+void MarkerIndex::Bitmap::finish() {
+    for (std::size_t w = 0; w < summary.size(); ++w)
+        if (summary[w]) busy.push_back(static_cast<std::uint32_t>(w));
 }
 
 // A byte that may be an anchor at j: each needle anchored on it that starts at j - anchor
@@ -200,7 +216,16 @@ void MarkerIndex::hit(std::size_t j) {
         const std::size_t q = j - n.anchor;
         if (q + n.text.size() > text_.size()) return;
         const std::string_view at = text_.substr(q, n.text.size());
-        if (n.ignore_case ? same_ci(at, n.text) : at == n.text) set_bit(bits_, summary_, q);
+        if (!(n.ignore_case ? same_ci(at, n.text) : at == n.text)) return;
+        (n.text.size() == 1 ? short_ : long_).set(q);
+        if (!listing_) return;
+        if (++listed_ > list_limit_ || q > UINT32_MAX) {
+            listing_ = false;
+            std::vector<std::vector<std::uint32_t>>().swap(starts_);
+            return;
+        }
+        // A needle's anchors come in order, so its starts do.
+        starts_[e.needle].push_back(static_cast<std::uint32_t>(q));
     };
     // The neighbour byte: after the anchor, or before it (needles anchored on their last
     // byte). One-byte needles have none and sort first under neighbour 0.
@@ -229,25 +254,29 @@ void MarkerIndex::hit(std::size_t j) {
 }
 
 std::size_t MarkerIndex::next(std::size_t from) const {
-    if (from >= text_.size()) return npos;
+    return std::min(long_.next(from, text_.size()), short_.next(from, text_.size()));
+}
+
+std::size_t MarkerIndex::Bitmap::next(std::size_t from, std::size_t size) const {
+    if (from >= size) return npos;
     const std::size_t w = from >> 6;
-    if (const std::uint64_t m = bits_[w] & (~std::uint64_t{0} << (from & 63)))
+    if (const std::uint64_t m = bits[w] & (~std::uint64_t{0} << (from & 63)))
         return (w << 6) + static_cast<std::size_t>(__builtin_ctzll(m));
     // The next word with a bit, found through the summary, and past the rest of this
     // summary word through the list of busy summary words: a search over prose costs a
     // few steps, however long the prose.
     const std::size_t s = w + 1, si = s >> 6;
-    if (si >= summary_.size()) return npos;
-    std::uint64_t sm = summary_[si] & (~std::uint64_t{0} << (s & 63));
+    if (si >= summary.size()) return npos;
+    std::uint64_t sm = summary[si] & (~std::uint64_t{0} << (s & 63));
     std::size_t at = si;
     if (!sm) {
-        const auto it = std::upper_bound(busy_.begin(), busy_.end(), static_cast<std::uint32_t>(si));
-        if (it == busy_.end()) return npos;
+        const auto it = std::upper_bound(busy.begin(), busy.end(), static_cast<std::uint32_t>(si));
+        if (it == busy.end()) return npos;
         at = *it;
-        sm = summary_[at];
+        sm = summary[at];
     }
     const std::size_t word = (at << 6) + static_cast<std::size_t>(__builtin_ctzll(sm));
-    return (word << 6) + static_cast<std::size_t>(__builtin_ctzll(bits_[word]));
+    return (word << 6) + static_cast<std::size_t>(__builtin_ctzll(bits[word]));
 }
 
 std::size_t MarkerIndex::find(std::string_view needle, std::size_t from, bool ignore_case, std::size_t end) const {
@@ -255,9 +284,21 @@ std::size_t MarkerIndex::find(std::string_view needle, std::size_t from, bool ig
     // run of `{` or `[TOOL_CALLS]`), a plain search for this one costs less than walking
     // them all, and every needle of a parse would walk them again. So after a few hits
     // that are not this needle, the rest is searched in the text.
+    if (listing_) {
+        const int id = set_->id(needle, ignore_case);
+        if (id >= 0) {
+            const auto& starts = starts_[static_cast<std::size_t>(id)];
+            const auto it = std::lower_bound(starts.begin(), starts.end(), from,
+                                             [](std::uint32_t p, std::size_t f) { return p < f; });
+            if (it == starts.end()) return npos;
+            if (ignore_case && end != npos && *it + needle.size() > end) return npos;
+            return *it;
+        }
+    }
     constexpr int walk = 8;
     int misses = 0;
-    for (std::size_t q = next(from); q != npos; q = next(q + 1)) {
+    const Bitmap& hits = needle.size() == 1 ? short_ : long_;
+    for (std::size_t q = hits.next(from, text_.size()); q != npos; q = hits.next(q + 1, text_.size())) {
         if (ignore_case) {
             if (end != npos && q + needle.size() > end) return npos;
             if (q + needle.size() <= text_.size() && same_ci(text_.substr(q, needle.size()), needle)) return q;
