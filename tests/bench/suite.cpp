@@ -353,7 +353,7 @@ void register_all() {
     benchmark::RegisterBenchmark("tools/parse", tools_parse)->Arg(1)->Arg(10)->Arg(100)->UseManualTime()->Unit(benchmark::kMicrosecond);
     for (const char* p : {"hermes", "qwen3_coder", "mistral", "kimi_k2", "deepseek_r1", "glm45", "auto"})
         benchmark::RegisterBenchmark((std::string("stream/") + p).c_str(), stream, std::string(p))
-            ->UseManualTime()->Iterations(3)->Unit(benchmark::kMillisecond);
+            ->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("stream/reparse", stream_reparse)->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 }
 
