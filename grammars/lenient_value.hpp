@@ -68,8 +68,32 @@ struct depth_limited {
 // Strings. The content rules match raw bytes; the actions decode escapes.
 
 struct escape_sequence : seq<one<'\\'>, any> {};  // decoded (and judged) by the action
-struct dq_char : sor<escape_sequence, not_one<'"', '\\'>> {};
-struct sq_char : sor<escape_sequence, not_one<'\'', '\\'>> {};
+// Plain characters are taken a run at a time: one rule match per run, not per byte.
+// A run of one or more characters other than Quote and the backslash, in one step
+// (plus<not_one<Quote, '\\'>> makes a rule call per byte). Like that rule it asks the
+// input for a byte past a run that reaches the end, so a stream learns the end was read.
+template <char Quote>
+struct plain_run {
+    using rule_t = plain_run;
+    using subs_t = empty_list;
+
+    template <apply_mode, rewind_mode, template <typename...> class, template <typename...> class,
+              typename ParseInput, typename... States>
+    [[nodiscard]] static bool match(ParseInput& in, States&&...) {
+        const std::size_t left = in.size(1);
+        const char* const p = in.current();
+        std::size_t n = 0;
+        while (n < left && p[n] != Quote && p[n] != '\\') ++n;
+        if (n == 0) return false;
+        in.bump(n);
+        if (n == left) (void)in.size(1);
+        return true;
+    }
+};
+struct dq_plain : plain_run<'"'> {};
+struct sq_plain : plain_run<'\''> {};
+struct dq_char : sor<escape_sequence, dq_plain> {};
+struct sq_char : sor<escape_sequence, sq_plain> {};
 struct dq_content : star<dq_char> {};
 struct sq_content : star<sq_char> {};
 struct dq_close : one<'"'> {};
@@ -154,9 +178,14 @@ namespace toolgram::grammar {
 template <> inline constexpr bool listened_rule<lenient::escape_sequence> = false;
 template <> inline constexpr bool listened_rule<lenient::dq_char> = false;
 template <> inline constexpr bool listened_rule<lenient::sq_char> = false;
+template <> inline constexpr bool listened_rule<lenient::dq_plain> = false;
+template <> inline constexpr bool listened_rule<lenient::sq_plain> = false;
 }  // namespace toolgram::grammar
 
 namespace tao::pegtl {
+// For analyze<>: a run consumes at least one byte.
+template <typename Name, char Quote>
+struct analyze_traits<Name, toolgram::grammar::lenient::plain_run<Quote>> : analyze_any_traits<> {};
 // For analyze<>: the guard matches exactly what its rule matches.
 template <typename Name, typename Rule>
 struct analyze_traits<Name, toolgram::grammar::lenient::depth_limited<Rule>> : analyze_traits<Name, typename seq<Rule>::rule_t> {};

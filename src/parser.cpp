@@ -24,7 +24,6 @@
 namespace toolgram {
 
 using detail::ScanContext;
-using detail::find_ci;
 using detail::text_without;
 using detail::type_text_arguments;
 
@@ -32,11 +31,6 @@ namespace {
 
 // ---------------------------------------------------------------------------------------
 // Phase one: scanning.
-
-struct Marker {
-    std::string text;
-    const GrammarDef* grammar;
-};
 
 // A block that starts before max_input_bytes is read whole (cutting it there would make a
 // complete call look cut, or heal it short), but no call is taken that starts past the
@@ -52,30 +46,58 @@ void clip_to_limit(Block& b, std::size_t limit) {
 }
 
 // Finds blocks of the given grammars: marker scan first, then whole-output readers.
+// `markers` are the role's markers in profile order (Parser::Impl::role_markers).
 std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const GrammarDef*, Role>>& grammars, Role role,
-                        std::size_t limit, std::size_t answer_begin, std::size_t answer_end) {
+                        const std::vector<std::pair<std::string, const GrammarDef*>>& markers, std::size_t limit,
+                        std::size_t answer_begin, std::size_t answer_end) {
     const std::string_view text = ctx.text();
-    std::vector<Marker> markers;
     std::array<bool, 256> first{};
-    for (const auto& [g, r] : grammars) {
-        if (r != role || !g->markers) continue;
-        for (auto& m : g->markers(ctx.settings())) {
-            if (m.empty()) continue;
-            first[static_cast<unsigned char>(m[0])] = true;
-            markers.push_back({std::move(m), g});
-        }
+    for (const auto& [m, g] : markers) first[static_cast<unsigned char>(m[0])] = true;
+    // The markers by their first two bytes (one-byte markers apart), so a position is
+    // compared only with those that can start there (auto has some 70, most opening with
+    // `<`), still tried in profile order.
+    auto pair_key = [](unsigned char a, unsigned char b) { return static_cast<unsigned>(a) << 8 | b; };
+    std::vector<std::pair<unsigned, std::size_t>> by_pair;  // (first two bytes, marker index)
+    std::vector<std::size_t> single;                        // one-byte markers
+    for (std::size_t i = 0; i < markers.size(); ++i) {
+        const std::string& m = markers[i].first;
+        if (m.size() == 1) single.push_back(i);
+        else by_pair.emplace_back(pair_key(static_cast<unsigned char>(m[0]), static_cast<unsigned char>(m[1])), i);
     }
+    std::sort(by_pair.begin(), by_pair.end());
+    std::vector<std::size_t> tries;
     std::vector<Block> blocks;
+    const detail::MarkerIndex* index = ctx.index();
     std::size_t pos = 0;
     while (pos < limit && !markers.empty()) {
-        // Fast skip over prose: only bytes that start some marker are looked at.
+        // Fast skip over prose: only positions where some marker may start are looked at
+        // (the marker index has every position where one of the parse's needles starts).
+        if (index) {
+            pos = index->next(pos);
+            if (pos >= limit) break;  // npos too
+            if (!first[static_cast<unsigned char>(text[pos])]) {
+                ++pos;
+                continue;
+            }
+        }
         while (pos < limit && !first[static_cast<unsigned char>(text[pos])]) ++pos;
         if (pos >= limit) break;
+        tries.clear();
+        for (std::size_t i : single)
+            if (text[pos] == markers[i].first[0]) tries.push_back(i);
+        if (pos + 1 < text.size()) {
+            const unsigned key = pair_key(static_cast<unsigned char>(text[pos]), static_cast<unsigned char>(text[pos + 1]));
+            for (auto it = std::lower_bound(by_pair.begin(), by_pair.end(), std::make_pair(key, std::size_t{0}));
+                 it != by_pair.end() && it->first == key; ++it)
+                tries.push_back(it->second);
+        }
+        if (!single.empty()) std::sort(tries.begin(), tries.end());
         bool advanced = false;
-        for (const auto& m : markers) {
-            if (text.compare(pos, m.text.size(), m.text) != 0 || !m.grammar->read_at) continue;
-            detail::coverage_read_begin(m.grammar->name);  // a no-op outside `toolgram coverage`
-            std::optional<Block> b = m.grammar->read_at(ctx, pos);
+        for (std::size_t i : tries) {
+            const auto& [marker, grammar] = markers[i];
+            if (text.compare(pos, marker.size(), marker) != 0 || !grammar->read_at) continue;
+            detail::coverage_read_begin(grammar->name);  // a no-op outside `toolgram coverage`
+            std::optional<Block> b = grammar->read_at(ctx, pos);
             detail::coverage_read_end(b);
             if (!b) continue;
             clip_to_limit(*b, limit);
@@ -267,6 +289,8 @@ Result Parser::Impl::parse(std::string_view text) const {
     const Settings& settings = profile.settings;
     const Limits& limits = settings.limits;
     ScanContext ctx(text, settings);
+    const detail::MarkerIndex index(marker_set, text);
+    ctx.use_index(&index);
     const std::size_t limit = std::min(text.size(), limits.max_input_bytes);
     if (limit < text.size()) {
         result.telemetry.rejected.push_back(
@@ -275,7 +299,7 @@ Result Parser::Impl::parse(std::string_view text) const {
     }
 
     std::vector<detail::Region> reasoning = detail::find_reasoning(ctx, limit);
-    const std::vector<detail::Region> fences = detail::find_fences(text, limit);
+    const std::vector<detail::Region> fences = detail::find_fences(ctx, limit);
 
     // The answer: the output after any leading reasoning, trimmed; whole-output grammars
     // (strict JSON, a bare call) read this range.
@@ -290,13 +314,13 @@ Result Parser::Impl::parse(std::string_view text) const {
     while (answer_end > answer_begin && std::isspace(static_cast<unsigned char>(text[answer_end - 1]))) --answer_end;
 
     // Phase one.
-    std::vector<Block> blocks = scan(ctx, grammars, Role::primary, limit, answer_begin, answer_end);
-    if (blocks.empty()) blocks = scan(ctx, grammars, Role::fallback, limit, answer_begin, answer_end);
+    std::vector<Block> blocks = scan(ctx, grammars, Role::primary, role_markers[0], limit, answer_begin, answer_end);
+    if (blocks.empty()) blocks = scan(ctx, grammars, Role::fallback, role_markers[1], limit, answer_begin, answer_end);
 
     // Intent counts when it is shown before the candidate: a model states it, then calls.
     // (Read this way, a stream can decide a candidate without waiting for the end.)
     std::size_t intent_at = settings.tool_required ? 0 : std::string_view::npos;
-    for (const auto& m : settings.intent_markers) intent_at = std::min(intent_at, find_ci(text.substr(0, limit), m));
+    for (const auto& m : settings.intent_markers) intent_at = std::min(intent_at, ctx.find_ci(m, limit));
     const auto intent_before = [&](std::size_t pos) { return settings.tool_required || intent_at < pos; };
 
     // A reasoning delimiter written inside a call that was read whole (`{"q": "what is
@@ -408,7 +432,7 @@ Result Parser::Impl::parse(std::string_view text) const {
             if (rep.accepted) {
                 Call call;
                 call.name = rep.name;
-                call.arguments = c.arguments;
+                call.arguments = std::move(c.arguments);  // the candidate is not read again
                 call.id = ids.take(c.id);
                 accepted.emplace_back(std::move(call), tm.candidates.size());
                 block_has_call = true;
@@ -470,8 +494,8 @@ Result Parser::Impl::parse(std::string_view text) const {
     for (const auto& r : reasoning) removed.emplace_back(r.outer_begin, r.outer_end);
     for (const auto& marker : settings.content_markers) {
         if (marker.empty()) continue;
-        for (std::size_t at = text.find(marker); at != std::string_view::npos && at < limit;
-             at = text.find(marker, at + marker.size()))
+        for (std::size_t at = ctx.find(marker, 0); at != std::string_view::npos && at < limit;
+             at = ctx.find(marker, at + marker.size()))
             removed.emplace_back(at, at + marker.size());
     }
     std::sort(removed.begin(), removed.end());

@@ -14,6 +14,7 @@
 
 #include "candidate.hpp"
 #include "grammar_def.hpp"
+#include "marker_index.hpp"
 #include "regions.hpp"
 #include "toolgram/toolgram.hpp"
 #include "toolset.hpp"
@@ -30,6 +31,11 @@ struct Parser::Impl {
     std::vector<Tool> tools;
     detail::ToolSet toolset;
     std::vector<std::pair<const GrammarDef*, Role>> grammars;
+    // Everything a one-shot parse searches whole outputs for, indexed in one pass.
+    detail::MarkerSet marker_set;
+    // The markers of the primary grammars ([0]) and of the fallbacks ([1]), in profile
+    // order, with their grammar: what the one-shot scan compares at each indexed position.
+    std::vector<std::pair<std::string, const GrammarDef*>> role_markers[2];
 
     Impl(Profile p, std::vector<Tool> t) : profile(std::move(p)), tools(std::move(t)), toolset(tools) {
         for (const auto& use : profile.grammars) {
@@ -45,6 +51,21 @@ struct Parser::Impl {
             grammars.emplace_back(g, use.role);
         }
         if (grammars.empty()) throw std::invalid_argument("profile \"" + profile.name + "\" lists no grammar");
+        const Settings& s = profile.settings;
+        for (const auto& [g, role] : grammars)
+            if (g->markers)
+                for (auto& m : g->markers(s)) {
+                    if (m.empty()) continue;
+                    marker_set.add(m);
+                    role_markers[role == Role::primary ? 0 : 1].emplace_back(std::move(m), g);
+                }
+        for (const auto& d : s.reasoning) {
+            marker_set.add(d.open);
+            marker_set.add(d.close);
+        }
+        marker_set.add("```");
+        for (const auto& m : s.content_markers) marker_set.add(m);
+        for (const auto& m : s.intent_markers) marker_set.add(m, true);
     }
 
     Result parse(std::string_view text) const;
@@ -86,8 +107,7 @@ private:
     std::size_t counter_ = 0;
 };
 
-// Where `needle` first occurs, ignoring ASCII case; npos when it does not.
-std::size_t find_ci(std::string_view hay, std::string_view needle);
+// find_ci (where a needle occurs ignoring ASCII case) is declared in scan_context.hpp.
 // Types text-valued arguments (XML-style parameters) from the tool's schema. False when a
 // value was nested deeper than max_depth (the candidate is then rejected with that limit).
 bool type_text_arguments(Candidate& c, const json* schema, std::size_t max_depth);

@@ -83,6 +83,7 @@ std::string trim_copy(std::string_view s) {
 std::string text_without(std::string_view text, std::size_t begin, std::size_t end,
                          const std::vector<std::pair<std::size_t, std::size_t>>& removed) {
     std::string out;
+    out.reserve(end - begin);  // one allocation, however many pieces: no more than the span
     std::size_t pos = begin;
     for (const auto& [b, e] : removed) {
         if (e <= pos || b >= end) continue;
@@ -90,7 +91,11 @@ std::string text_without(std::string_view text, std::size_t begin, std::size_t e
         pos = std::max(pos, e);
     }
     if (pos < end) append_piece(out, text.substr(pos, end - pos));
-    return trim_copy(out);
+    // Trimmed in place: a copy of a whole output's content would cost a second pass and
+    // twice its memory.
+    out.resize(out.find_last_not_of(" \t\r\n") + 1);  // npos + 1 == 0: all blank
+    out.erase(0, out.find_first_not_of(" \t\r\n"));
+    return out;
 }
 
 std::string arguments_text(const json& arguments) {

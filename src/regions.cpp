@@ -79,33 +79,37 @@ std::vector<Region> find_reasoning(ScanContext& ctx, std::size_t limit, const Ma
     return out;
 }
 
-std::vector<Region> find_fences(std::string_view text, std::size_t limit) {
+// A fence is a line of up to three spaces and ```: the lines visited are those holding
+// ``` (found through the scan context, so through the marker index in a one-shot parse),
+// not every line of the text.
+std::vector<Region> find_fences(ScanContext& ctx, std::size_t limit) {
     std::vector<Region> out;
-    text = text.substr(0, limit);
+    const std::string_view text = ctx.text().substr(0, limit);
     bool open = false;
     Region current;
-    std::size_t line = 0;
-    while (line < text.size()) {
-        std::size_t eol = text.find('\n', line);
+    std::size_t decided = 0;  // lines before this were looked at
+    for (std::size_t at = ctx.find("```", 0); at != std::string_view::npos && at + 3 <= text.size();
+         at = ctx.find("```", at + 1)) {
+        if (at < decided) continue;
+        std::size_t line = at;
+        while (line > 0 && at - line < 3 && text[line - 1] == ' ') --line;
+        if (line > 0 && text[line - 1] != '\n') continue;  // not at the start of its line
+        std::size_t eol = text.find('\n', at);
         if (eol == std::string_view::npos) eol = text.size();
-        std::size_t p = line;
-        while (p < eol && p - line < 3 && text[p] == ' ') ++p;
-        if (text.substr(p, 3) == "```") {
-            if (!open) {
-                current.outer_begin = line;
-                current.inner_begin = std::min(eol + 1, text.size());
-                open = true;
-            } else {
-                current.inner_end = line;
-                current.outer_end = std::min(eol + 1, text.size());
-                // A closing fence is only the backticks; keep a following newline outside.
-                if (current.outer_end > 0 && current.outer_end <= text.size() && text[current.outer_end - 1] == '\n')
-                    --current.outer_end;
-                out.push_back(current);
-                open = false;
-            }
+        if (!open) {
+            current.outer_begin = line;
+            current.inner_begin = std::min(eol + 1, text.size());
+            open = true;
+        } else {
+            current.inner_end = line;
+            current.outer_end = std::min(eol + 1, text.size());
+            // A closing fence is only the backticks; keep a following newline outside.
+            if (current.outer_end > 0 && current.outer_end <= text.size() && text[current.outer_end - 1] == '\n')
+                --current.outer_end;
+            out.push_back(current);
+            open = false;
         }
-        line = eol + 1;
+        decided = eol + 1;
     }
     if (open) {
         current.inner_end = text.size();

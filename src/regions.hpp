@@ -27,7 +27,7 @@ struct Region {
 using Masked = std::vector<std::pair<std::size_t, std::size_t>>;
 
 std::vector<Region> find_reasoning(ScanContext& ctx, std::size_t limit, const Masked& masked = {});
-std::vector<Region> find_fences(std::string_view text, std::size_t limit);
+std::vector<Region> find_fences(ScanContext& ctx, std::size_t limit);
 
 // True when the text just before `pos` (or before the fence holding it) introduces an
 // example: "for example", "e.g.", "you could call" and the like.

@@ -4,8 +4,12 @@
 // keeps scanning linear: a closer searched for once from position p is known to be at q
 // (or absent) for every later search from p..q. Without it, n unclosed openers would each
 // search the rest of the input (quadratic).
+//
+// A one-shot parse also gives it the marker index (marker_index.hpp): a needle the index
+// covers is found by walking the index's hits instead of reading the text again.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -13,6 +17,7 @@
 #include <unordered_map>
 
 #include "end_watch.hpp"
+#include "marker_index.hpp"
 #include "toolgram/toolgram.hpp"
 
 namespace toolgram::detail {
@@ -23,13 +28,23 @@ public:
 
     std::string_view text() const { return text_; }
     const Settings& settings() const { return *settings_; }
+    // The marker index over this text (it must outlive the context), or none.
+    void use_index(const MarkerIndex* index) { index_ = index; }
+    const MarkerIndex* index() const { return index_; }
+
+    // As find_ci(text[0, end), needle): where `needle` first occurs ignoring ASCII case,
+    // ending by `end`; npos when it does not.
+    std::size_t find_ci(std::string_view needle, std::size_t end);
 
     // The first occurrence of `needle` at or after `from`, or npos.
     std::size_t find(std::string_view needle, std::size_t from) {
         // Looked up by view: a closer is searched for once per block, so building a key
         // string each time would allocate on the hot path.
         auto found = cache_.find(needle);
-        if (found == cache_.end()) found = cache_.emplace(std::string(needle), Entry{}).first;
+        if (found == cache_.end()) {
+            found = cache_.emplace(std::string(needle), Entry{}).first;
+            found->second.indexed = index_ && index_->covers(needle);
+        }
         auto& entry = found->second;
         if (entry.valid && from >= entry.searched_from && (entry.found == std::string_view::npos || from <= entry.found)) {
             if (entry.found == std::string_view::npos) note_end(text_);
@@ -37,7 +52,7 @@ public:
         }
         entry.valid = true;
         entry.searched_from = from;
-        entry.found = text_.find(needle, from);
+        entry.found = entry.indexed ? index_->find(needle, from) : text_.find(needle, from);
         if (entry.found == std::string_view::npos) note_end(text_);
         return entry.found;
     }
@@ -45,16 +60,27 @@ public:
 private:
     struct Entry {
         bool valid = false;
+        bool indexed = false;
         std::size_t searched_from = 0;
         std::size_t found = std::string_view::npos;
     };
     std::string_view text_;
     const Settings* settings_;
+    const MarkerIndex* index_ = nullptr;
     struct ViewHash {
         using is_transparent = void;
         std::size_t operator()(std::string_view v) const noexcept { return std::hash<std::string_view>{}(v); }
     };
     std::unordered_map<std::string, Entry, ViewHash, std::equal_to<>> cache_;
 };
+
+// Where `needle` first occurs, ignoring ASCII case (parser_shared.cpp).
+std::size_t find_ci(std::string_view hay, std::string_view needle);
+
+inline std::size_t ScanContext::find_ci(std::string_view needle, std::size_t end) {
+    end = std::min(end, text_.size());
+    if (index_ && index_->covers(needle, true)) return index_->find(needle, 0, true, end);
+    return detail::find_ci(text_.substr(0, end), needle);
+}
 
 }  // namespace toolgram::detail

@@ -52,11 +52,24 @@ void ValueBuilder::emit(json v) {
     }
     std::string key = std::move(keys.back());
     keys.pop_back();
-    if (!stack_keys.back().insert(key).second) {
+    // A repeated key is found by comparing with the object's keys while it is small (no
+    // allocation), and through a set of them once it is large (no quadratic search).
+    constexpr std::size_t small_object = 16;
+    auto& object = top.get_ref<json::object_t&>();
+    bool repeated = false;
+    if (object.size() < small_object) {
+        for (const auto& member : object) repeated = repeated || member.first == key;
+    } else {
+        auto& seen = stack_keys.back();
+        if (seen.empty())
+            for (const auto& member : object) seen.insert(member.first);
+        repeated = !seen.insert(key).second;
+    }
+    if (repeated) {
         repairs |= repair_duplicate_key;  // phase two refuses the candidate; the first stays
     } else {
         // Appended without ordered_map's linear search: the key is known to be new.
-        top.get_ref<json::object_t&>().emplace_back(std::move(key), std::move(v));
+        object.emplace_back(std::move(key), std::move(v));
     }
 }
 
@@ -102,10 +115,17 @@ constexpr std::uint32_t replacement_char = 0xFFFD;
 void decode_string_content(std::string_view raw, char quote, std::string& out, std::uint32_t& repairs) {
     out.reserve(raw.size());
     for (std::size_t i = 0; i < raw.size(); ++i) {
-        const char c = raw[i];
-        if (c != '\\') {
-            if (static_cast<unsigned char>(c) < 0x20) repairs |= repair_raw_control_chars;
-            out += c;
+        if (raw[i] != '\\') {
+            // A run of plain characters is appended at once.
+            std::size_t end = i;
+            bool control = false;
+            while (end < raw.size() && raw[end] != '\\') {
+                control = control || static_cast<unsigned char>(raw[end]) < 0x20;
+                ++end;
+            }
+            if (control) repairs |= repair_raw_control_chars;
+            out.append(raw.data() + i, end - i);
+            i = end - 1;
             continue;
         }
         // The grammar guarantees a character after every backslash.

@@ -50,9 +50,10 @@ struct ValueBuilder {
     json root;
     bool has_root = false;
     std::vector<json> stack;
-    // The keys of each open object, for finding repeats without a linear search: toolgram
-    // keeps keys in written order (ordered_json), whose lookup is linear, and an object
-    // with 10^5 keys must not cost 10^10 comparisons. One entry per stack element.
+    // The keys of each open object once it has many, for finding repeats without a
+    // linear search: toolgram keeps keys in written order (ordered_json), whose lookup is
+    // linear, and an object with 10^5 keys must not cost 10^10 comparisons. A small object
+    // is searched directly (emit). One entry per stack element.
     std::vector<std::unordered_set<std::string>> stack_keys;
     std::vector<std::string> keys;
     std::string scratch;

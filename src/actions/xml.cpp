@@ -178,7 +178,10 @@ bool json_block_syntax(ScanContext& ctx, std::size_t at) {
 // mention neither costs a read to the end of the output nor keeps a stream waiting for
 // a closing tag that will never come.
 bool prose_after_bare_tag(std::string_view text, std::size_t at) {
-    const std::size_t gt = text.find('>', at);
+    // Only the next 16 bytes may hold the '>': searching further cost a pass over the rest
+    // of the output per opener (quadratic on openers that never close; found by
+    // toolgram_hostile, markers_open under xml: 59 s at 8 MiB).
+    const std::size_t gt = text.substr(0, std::min(text.size(), at + 17)).find('>', at);
     if (gt == std::string_view::npos || gt - at > 16) return false;  // not a bare tag, or not yet known
     if (text.substr(at, gt - at).find(' ') != std::string_view::npos) return false;  // has attributes
     std::size_t body = gt + 1;

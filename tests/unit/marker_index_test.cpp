@@ -1,0 +1,182 @@
+// The marker index (src/marker_index.hpp) must answer exactly what the searches it
+// replaces answered: std::string_view::find for each needle, find_ci for needles ignoring
+// case, and the fences found line by line. Checked on random texts built from pieces of
+// the needles (so matches overlap, are cut, and sit at both ends and across the bitmap's
+// 64-byte words and 4096-byte summary words).
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "marker_index.hpp"
+#include "regions.hpp"
+#include "scan_context.hpp"
+
+namespace {
+
+using toolgram::detail::MarkerIndex;
+using toolgram::detail::MarkerSet;
+using toolgram::detail::Region;
+using toolgram::detail::ScanContext;
+constexpr std::size_t npos = std::string_view::npos;
+
+const std::vector<std::string> exact_needles = {
+    "<tool_call>", "<tool_call", "</tool_call>", "[TOOL_CALLS]", "[", "{", "TOOL_CALL", "functools[", "Action:",
+    "function.name:", ">>>", "```", "<think>", "</think>", "<｜tool▁calls▁begin｜>", "<|channel|>analysis<|message|>",
+    "<|end|>", "aa", "a",
+};
+const std::vector<std::string> folded_needles = {"need_tool: yes", "CALL_TOOL", "Call_me"};
+
+std::string random_text(std::mt19937& rng, std::size_t pieces) {
+    static const std::vector<std::string> extra = {" ", "\n", "x", "A", ":", "_", "`", "<", "|", "｜", "NEED_TOOL: YES",
+                                                   "call_tool", "cALL_me", "tool", "\n   ```", "\n    ```"};
+    std::string out;
+    for (std::size_t i = 0; i < pieces; ++i) {
+        const unsigned r = rng();
+        if (r % 3 == 0) {
+            const auto& n = exact_needles[(r >> 4) % exact_needles.size()];
+            out += (r >> 12) % 4 == 0 ? n.substr(0, (r >> 16) % (n.size() + 1)) : n;  // sometimes cut
+        } else if (r % 3 == 1) {
+            out += extra[(r >> 4) % extra.size()];
+        } else {
+            out += folded_needles[(r >> 4) % folded_needles.size()];
+        }
+    }
+    return out;
+}
+
+MarkerSet make_set() {
+    MarkerSet set;
+    for (const auto& n : exact_needles) set.add(n);
+    for (const auto& n : folded_needles) set.add(n, true);
+    return set;
+}
+
+// The fences as the parser found them before the index: line by line.
+std::vector<Region> fences_line_by_line(std::string_view text, std::size_t limit) {
+    std::vector<Region> out;
+    text = text.substr(0, limit);
+    bool open = false;
+    Region current;
+    std::size_t line = 0;
+    while (line < text.size()) {
+        std::size_t eol = text.find('\n', line);
+        if (eol == npos) eol = text.size();
+        std::size_t p = line;
+        while (p < eol && p - line < 3 && text[p] == ' ') ++p;
+        if (text.substr(p, 3) == "```") {
+            if (!open) {
+                current.outer_begin = line;
+                current.inner_begin = std::min(eol + 1, text.size());
+                open = true;
+            } else {
+                current.inner_end = line;
+                current.outer_end = std::min(eol + 1, text.size());
+                if (current.outer_end > 0 && text[current.outer_end - 1] == '\n') --current.outer_end;
+                out.push_back(current);
+                open = false;
+            }
+        }
+        line = eol + 1;
+    }
+    if (open) {
+        current.inner_end = current.outer_end = text.size();
+        current.closed = false;
+        out.push_back(current);
+    }
+    return out;
+}
+
+bool same_regions(const std::vector<Region>& a, const std::vector<Region>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i].outer_begin != b[i].outer_begin || a[i].outer_end != b[i].outer_end ||
+            a[i].inner_begin != b[i].inner_begin || a[i].inner_end != b[i].inner_end || a[i].closed != b[i].closed)
+            return false;
+    return true;
+}
+
+}  // namespace
+
+TEST_CASE("the marker index finds each needle where string_view::find and find_ci do", "[marker_index]") {
+    const MarkerSet set = make_set();
+    std::mt19937 rng(2024);
+    std::size_t compared = 0;
+    for (int round = 0; round < 400; ++round) {
+        // Mostly short texts; some long ones with the needles far apart (prose between).
+        std::string text = random_text(rng, rng() % 40);
+        if (round % 20 == 0) {
+            std::string sparse;
+            for (int i = 0; i < 12; ++i) sparse += std::string(rng() % 3000, 'x') + random_text(rng, 3);
+            text = sparse;
+        }
+        CAPTURE(text);
+        const MarkerIndex index(set, text);
+        const std::size_t step = text.size() > 400 ? 37 : 1;
+        for (const auto& n : exact_needles) {
+            REQUIRE(index.covers(n));
+            for (std::size_t from = 0; from <= text.size() + 1; from += step) {
+                CAPTURE(n, from);
+                REQUIRE(index.find(n, from) == std::string_view(text).find(n, from));
+                ++compared;
+            }
+        }
+        for (const auto& n : folded_needles) {
+            REQUIRE(index.covers(n, true));
+            REQUIRE_FALSE(index.covers(n));
+            for (std::size_t end = 0; end <= text.size(); end += step) {
+                CAPTURE(n, end);
+                REQUIRE(index.find(n, 0, true, end) == toolgram::detail::find_ci(std::string_view(text).substr(0, end), n));
+                ++compared;
+            }
+        }
+        // next(): the first start of any needle.
+        for (std::size_t from = 0; from <= text.size(); from += step) {
+            std::size_t first = npos;
+            for (const auto& n : exact_needles) first = std::min(first, std::string_view(text).find(n, from));
+            for (const auto& n : folded_needles) {
+                const std::size_t f = toolgram::detail::find_ci(std::string_view(text).substr(from), n);
+                if (f != npos) first = std::min(first, from + f);
+            }
+            CAPTURE(from);
+            REQUIRE(index.next(from) == first);
+        }
+    }
+    CHECK(compared > 100000);
+}
+
+TEST_CASE("a needle the index does not cover is searched in the text", "[marker_index]") {
+    const MarkerSet set = make_set();
+    const std::string text = "a <b>c</b> </tool_call> x";
+    const MarkerIndex index(set, text);
+    toolgram::Settings settings;
+    ScanContext ctx(text, settings);
+    ctx.use_index(&index);
+    CHECK_FALSE(index.covers("</b>"));
+    CHECK(ctx.find("</b>", 0) == 6);
+    CHECK(ctx.find("</tool_call>", 0) == 11);
+    CHECK(ctx.find("</tool_call>", 12) == npos);
+}
+
+TEST_CASE("fences found through the index are the fences found line by line", "[marker_index]") {
+    MarkerSet set;
+    set.add("```");
+    toolgram::Settings settings;
+    std::mt19937 rng(7);
+    static const std::vector<std::string> pieces = {"```", "``", "`", " ", "  ", "   ", "    ", "\n", "x", "```json\n",
+                                                    "\n```\n"};
+    for (int round = 0; round < 3000; ++round) {
+        std::string text;
+        for (unsigned i = 0, n = rng() % 30; i < n; ++i) text += pieces[rng() % pieces.size()];
+        const std::size_t limit = round % 3 == 0 ? rng() % (text.size() + 1) : text.size();
+        CAPTURE(text, limit);
+        const MarkerIndex index(set, text);
+        ScanContext indexed(text, settings);
+        indexed.use_index(&index);
+        ScanContext plain(text, settings);
+        const auto expected = fences_line_by_line(text, limit);
+        REQUIRE(same_regions(toolgram::detail::find_fences(indexed, limit), expected));
+        REQUIRE(same_regions(toolgram::detail::find_fences(plain, limit), expected));
+    }
+}
