@@ -166,7 +166,7 @@ namespace {
 }  // namespace
 #endif
 
-MarkerIndex::MarkerIndex(const MarkerSet& set, std::string_view text) : set_(&set), text_(text) {
+MarkerIndex::MarkerIndex(const MarkerSet& set, std::string_view text, int widest) : set_(&set), text_(text) {
     long_.reset(text.size());
     short_.reset(text.size());
     starts_.resize(set.needles_.size());
@@ -175,13 +175,15 @@ MarkerIndex::MarkerIndex(const MarkerSet& set, std::string_view text) : set_(&se
     const auto* p = reinterpret_cast<const unsigned char*>(text.data());
     std::size_t j = 0;
 #ifdef TOOLGRAM_HAVE_AVX2_PATH
-    if (__builtin_cpu_supports("avx512bw")) {
+    if (widest >= 512 && __builtin_cpu_supports("avx512bw")) {
         j = classify_avx512(p, text.size(), set.low_nibble_.data(), set.high_nibble_.data(),
                             [](void* self, std::size_t at) { static_cast<MarkerIndex*>(self)->hit(at); }, this);
-    } else if (__builtin_cpu_supports("avx2")) {
+    } else if (widest >= 256 && __builtin_cpu_supports("avx2")) {
         j = classify_avx2(p, text.size(), set.low_nibble_.data(), set.high_nibble_.data(),
                           [](void* self, std::size_t at) { static_cast<MarkerIndex*>(self)->hit(at); }, this);
     }
+#else
+    (void)widest;
 #endif
     for (; j < text.size(); ++j)
         if (set.is_anchor_[p[j]]) hit(j);

@@ -78,7 +78,9 @@ private:
 class MarkerIndex {
 public:
     MarkerIndex() = default;
-    MarkerIndex(const MarkerSet& set, std::string_view text);
+    // `widest`: the widest vectors the pass may use, 512 (AVX-512), 256 (AVX2) or 0 (a
+    // byte at a time), each only where the CPU has it; tests run every path.
+    MarkerIndex(const MarkerSet& set, std::string_view text, int widest = 512);
 
     bool covers(std::string_view needle, bool ignore_case = false) const { return set_ && set_->has(needle, ignore_case); }
     // The first position at or after `from` where some indexed needle starts, or npos.

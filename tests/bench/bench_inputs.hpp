@@ -58,7 +58,11 @@ inline std::vector<Tool> corpus_tools(std::size_t count = 5) {
     std::vector<Tool> out;
     for (std::size_t i = 0; out.size() < count; ++i) {
         Tool t = base[i % base.size()];
-        if (i >= base.size()) t.name += "_" + std::to_string(i / base.size() + 1);
+        if (i >= base.size()) {
+            // Appended in two steps: GCC 12 warns (-Wrestrict, a false positive) on "_" + string.
+            t.name += '_';
+            t.name += std::to_string(i / base.size() + 1);
+        }
         out.push_back(std::move(t));
     }
     return out;
