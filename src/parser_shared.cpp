@@ -83,6 +83,7 @@ std::string trim_copy(std::string_view s) {
 std::string text_without(std::string_view text, std::size_t begin, std::size_t end,
                          const std::vector<std::pair<std::size_t, std::size_t>>& removed) {
     std::string out;
+    if (end <= begin) return out;
     out.reserve(end - begin);  // one allocation, however many pieces: no more than the span
     std::size_t pos = begin;
     for (const auto& [b, e] : removed) {

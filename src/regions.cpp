@@ -19,7 +19,9 @@ std::vector<Region> find_reasoning(ScanContext& ctx, std::size_t limit, const Ma
     auto find = [&](std::string_view needle, std::size_t from) {
         for (;;) {
             const std::size_t at = ctx.find(needle, from);
-            if (at == std::string_view::npos || at >= text.size()) return std::string_view::npos;
+            // A delimiter counts only whole before the limit: one that straddles it would
+            // open a region whose inside begins past its end.
+            if (at == std::string_view::npos || at + needle.size() > text.size()) return std::string_view::npos;
             auto it = std::upper_bound(masked.begin(), masked.end(), at,
                                        [](std::size_t p, const auto& span) { return p < span.first; });
             if (it == masked.begin()) return at;

@@ -136,3 +136,36 @@ TEST_CASE("limits in every profile: past max_input_bytes the rest is content, ca
         CHECK(r.content.find("tides") != std::string::npos);  // unscanned text is content
     }
 }
+
+// Found by fuzzing (fuzz_grammar_bracket, _harmony, _apertus, _minicpm5, _deepseek_v31 with
+// tight limits): a reasoning opener cut by max_input_bytes opened a region whose inside
+// began past its end, and building its text threw out of parse(). A delimiter counts only
+// whole before the limit; the stream agrees at every chunking tried.
+TEST_CASE("limits in every profile: a reasoning opener cut by max_input_bytes is content", "[limits]") {
+    const std::string name = GENERATE(from_range(toolgram::builtin_profile_names()));
+    const toolgram::Profile base = toolgram::builtin_profile(name);
+    for (const auto& d : base.settings.reasoning) {
+        if (d.open.size() < 2) continue;
+        const std::string head = "Before.\n";
+        const std::string text = head + d.open + "inside" + d.close + " after";
+        for (std::size_t cut = 1; cut < d.open.size(); ++cut) {
+            toolgram::Profile p = base;
+            p.settings.limits.max_input_bytes = head.size() + cut;
+            const toolgram::Parser parser(p, tools());
+            const toolgram::Result r = parser.parse(text);
+            DYNAMIC_SECTION(name << " " << d.open << " cut after " << cut << " bytes") {
+                INFO(toolgram::to_json(r).dump(2));
+                CHECK(r.calls.empty());
+                CHECK(r.reasoning.empty());
+                CHECK(r.content.find("Before.") == 0);
+                CHECK(r.content.find("inside") != std::string::npos);
+                CHECK_FALSE((r.error && r.error->message.rfind("internal error", 0) == 0));
+                for (std::size_t chunk : {std::size_t{1}, std::size_t{3}, text.size()}) {
+                    toolgram::StreamParser sp(parser);
+                    for (std::size_t at = 0; at < text.size(); at += chunk) sp.feed(std::string_view(text).substr(at, chunk));
+                    CHECK(toolgram::to_json(sp.finish().result) == toolgram::to_json(r));
+                }
+            }
+        }
+    }
+}
