@@ -99,11 +99,16 @@ std::string describe(const std::optional<Block>& b) {
     if (!b) return "none";
     std::string out = std::to_string(b->begin) + "-" + std::to_string(b->end) + ":";
     for (const auto& c : b->candidates) {
-        out += "[" + std::to_string(c.begin) + "-" + std::to_string(c.end) + " " + c.name + " " +
+        // Appended piece by piece: GCC 12 warns (-Wrestrict, a false positive) on "[" + string.
+        out += '[';
+        out += std::to_string(c.begin) + "-" + std::to_string(c.end) + " " + c.name + " " +
                c.arguments.dump(-1, ' ', false, toolgram::json::error_handler_t::replace) + " " + c.problem + "@" +
                std::to_string(c.problem_offset) + (c.healed ? " healed" : "") + (c.cut ? " cut" : "") + "]";
     }
-    for (const auto& [from, to] : b->content) out += "{" + std::to_string(from) + "-" + std::to_string(to) + "}";
+    for (const auto& [from, to] : b->content) {
+        out += '{';
+        out += std::to_string(from) + "-" + std::to_string(to) + "}";
+    }
     return out;
 }
 

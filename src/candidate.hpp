@@ -39,7 +39,9 @@ struct Candidate {
     bool cut = false;                 // the problem is a value cut by the end of output
     bool in_reasoning = false;
     bool in_example = false;
-    std::unordered_set<std::string> argument_keys;  // names given to set_argument so far
+    // The names given to set_argument, once there are many: a few are compared with the
+    // object's keys directly (no node per key), hostile thousands through this set.
+    std::unordered_set<std::string> argument_keys;
 };
 
 // Sets one named argument. A name given twice is recorded as the duplicate_key repair,
@@ -55,6 +57,13 @@ struct Block {
     // `>>>all\n` message text): kept in content, while the rest of the block is removed as
     // syntax even when the block holds no candidate. Sorted, non-overlapping.
     std::vector<std::pair<std::size_t, std::size_t>> content;
+    // Candidates past the profile's max_candidates are never judged: the combinator keeps
+    // only how many there were and whether any was read without a problem, not their
+    // documents (thousands of tiny hostile calls would otherwise be held to the end).
+    std::size_t dropped = 0;
+    bool dropped_clean = false;
+    // Where the block stands, set before phase two.
+    bool in_reasoning = false, in_example = false;
 };
 
 }  // namespace toolgram::detail
@@ -65,12 +74,24 @@ namespace toolgram::detail {
 
 inline void set_argument(Candidate& c, const std::string& key, json value) {
     if (!c.arguments.is_object()) c.arguments = json::object();
-    if (!c.argument_keys.insert(key).second) {
+    auto& object = c.arguments.get_ref<json::object_t&>();
+    constexpr std::size_t few = 16;
+    bool repeated = false;
+    if (object.size() < few) {
+        for (const auto& member : object) repeated = repeated || member.first == key;
+    } else {
+        if (c.argument_keys.size() != object.size()) {  // first use, or the object was replaced
+            c.argument_keys.clear();
+            for (const auto& member : object) c.argument_keys.insert(member.first);
+        }
+        repeated = !c.argument_keys.insert(key).second;
+    }
+    if (repeated) {
         c.repairs |= repair_duplicate_key;  // refused in phase two; the first stays
         return;
     }
     // Appended directly: ordered_json's own insert searches linearly for the key.
-    c.arguments.get_ref<json::object_t&>().emplace_back(key, std::move(value));
+    object.emplace_back(key, std::move(value));
 }
 
 }  // namespace toolgram::detail

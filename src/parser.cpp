@@ -45,6 +45,20 @@ void clip_to_limit(Block& b, std::size_t limit) {
     for (auto& span : b.content) span.second = std::min(span.second, b.end);
 }
 
+// Keeps the first max_candidates candidates of a scan; those past it are counted, not kept.
+void drop_past_candidate_limit(Block& b, std::size_t& kept, std::size_t max_candidates) {
+    const std::size_t room = max_candidates > kept ? max_candidates - kept : 0;
+    if (b.candidates.size() > room) {
+        const auto first_dropped = b.candidates.begin() + static_cast<std::ptrdiff_t>(room);
+        b.dropped_clean = b.dropped_clean || std::any_of(first_dropped, b.candidates.end(),
+                                                         [](const Candidate& c) { return c.problem.empty(); });
+        b.dropped += b.candidates.size() - room;
+        b.candidates.erase(first_dropped, b.candidates.end());
+        b.candidates.shrink_to_fit();  // an emptied vector would still hold its candidates' room
+    }
+    kept += b.candidates.size();
+}
+
 // Finds blocks of the given grammars: marker scan first, then whole-output readers.
 // `markers` are the role's markers in profile order (Parser::Impl::role_markers).
 std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const GrammarDef*, Role>>& grammars, Role role,
@@ -67,6 +81,8 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
     std::sort(by_pair.begin(), by_pair.end());
     std::vector<std::size_t> tries;
     std::vector<Block> blocks;
+    std::size_t kept = 0;  // candidates kept so far (drop_past_candidate_limit)
+    const std::size_t max_candidates = ctx.settings().limits.max_candidates;
     const detail::MarkerIndex* index = ctx.index();
     std::size_t pos = 0;
     while (pos < limit && !markers.empty()) {
@@ -101,6 +117,7 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
             detail::coverage_read_end(b);
             if (!b) continue;
             clip_to_limit(*b, limit);
+            drop_past_candidate_limit(*b, kept, max_candidates);
             for (auto& c : b->candidates) c.role = role;
             b->role = role;
             const std::size_t next = std::max(b->end, pos + 1);
@@ -118,6 +135,7 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
             std::optional<Block> b = g->read_whole(ctx, answer_begin, answer_end);
             detail::coverage_read_end(b);
             if (!b) continue;
+            drop_past_candidate_limit(*b, kept, max_candidates);
             for (auto& c : b->candidates) c.role = role;
             b->role = role;
             blocks.push_back(std::move(*b));
@@ -334,7 +352,8 @@ Result Parser::Impl::parse(std::string_view text) const {
     detail::Masked calls_text;
     for (const auto& b : blocks) {
         if ((b.role == Role::primary || intent_before(b.begin)) &&
-            std::any_of(b.candidates.begin(), b.candidates.end(), [](const Candidate& c) { return c.problem.empty(); }))
+            (b.dropped_clean ||
+             std::any_of(b.candidates.begin(), b.candidates.end(), [](const Candidate& c) { return c.problem.empty(); })))
             calls_text.emplace_back(b.begin, b.end);
     }
     if (!calls_text.empty() && !reasoning.empty()) {
@@ -384,8 +403,10 @@ Result Parser::Impl::parse(std::string_view text) const {
     for (auto& b : blocks) {
         const detail::Region* in_reasoning = detail::region_at(reasoning, b.begin);
         const bool example = !in_reasoning && detail::introduced_as_example(text, b.begin, fences);
+        b.in_reasoning = in_reasoning != nullptr;
+        b.in_example = example;
         for (auto& c : b.candidates) {
-            c.in_reasoning = in_reasoning != nullptr;
+            c.in_reasoning = b.in_reasoning;
             c.in_example = example;
         }
         std::pair<std::size_t, std::size_t> span{b.begin, b.end};
@@ -400,9 +421,11 @@ Result Parser::Impl::parse(std::string_view text) const {
     // Phase two.
     Telemetry& tm = result.telemetry;
     std::size_t fallback_count = 0;
-    for (const auto& b : blocks)
+    for (const auto& b : blocks) {
         for (const auto& c : b.candidates)
             if (c.role == Role::fallback && !c.in_example && !c.in_reasoning) ++fallback_count;
+        if (b.role == Role::fallback && !b.in_example && !b.in_reasoning) fallback_count += b.dropped;
+    }
 
     detail::IdAssigner ids;
     std::vector<std::pair<std::size_t, std::size_t>> removed_content;
@@ -416,15 +439,12 @@ Result Parser::Impl::parse(std::string_view text) const {
         auto& block = blocks[bi];
         bool block_has_call = false;
         bool block_is_syntax = false;
+        // Past the limit nothing is judged or reported one by one (that would let hostile
+        // input cost a report per candidate): the scan kept only the first max_candidates,
+        // the syntax of the rest still leaves the content, and one rejection below says
+        // how many were skipped.
         for (auto& c : block.candidates) {
             ++seen;
-            if (seen > limits.max_candidates) {
-                // Past the limit nothing is judged or reported one by one (that would let
-                // hostile input cost a report per candidate); the syntax still leaves the
-                // content, and one rejection below says how many were skipped.
-                if (c.role == Role::primary && !c.in_example) block_is_syntax = true;
-                continue;
-            }
             Judgement judged = judge(c, intent_before(c.begin), fallback_count);
             CandidateReport& rep = judged.report;
             const bool format_fault = judged.format_fault;
@@ -448,12 +468,16 @@ Result Parser::Impl::parse(std::string_view text) const {
             if (c.role == Role::primary && !c.in_example) block_is_syntax = true;
             tm.candidates.push_back(std::move(rep));
         }
+        // Candidates dropped while scanning were past the limit: counted, never judged.
+        seen += block.dropped;
+        if (block.dropped > 0 && block.role == Role::primary && !block.in_example) block_is_syntax = true;
+        const bool no_candidate = block.candidates.empty() && block.dropped == 0;
         // A block with no candidate at all is syntax that holds no call (`<TOOLCALL>[]</TOOLCALL>`):
         // readers decline what is not theirs, so what they return is tool syntax.
         // Fallback syntax is a guess in prose: without an accepted call it stays content.
         const bool fallback_block = !block.candidates.empty() ? block.candidates.front().role == Role::fallback
                                                                : block.role == Role::fallback;
-        if (block_has_call || (!fallback_block && (block_is_syntax || !block.content.empty() || block.candidates.empty()))) {
+        if (block_has_call || (!fallback_block && (block_is_syntax || !block.content.empty() || no_candidate))) {
             const bool in_reasoning = detail::region_at(reasoning, block.begin) != nullptr;
             // The block's span, less the content it frames.
             std::vector<std::pair<std::size_t, std::size_t>> pieces;
@@ -476,7 +500,7 @@ Result Parser::Impl::parse(std::string_view text) const {
     }
     // A block that only frames content (no candidate) is message layout, not tool syntax.
     tm.saw_tool_syntax = std::any_of(blocks.begin(), blocks.end(),
-                                     [](const Block& b) { return !b.candidates.empty() || b.content.empty(); });
+                                     [](const Block& b) { return !b.candidates.empty() || b.dropped > 0 || b.content.empty(); });
     for (auto& [call, ri] : accepted) {
         const CandidateReport& rep = tm.candidates[ri];
         if (tm.grammar.empty()) tm.grammar = rep.grammar;

@@ -84,7 +84,16 @@ std::string text_without(std::string_view text, std::size_t begin, std::size_t e
                          const std::vector<std::pair<std::size_t, std::size_t>>& removed) {
     std::string out;
     if (end <= begin) return out;
-    out.reserve(end - begin);  // one allocation, however many pieces: no more than the span
+    // One allocation, however many pieces, of what they hold (an output that is mostly
+    // calls keeps little of its span); joins add at most two bytes a piece.
+    std::size_t kept = 0, pieces = 0, at = begin;
+    for (const auto& [b, e] : removed) {
+        if (e <= at || b >= end) continue;
+        if (b > at) kept += b - at, ++pieces;
+        at = std::max(at, e);
+    }
+    if (at < end) kept += end - at, ++pieces;
+    out.reserve(kept + 2 * pieces);
     std::size_t pos = begin;
     for (const auto& [b, e] : removed) {
         if (e <= pos || b >= end) continue;

@@ -799,6 +799,24 @@ TEST_CASE("limits: max_candidates rejects the rest, keeps what came before", "[c
     CHECK(r.telemetry.parse_mode == "primary");
 }
 
+TEST_CASE("limits: candidates past max_candidates are counted by the gates, not judged", "[combinator][limits]") {
+    // The scan keeps no document past the limit, yet what the rest means stays: a second
+    // fallback candidate still makes the exactly-one gate refuse the first.
+    Profile p = profile("auto");
+    p.settings.tool_required = true;
+    p.settings.limits.max_candidates = 1;
+    const Result r = Parser(p, weather_tools())
+                         .parse(R"([{"name": "get_weather", "arguments": {"city": "Antwerp"}}, {"name": "search", "arguments": {"q": "x"}}])");
+    INFO(toolgram::to_json(r).dump(2));
+    CHECK(r.calls.empty());
+    CHECK(r.telemetry.candidate_count == 2);
+    CHECK(rejection_reasons(r) ==
+          std::vector<std::string>{"fallback gate: 2 fallback candidates found, exactly one is allowed",
+                                   "candidate limit of 1 reached: 1 more candidates not judged"});
+    REQUIRE(r.telemetry.candidates.size() == 1);
+    CHECK(r.telemetry.candidates[0].raw_name == "get_weather");
+}
+
 TEST_CASE("limits: max_candidate_bytes rejects a large candidate, keeps the others", "[combinator][limits]") {
     Profile p = profile("tag");
     p.settings.limits.max_candidate_bytes = 100;
