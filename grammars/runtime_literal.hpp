@@ -16,6 +16,17 @@
 
 namespace toolgram::grammar {
 
+// The input ends inside where `lit` would stand (what is left is a prefix of it): an input
+// that wants to know (a stream's, src/end_watch.hpp) is told which string was awaited, so
+// the block can be read again when it arrives. Plain PEGTL inputs have no such member.
+template <typename ParseInput>
+void note_wanted_at_end(const ParseInput& in, std::string_view lit) {
+    if constexpr (requires { in.wanted(lit); }) {
+        const std::size_t rest = static_cast<std::size_t>(in.end() - in.current());
+        if (rest < lit.size() && std::memcmp(in.current(), lit.data(), rest) == 0) in.wanted(lit);
+    }
+}
+
 template <typename Getter>
 struct runtime_literal {
     using rule_t = runtime_literal;
@@ -25,7 +36,11 @@ struct runtime_literal {
               template <typename...> class, typename ParseInput, typename State>
     [[nodiscard]] static bool match(ParseInput& in, State& st) {
         const std::string_view lit = Getter::get(st);
-        if (lit.empty() || in.size(lit.size()) < lit.size()) return false;
+        if (lit.empty()) return false;
+        if (in.size(lit.size()) < lit.size()) {
+            note_wanted_at_end(in, lit);
+            return false;
+        }
         if (std::memcmp(in.current(), lit.data(), lit.size()) != 0) return false;
         in.bump(lit.size());
         return true;
@@ -81,6 +96,7 @@ struct literal_prefix_at_end {
         const std::string_view lit = Getter::get(st);
         const std::size_t rest = in.size(lit.size());
         if (rest == 0 || rest >= lit.size() || std::memcmp(in.current(), lit.data(), rest) != 0) return false;
+        note_wanted_at_end(in, lit);
         in.bump(rest);
         return true;
     }
@@ -123,6 +139,24 @@ struct literal<tao::pegtl::ascii::string<Cs...>> : fixed<Cs...> {};
 
 namespace toolgram::grammar {
 
+// The earliest of several terminators, searched from `here` in a text of `size` bytes.
+// A terminator that is not there yet matters only if, written next, it could still start
+// before the earliest one found: only then is it reported as awaited (to a stream, whose
+// read of the value is final as soon as the earliest terminator stands).
+template <typename State, typename Lits>
+std::size_t earliest_terminator(State& st, std::size_t here, std::size_t size, const Lits& lits) {
+    constexpr std::size_t npos = std::string_view::npos;
+    std::size_t best = npos;
+    for (const std::string_view lit : lits)
+        if (!lit.empty()) best = std::min(best, st.find_quiet(lit, here));
+    for (const std::string_view lit : lits) {
+        if (lit.empty() || st.find_quiet(lit, here) != npos) continue;  // the cache answers again
+        const std::size_t earliest_start = std::max(here, size + 1 - std::min(size + 1, lit.size()));
+        if (earliest_start < best) st.awaited(lit);
+    }
+    return best;
+}
+
 // Text up to (not including) the earliest occurrence of any of the literals. Fails when
 // none occurs before the end of input (a value cut off there), consuming nothing.
 // Models drop closers (`</parameter>` before the next `<parameter=`), so a value ends at
@@ -136,8 +170,9 @@ struct text_until_first {
               template <typename...> class, typename ParseInput, typename State>
     [[nodiscard]] static bool match(ParseInput& in, State& st) {
         const std::size_t here = st.offset_of(in.current());
-        std::size_t best = std::string_view::npos;
-        ((best = std::min(best, st.find(Getters::get(st), here))), ...);
+        const std::size_t size = here + static_cast<std::size_t>(in.end() - in.current());
+        const std::string_view lits[] = {Getters::get(st)...};
+        const std::size_t best = earliest_terminator(st, here, size, lits);
         if (best == std::string_view::npos) return false;
         in.bump(best - here);
         return true;
@@ -168,7 +203,11 @@ struct runtime_any_literal {
               template <typename...> class, typename ParseInput, typename State>
     [[nodiscard]] static bool match(ParseInput& in, State& st) {
         for (const std::string_view lit : Getter::get(st)) {
-            if (lit.empty() || in.size(lit.size()) < lit.size()) continue;
+            if (lit.empty()) continue;
+            if (in.size(lit.size()) < lit.size()) {
+                note_wanted_at_end(in, lit);
+                continue;
+            }
             if (std::memcmp(in.current(), lit.data(), lit.size()) != 0) continue;
             in.bump(lit.size());
             return true;
@@ -217,6 +256,7 @@ struct any_literal_prefix_at_end {
         for (const std::string_view lit : Getter::get(st)) {
             const std::size_t rest = in.size(lit.size());
             if (rest == 0 || rest >= lit.size() || std::memcmp(in.current(), lit.data(), rest) != 0) continue;
+            note_wanted_at_end(in, lit);
             in.bump(rest);
             return true;
         }
@@ -235,9 +275,8 @@ struct text_until_any_literal {
               template <typename...> class, typename ParseInput, typename State>
     [[nodiscard]] static bool match(ParseInput& in, State& st) {
         const std::size_t here = st.offset_of(in.current());
-        std::size_t best = std::string_view::npos;
-        for (const std::string_view lit : Getter::get(st))
-            if (!lit.empty()) best = std::min(best, st.find(lit, here));
+        const std::size_t size = here + static_cast<std::size_t>(in.end() - in.current());
+        const std::size_t best = earliest_terminator(st, here, size, Getter::get(st));
         if (best == std::string_view::npos) return false;
         in.bump(best - here);
         return true;

@@ -35,6 +35,8 @@ struct BlockState : ValueBuilder {
 
     std::size_t offset_of(const char* p) const { return static_cast<std::size_t>(p - base); }
     std::size_t find(std::string_view needle, std::size_t from) { return ctx->find(needle, from); }
+    std::size_t find_quiet(std::string_view needle, std::size_t from) { return ctx->find_quiet(needle, from); }
+    void awaited(std::string_view needle) const { ctx->awaited(needle); }
     void note(std::string n) {
         for (const auto& s : notes)
             if (s == n) return;

@@ -36,8 +36,17 @@ public:
     // ending by `end`; npos when it does not.
     std::size_t find_ci(std::string_view needle, std::size_t end);
 
-    // The first occurrence of `needle` at or after `from`, or npos.
+    // The first occurrence of `needle` at or after `from`, or npos (which depends on where
+    // the text ends: a stream's end watch is told).
     std::size_t find(std::string_view needle, std::size_t from) {
+        const std::size_t at = find_quiet(needle, from);
+        if (at == std::string_view::npos) awaited(needle);
+        return at;
+    }
+
+    // As find, telling the end watch nothing: for a caller that decides whether a miss
+    // depends on the end (the earliest of several terminators does not, once one is found).
+    std::size_t find_quiet(std::string_view needle, std::size_t from) {
         // Looked up by view: a closer is searched for once per block, so building a key
         // string each time would allocate on the hot path.
         auto found = cache_.find(needle);
@@ -46,15 +55,19 @@ public:
             found->second.indexed = index_ && index_->covers(needle);
         }
         auto& entry = found->second;
-        if (entry.valid && from >= entry.searched_from && (entry.found == std::string_view::npos || from <= entry.found)) {
-            if (entry.found == std::string_view::npos) note_end(text_);
+        if (entry.valid && from >= entry.searched_from && (entry.found == std::string_view::npos || from <= entry.found))
             return entry.found;
-        }
         entry.valid = true;
         entry.searched_from = from;
         entry.found = entry.indexed ? index_->find(needle, from) : text_.find(needle, from);
-        if (entry.found == std::string_view::npos) note_end(text_);
         return entry.found;
+    }
+
+    // Tells a stream's end watch that `needle` was looked for and is not in the text yet
+    // (how far the text must reach for it is not known: anywhere further).
+    void awaited(std::string_view needle) const {
+        note_wanted(text_, needle);
+        note_end(text_);
     }
 
 private:

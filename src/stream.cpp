@@ -19,7 +19,9 @@
 //
 // Cost: each new byte is scanned once by each incremental search; a block is re-read
 // only after it has grown by a quarter (and at least 8 bytes), so the reads of one
-// block cost a constant times its length, whatever the chunking.
+// block cost a constant times its length, whatever the chunking. One more read may come
+// between two of those: when a string the last read looked for at the end (its closer)
+// arrives, so a finished call is reported when its closer comes, not a quarter later.
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -38,6 +40,9 @@ namespace {
 
 constexpr std::size_t npos = std::string_view::npos;
 constexpr std::size_t far = static_cast<std::size_t>(-1);  // an end not known yet
+// Reads of a waiting block brought on by what its last read awaited, between two reads
+// brought on by growth (see update_scan).
+constexpr std::size_t max_early_reads = 3;
 
 bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
@@ -190,6 +195,14 @@ struct StreamParser::Impl {
     std::size_t scan = 0;
     std::size_t resume_marker = 0;  // at `scan`, markers before this one declined for good
     std::size_t next_try = 0;       // buffer size at which the waiting read is tried again
+    // What the waiting read looked for at the end (its closer, mostly): when one of these
+    // arrives it is read again at once, not only once it has grown by a quarter.
+    std::vector<std::string> wanted;
+    std::size_t wanted_from = 0;  // where the search for them resumes
+    // Where the text must reach for the waiting read's rules to decide, when its block
+    // already holds a whole call (only its closer or what follows is awaited); else npos.
+    std::size_t needed_at = npos;
+    std::size_t early_reads = 0;  // reads brought on by those since the last read by growth
     std::deque<Block> settled;      // read for good, not judged yet
     bool primary_seen = false;      // fallbacks never run once a primary block exists
     std::size_t candidates_seen = 0;
@@ -503,6 +516,8 @@ struct StreamParser::Impl {
     struct Read {
         std::optional<Block> block;
         bool final = false;
+        std::vector<std::string> wanted;  // not final: strings it looked for at the end
+        std::size_t needed = npos;        // not final: how far the text must reach (npos: unknown)
     };
     Read read(const GrammarDef* g, std::size_t at) {
         Read r;
@@ -515,7 +530,24 @@ struct StreamParser::Impl {
         detail::EndWatchScope watch(buf);
         r.block = g->read_at(ctx, at);
         r.final = !watch.touched();
+        if (!r.final) {
+            r.wanted = watch.take_wanted();
+            r.needed = watch.needed(buf.data());
+        }
         return r;
+    }
+
+    // Whether a string the waiting read looked for has arrived since. Each new byte is
+    // searched once per string (the search resumes where it stopped, less a string's
+    // length for one cut by the last chunk).
+    bool wanted_arrived() {
+        std::size_t longest = 0;
+        for (const auto& w : wanted) {
+            if (buf.find(w, wanted_from) != npos) return true;
+            longest = std::max(longest, w.size());
+        }
+        if (buf.size() >= longest) wanted_from = std::max(wanted_from, buf.size() - longest + 1);
+        return false;
     }
 
     void update_scan() {
@@ -535,18 +567,40 @@ struct StreamParser::Impl {
                     continue;
                 }
                 if (buf.compare(scan, m.text.size(), m.text) != 0 || !m.grammar->read_at) continue;
-                if (!finished && resume_marker == i && n < next_try) return;  // not worth a new read yet
+                // Not worth a new read yet: the block has not grown by a quarter, and what
+                // the last read waited for has not come.
+                const bool early = !finished && resume_marker == i && n < next_try;
+                if (early && (early_reads >= max_early_reads ||
+                              (!(needed_at != npos && n >= needed_at) && !wanted_arrived())))
+                    return;
                 Read r = read(m.grammar, scan);
                 if (!r.final) {
                     resume_marker = i;
                     const std::size_t len = n - scan;
                     next_try = scan + std::max(len + 8, len + len / 4);
+                    // Reads brought on early (by an awaited string, or by the bytes the
+                    // rules asked for) that still do not end the block are few per quarter
+                    // of growth, so the reads of a block stay linear in its length.
+                    early_reads = early ? early_reads + 1 : 0;
+                    wanted = std::move(r.wanted);
+                    std::size_t longest = 0;
+                    for (const auto& w : wanted) longest = std::max(longest, w.size());
+                    wanted_from = std::max(scan, n - std::min(n, longest > 0 ? longest - 1 : 0));
+                    // The bytes a rule asked for are worth waiting for only once the block
+                    // holds a whole call: inside a value still being written, every next
+                    // byte is asked for.
+                    const bool whole_call =
+                        r.block && std::any_of(r.block->candidates.begin(), r.block->candidates.end(),
+                                               [](const Candidate& c) { return c.problem.empty() && !c.cut; });
+                    needed_at = whole_call ? r.needed : npos;
                     // A block already past the candidate size limit cannot be announced.
                     if (len <= s.limits.max_candidate_bytes && !(r.block && provisional(*r.block)))
                         provisional_at_breaks(m.grammar, scan);
                     return;
                 }
                 next_try = 0;
+                wanted.clear();
+                needed_at = npos;
                 if (open && open->at == scan && (!r.block || r.block->begin != scan))
                     end_rejected("what looked like a call here is not one");
                 if (r.block) {
@@ -567,6 +621,8 @@ struct StreamParser::Impl {
                 ++scan;
                 resume_marker = 0;
                 next_try = 0;
+                wanted.clear();
+                needed_at = npos;
             }
         }
     }

@@ -360,6 +360,37 @@ TEST_CASE("stream: XML-style parameters stream typed, before the call closes", "
     CHECK(all == R"({"query":"best ramen in Sapporo","max_results":5,"safe":true,"note":"open late, near the station, not too loud"})");
 }
 
+TEST_CASE("stream: a call followed by prose ends when it is complete, not when the stream ends", "[stream]") {
+    // Every family that writes calls, a call then prose, a byte at a time. The call's end
+    // comes while the prose is still arriving: at its closer where the grammar awaits one
+    // by name, otherwise within the re-read policy's bound (the block grown by a quarter,
+    // plus the few bytes a grammar looks past its call). The XML-parameter families once
+    // held it to the end of the stream: their values await either terminator, and the one
+    // that never came kept every read of the call provisional.
+    const toolgram::Call call{"", "get_weather", {{"city", "Paris"}, {"unit", "celsius"}, {"days", 3}}};
+    for (const auto& name : toolgram::builtin_profile_names()) {
+        if (name == "auto" || name == "json" || name == "text_kv") continue;  // no syntax of their own to write
+        const toolgram::Profile p = profile_outside(name);
+        const std::string head = "Let me check the weather for you.\n";
+        const std::string written = toolgram::render_calls(p, {call});
+        const std::string text = head + written + "\nDone, and here is some more prose that follows the call for a while, "
+                                                  "long enough for any grammar to see that the call is over.";
+        const Parser parser(p, corpus_tools());
+        StreamParser sp(parser);
+        std::size_t ended_at = 0;
+        for (std::size_t i = 0; i < text.size() && ended_at == 0; ++i)
+            for (const auto& e : sp.feed(std::string_view(text).substr(i, 1)))
+                if (e.kind == Kind::call_end) ended_at = i + 1;
+        const std::size_t complete_at = head.size() + written.size();
+        CAPTURE(name, written, complete_at, ended_at);
+        CHECK(ended_at >= complete_at - 1);  // a closer's last byte may be implied
+        CHECK(ended_at > 0);                 // before finish
+        CHECK(ended_at <= complete_at + written.size() / 4 + 32);
+        if (name == "hermes" || name == "tag" || name == "glm45" || name == "minimax_m2" || name == "step3")
+            CHECK(ended_at <= complete_at + 1);  // at the closer itself
+    }
+}
+
 TEST_CASE("stream: a call that fails its schema at the end is ended with a rejection", "[stream]") {
     // days must be 1..14: only the whole call shows it, after deltas went out.
     const std::string text = "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Lima\", \"unit\": "
