@@ -66,6 +66,24 @@ struct Block {
     bool in_reasoning = false, in_example = false;
 };
 
+// Adds a candidate to a block, or only counts it once the block holds max_candidates: a
+// block that is a run of calls (Functionary's messages) keeps no more documents than a
+// parse can judge. Of the candidates past max_input_bytes only the first is kept, where
+// the combinator cuts the block (clip_to_limit); the others are neither kept nor counted.
+inline void add_candidate(Block& b, Candidate c, const Limits& limits) {
+    if (c.begin >= limits.max_input_bytes) {
+        if (b.candidates.empty() || b.candidates.back().begin < limits.max_input_bytes)
+            b.candidates.push_back(std::move(c));
+        return;
+    }
+    if (b.candidates.size() < limits.max_candidates) {
+        b.candidates.push_back(std::move(c));
+        return;
+    }
+    ++b.dropped;
+    b.dropped_clean = b.dropped_clean || c.problem.empty();
+}
+
 }  // namespace toolgram::detail
 
 #include "value_reader.hpp"

@@ -792,7 +792,10 @@ struct StreamParser::Impl {
                 end_rejected(judged.report.reason);
             }
         }
-        if (has_call || is_syntax || !block.content.empty() || block.candidates.empty()) {
+        // Candidates the reader only counted were past the limit (add_candidate).
+        candidates_seen += block.dropped;
+        if (block.dropped > 0 && !pl.example) is_syntax = true;
+        if (has_call || is_syntax || !block.content.empty() || (block.candidates.empty() && block.dropped == 0)) {
             std::size_t from = span.first;
             auto& target = pl.reasoning ? reasoning_spans : content_spans;
             const bool remove = !pl.reasoning || has_call;

@@ -41,7 +41,7 @@ bool read_message(ScanContext& ctx, Block& out) {
     bool cut = false;
     for (auto& c : b->candidates) {
         cut = cut || c.cut;
-        out.candidates.push_back(std::move(c));
+        add_candidate(out, std::move(c), ctx.settings().limits);
     }
     out.end = b->end;
     return !cut;
