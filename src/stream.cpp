@@ -19,9 +19,10 @@
 //
 // Cost: each new byte is scanned once by each incremental search; a block is re-read
 // only after it has grown by a quarter (and at least 8 bytes), so the reads of one
-// block cost a constant times its length, whatever the chunking. One more read may come
-// between two of those: when a string the last read looked for at the end (its closer)
-// arrives, so a finished call is reported when its closer comes, not a quarter later.
+// block cost a constant times its length, whatever the chunking. At most three more
+// reads come between two of those: when a string the last read looked for at the end
+// (its closer) arrives, or, once the block holds a whole call, the bytes its rules asked
+// for; so a finished call is reported when its closer comes, not a quarter later.
 #include <algorithm>
 #include <array>
 #include <cctype>
