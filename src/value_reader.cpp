@@ -214,9 +214,11 @@ bool convert_number(std::string_view text, json& out, std::uint32_t& repairs) {
     // JSON refuses a leading zero before another digit, in any number, signed or not.
     const std::string_view digits = !t.empty() && t.front() == '-' ? t.substr(1) : t;
     const bool leading_zero = digits.size() > 1 && digits[0] == '0' && std::isdigit(static_cast<unsigned char>(digits[1]));
-    if (t.front() == '.' || t.back() == '.' || (!digits.empty() && digits.front() == '.') || leading_zero) {
-        repairs |= repair_lenient_number;
-    }
+    // JSON wants digits on both sides of a point: `.5`, `5.` and `5.e3` are Python's.
+    const std::size_t point = t.find('.');
+    const auto digit_at = [&](std::size_t i) { return i < t.size() && std::isdigit(static_cast<unsigned char>(t[i])); };
+    const bool bare_point = point != std::string_view::npos && (point == 0 || !digit_at(point - 1) || !digit_at(point + 1));
+    if (bare_point || leading_zero) repairs |= repair_lenient_number;
     if (is_integer) {
         if (t.front() == '-') {
             std::int64_t v = 0;

@@ -149,6 +149,8 @@ const std::vector<RepairRow>& repair_rows() {
         {R"([5., 007])", json::array({5.0, 7}), d::repair_lenient_number, "lenient_number"},
         // Found by fuzz_value: a leading zero in a fraction or after a minus was not a repair.
         {R"([0737.5, -07, -.5])", json::array({737.5, -7, -0.5}), d::repair_lenient_number, "lenient_number"},
+        // Found by fuzz_value: a point with no digit after it, before an exponent, was not a repair.
+        {R"([0.E5, 2.e-3])", json::array({0.0, 0.002}), d::repair_lenient_number, "lenient_number"},
         // Found by fuzz_value: C's whitespace is not JSON's.
         {"{\"a\":\v1,\f\"b\": 2}", json{{"a", 1}, {"b", 2}}, d::repair_nonjson_whitespace, "nonjson_whitespace"},
     };
