@@ -478,7 +478,6 @@ Result Parser::Impl::parse(std::string_view text) const {
         const bool fallback_block = !block.candidates.empty() ? block.candidates.front().role == Role::fallback
                                                                : block.role == Role::fallback;
         if (block_has_call || (!fallback_block && (block_is_syntax || !block.content.empty() || no_candidate))) {
-            const bool in_reasoning = detail::region_at(reasoning, block.begin) != nullptr;
             // The block's span, less the content it frames.
             std::vector<std::pair<std::size_t, std::size_t>> pieces;
             std::size_t from = block_spans[bi].first;
@@ -487,8 +486,8 @@ Result Parser::Impl::parse(std::string_view text) const {
                 from = std::max(from, e);
             }
             if (from < block_spans[bi].second) pieces.emplace_back(from, block_spans[bi].second);
-            auto& target = in_reasoning ? removed_reasoning : removed_content;
-            if (!in_reasoning || block_has_call) target.insert(target.end(), pieces.begin(), pieces.end());
+            auto& target = block.in_reasoning ? removed_reasoning : removed_content;
+            if (!block.in_reasoning || block_has_call) target.insert(target.end(), pieces.begin(), pieces.end());
         }
     }
 
