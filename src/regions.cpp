@@ -148,12 +148,20 @@ bool introduced_as_example(std::string_view text, std::size_t pos, const std::ve
     if (fence)
         while (stop > 0 && std::isspace(static_cast<unsigned char>(text[stop - 1]))) --stop;
     // Searching only a bounded window keeps this constant per call (linear over all blocks).
-    std::size_t from = stop > 240 ? stop - 240 : 0;
+    constexpr std::size_t window_size = 240;
+    std::size_t from = stop > window_size ? stop - window_size : 0;
     const std::string_view window = text.substr(from, stop - from);
     const std::size_t brk = fence ? window.rfind("\n\n") : window.rfind('\n');
     if (brk != std::string_view::npos) from += brk + (fence ? 2 : 1);
-    std::string lead(text.substr(from, stop - from));
-    std::transform(lead.begin(), lead.end(), lead.begin(), [](unsigned char c) { return std::tolower(c); });
+    // Lower-cased on the stack, ASCII only (the phrases are): a call every few bytes
+    // (hostile input) runs this per call, and std::tolower asks the locale at every byte.
+    char folded[window_size];
+    const std::size_t n = stop - from;
+    for (std::size_t i = 0; i < n; ++i) {
+        const char c = text[from + i];
+        folded[i] = c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c;
+    }
+    const std::string_view lead(folded, n);
     // Phrases that introduce an example anywhere, and weaker ones that do so only before
     // a fenced snippet ("such as Zürich" before a real call is not an example).
     static constexpr std::string_view strong[] = {
@@ -162,10 +170,10 @@ bool introduced_as_example(std::string_view text, std::size_t pos, const std::ve
     };
     static constexpr std::string_view fenced_only[] = {"such as", "would look like", "looks like this", "like so:"};
     for (auto p : strong)
-        if (lead.find(p) != std::string::npos) return true;
+        if (lead.find(p) != std::string_view::npos) return true;
     if (fence)
         for (auto p : fenced_only)
-            if (lead.find(p) != std::string::npos) return true;
+            if (lead.find(p) != std::string_view::npos) return true;
     return false;
 }
 
