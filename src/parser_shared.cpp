@@ -84,23 +84,22 @@ std::string text_without(std::string_view text, std::size_t begin, std::size_t e
                          const std::vector<std::pair<std::size_t, std::size_t>>& removed) {
     std::string out;
     if (end <= begin) return out;
+    // The pieces kept, in order: the gaps between the removed spans inside [begin, end).
+    auto each_piece = [&](auto&& piece) {
+        std::size_t pos = begin;
+        for (const auto& [b, e] : removed) {
+            if (e <= pos || b >= end) continue;
+            if (b > pos) piece(pos, b);
+            pos = std::max(pos, e);
+        }
+        if (pos < end) piece(pos, end);
+    };
     // One allocation, however many pieces, of what they hold (an output that is mostly
     // calls keeps little of its span); joins add at most two bytes a piece.
-    std::size_t kept = 0, pieces = 0, at = begin;
-    for (const auto& [b, e] : removed) {
-        if (e <= at || b >= end) continue;
-        if (b > at) kept += b - at, ++pieces;
-        at = std::max(at, e);
-    }
-    if (at < end) kept += end - at, ++pieces;
+    std::size_t kept = 0, pieces = 0;
+    each_piece([&](std::size_t from, std::size_t to) { kept += to - from, ++pieces; });
     out.reserve(kept + 2 * pieces);
-    std::size_t pos = begin;
-    for (const auto& [b, e] : removed) {
-        if (e <= pos || b >= end) continue;
-        if (b > pos) append_piece(out, text.substr(pos, b - pos));
-        pos = std::max(pos, e);
-    }
-    if (pos < end) append_piece(out, text.substr(pos, end - pos));
+    each_piece([&](std::size_t from, std::size_t to) { append_piece(out, text.substr(from, to - from)); });
     // Trimmed in place: a copy of a whole output's content would cost a second pass and
     // twice its memory.
     out.resize(out.find_last_not_of(" \t\r\n") + 1);  // npos + 1 == 0: all blank

@@ -542,13 +542,17 @@ struct StreamParser::Impl {
     // searched once per string (the search resumes where it stopped, less a string's
     // length for one cut by the last chunk).
     bool wanted_arrived() {
-        std::size_t longest = 0;
-        for (const auto& w : wanted) {
+        for (const auto& w : wanted)
             if (buf.find(w, wanted_from) != npos) return true;
-            longest = std::max(longest, w.size());
-        }
-        if (buf.size() >= longest) wanted_from = std::max(wanted_from, buf.size() - longest + 1);
+        wanted_from = std::max(wanted_from, wanted_resume_point());
         return false;
+    }
+    // Where the search for the wanted strings resumes, the buffer searched to its end: one
+    // cut by the end may still complete, so back by the longest one's length less one.
+    std::size_t wanted_resume_point() const {
+        std::size_t longest = 0;
+        for (const auto& w : wanted) longest = std::max(longest, w.size());
+        return buf.size() - std::min(buf.size(), longest > 0 ? longest - 1 : 0);
     }
 
     void update_scan() {
@@ -584,9 +588,7 @@ struct StreamParser::Impl {
                     // of growth, so the reads of a block stay linear in its length.
                     early_reads = early ? early_reads + 1 : 0;
                     wanted = std::move(r.wanted);
-                    std::size_t longest = 0;
-                    for (const auto& w : wanted) longest = std::max(longest, w.size());
-                    wanted_from = std::max(scan, n - std::min(n, longest > 0 ? longest - 1 : 0));
+                    wanted_from = std::max(scan, wanted_resume_point());
                     // The bytes a rule asked for are worth waiting for only once the block
                     // holds a whole call: inside a value still being written, every next
                     // byte is asked for.
