@@ -277,6 +277,13 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
         reason = "nesting deeper than the limit of " + std::to_string(limits.max_depth) + " levels";
         format_fault = true;
     }
+    if (reason.empty() && tool_index >= 0 && !toolset.usable(tool_index)) {
+        // Not the model's fault: no correction prompt would help, so not a format fault.
+        rep.schema = "fail";
+        rep.schema_reason = "the tool's schema cannot be used: " + toolset.schema_error(tool_index);
+        reason = "the schema of " + rep.name + " cannot be used, so its calls are refused: " +
+                 toolset.schema_error(tool_index);
+    }
     if (reason.empty()) {
         if (tool_index >= 0) {
             const auto verdict = toolset.validate(tool_index, c.arguments, c.role == Role::fallback);
@@ -573,5 +580,6 @@ Result Parser::parse(std::string_view text) const {
 
 const Profile& Parser::profile() const { return impl_->profile; }
 const std::vector<Tool>& Parser::tools() const { return impl_->tools; }
+const std::vector<ToolProblem>& Parser::tool_problems() const { return impl_->toolset.problems(); }
 
 }  // namespace toolgram

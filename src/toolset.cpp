@@ -1,4 +1,4 @@
-// Allow-list, name normalisation, schema validation and typing (see toolset.hpp).
+// Allow-list, name normalisation, schema compilation and typing (see toolset.hpp).
 #include "toolset.hpp"
 
 #include <algorithm>
@@ -8,27 +8,14 @@
 #include <cstdlib>
 #include <stdexcept>
 
-// GCC 12 reports a false -Wrestrict inside valijson's json_pointer.hpp once inlined at -O2
-// (GCC bug 105329); it is not ours to fix, and a pragma scoped to the include cannot catch
-// a diagnostic raised at optimisation time, so it is off for this file.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wrestrict"
-#endif
-#include <valijson/adapters/nlohmann_json_adapter.hpp>
-#include <valijson/schema.hpp>
-#include <valijson/schema_parser.hpp>
-#include <valijson/validation_results.hpp>
-#include <valijson/validator.hpp>
-
 #include "value_reader.hpp"
 
 namespace toolgram::detail {
 
 struct ToolSet::Entry {
     Tool tool;
-    json schema;
-    valijson::Schema compiled;
-    valijson::Schema compiled_strict;
+    json schema;  // normalised (nullable as a type union): what text values are typed from
+    schema::Schema compiled;
 };
 
 namespace {
@@ -46,18 +33,6 @@ std::string loose(std::string_view s) {
     return out;
 }
 
-void compile(const json& schema, valijson::Schema& into, const std::string& tool_name) {
-    try {
-        valijson::SchemaParser parser;
-        // valijson's adapter reads nlohmann's sorted-map json; toolgram keeps key order.
-        const nlohmann::json plain(schema);
-        valijson::adapters::NlohmannJsonAdapter adapter(plain);
-        parser.populateSchema(adapter, into);
-    } catch (const std::exception& e) {
-        throw std::invalid_argument("tool \"" + tool_name + "\": its parameters schema cannot be compiled: " + e.what());
-    }
-}
-
 }  // namespace
 
 json normalise_schema(const json& schema) {
@@ -67,6 +42,11 @@ json normalise_schema(const json& schema) {
         return out;
     }
     if (!schema.is_object()) return schema;
+    // Members are appended, not inserted: ordered_json's insert searches its keys linearly,
+    // and the source's keys are already unique.
+    auto append = [](json& object, const std::string& key, json value) {
+        object.get_ref<json::object_t&>().emplace_back(key, std::move(value));
+    };
     json out = json::object();
     for (auto it = schema.begin(); it != schema.end(); ++it) {
         if (it.key() == "nullable") continue;
@@ -74,13 +54,13 @@ json normalise_schema(const json& schema) {
             it.key() == "patternProperties") {
             json props = json::object();
             if (it->is_object())
-                for (auto p = it->begin(); p != it->end(); ++p) props[p.key()] = normalise_schema(*p);
-            out[it.key()] = props;
+                for (auto p = it->begin(); p != it->end(); ++p) append(props, p.key(), normalise_schema(*p));
+            append(out, it.key(), std::move(props));
         } else if (it.key() == "items" || it.key() == "additionalProperties" || it.key() == "anyOf" ||
                    it.key() == "oneOf" || it.key() == "allOf" || it.key() == "not" || it.key() == "additionalItems") {
-            out[it.key()] = normalise_schema(*it);
+            append(out, it.key(), normalise_schema(*it));
         } else {
-            out[it.key()] = *it;
+            append(out, it.key(), *it);
         }
     }
     if (auto n = schema.find("nullable"); n != schema.end() && n->is_boolean() && n->get<bool>()) {
@@ -102,15 +82,20 @@ ToolSet::ToolSet(const std::vector<Tool>& tools) {
         for (const auto& e : entries_)
             if (e->tool.name == t.name) throw std::invalid_argument("tool \"" + t.name + "\" is declared twice");
         auto entry = std::make_unique<Entry>();
-        entry->tool = t;
-        json params = t.parameters.is_null() ? json::object() : t.parameters;
-        if (!params.is_object())
-            throw std::invalid_argument("tool \"" + t.name + "\": parameters must be a JSON Schema object");
-        entry->schema = normalise_schema(params);
-        compile(entry->schema, entry->compiled, t.name);
-        json strict = entry->schema;
-        if (!strict.contains("additionalProperties") && strict.contains("properties")) strict["additionalProperties"] = false;
-        compile(strict, entry->compiled_strict, t.name);
+        static const json any_object = json::object();
+        const json& params = t.parameters.is_null() ? any_object : t.parameters;  // a reference: no copy
+        entry->compiled = schema::Schema::compile(params);
+        // Too deep a schema is neither copied nor walked again: nlohmann's copies recurse.
+        const bool bounded = schema::nesting_depth(params, schema::max_schema_nesting) <= schema::max_schema_nesting;
+        entry->tool.name = t.name;
+        entry->tool.description = t.description;
+        if (bounded) entry->tool.parameters = t.parameters;
+        if (entry->compiled.usable()) {
+            entry->schema = normalise_schema(params);
+        } else {
+            entry->schema = json::object();
+            problems_.push_back({t.name, entry->compiled.error()});
+        }
         entries_.push_back(std::move(entry));
     }
 }
@@ -162,37 +147,15 @@ ToolSet::Resolution ToolSet::resolve(std::string_view raw) const {
     return r;
 }
 
+bool ToolSet::usable(int index) const { return entries_[static_cast<std::size_t>(index)]->compiled.usable(); }
+
+const std::string& ToolSet::schema_error(int index) const {
+    return entries_[static_cast<std::size_t>(index)]->compiled.error();
+}
+
 ToolSet::Verdict ToolSet::validate(int index, const json& arguments, bool strict) const {
-    const Entry& e = *entries_[static_cast<std::size_t>(index)];
-    valijson::Validator validator(valijson::Validator::kStrongTypes);
-    valijson::ValidationResults results;
-    const nlohmann::json plain(arguments);  // a copy per call; see compile()
-    valijson::adapters::NlohmannJsonAdapter target(plain);
-    Verdict v;
-    try {
-        v.pass = validator.validate(strict ? e.compiled_strict : e.compiled, target, &results);
-    } catch (const std::exception& ex) {
-        v.pass = false;
-        v.reason = std::string("schema validation failed: ") + ex.what();
-        return v;
-    }
-    if (v.pass) return v;
-    // Valijson reports the chain from the root; the deepest entries say the most.
-    std::vector<std::string> parts;
-    valijson::ValidationResults::Error err;
-    while (results.popError(err)) {
-        std::string where;
-        for (const auto& c : err.context) where += c;
-        parts.push_back(where + ": " + err.description);
-    }
-    std::string reason;
-    const std::size_t keep = std::min<std::size_t>(parts.size(), 3);
-    for (std::size_t i = parts.size() - keep; i < parts.size(); ++i) {
-        if (!reason.empty()) reason += "; ";
-        reason += parts[i];
-    }
-    v.reason = reason.empty() ? "arguments do not match the schema" : reason;
-    return v;
+    return entries_[static_cast<std::size_t>(index)]->compiled.validate(
+        arguments, strict ? schema::Undeclared::refused_at_top : schema::Undeclared::as_schema_says);
 }
 
 namespace {

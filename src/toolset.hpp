@@ -1,9 +1,9 @@
-// Phase two's knowledge of the tools: the allow-list, name normalisation, schemas
-// compiled once (valijson), and typing of text values from a schema.
+// Phase two's knowledge of the tools: the allow-list, name normalisation, schemas compiled
+// once (src/schema/, toolgram's own validator), and typing of text values from a schema.
 //
-// Built once per Parser. Validation is valijson's (draft 7), never ours; we only rewrite
-// OpenAPI's `nullable: true` into a type union first, because tool schemas use it and
-// JSON Schema does not know it.
+// Built once per Parser. A tool whose schema cannot be compiled does not stop the others:
+// it stays on the list (so its calls are recognised and refused with the reason, never
+// taken for another tool's) and is reported in problems().
 #pragma once
 
 #include <memory>
@@ -15,9 +15,7 @@
 
 #include "toolgram/toolgram.hpp"
 
-namespace valijson {
-class Schema;
-}
+#include "schema/schema.hpp"
 
 namespace toolgram::detail {
 
@@ -43,16 +41,22 @@ public:
     const Tool& tool(int index) const;
     const json& schema(int index) const;  // the normalised schema
 
-    // Valijson's verdict; `strict` also refuses properties the schema does not declare.
-    struct Verdict {
-        bool pass = true;
-        std::string reason;
-    };
+    // Whether the tool's schema compiled; when not, schema_error says why and every call
+    // to the tool is refused.
+    bool usable(int index) const;
+    const std::string& schema_error(int index) const;
+    // The tools whose schema cannot be used, in declaration order.
+    const std::vector<ToolProblem>& problems() const { return problems_; }
+
+    // The schema's verdict; `strict` also refuses top-level properties the schema does not
+    // declare (fallback candidates are guesses in prose).
+    using Verdict = schema::Verdict;
     Verdict validate(int index, const json& arguments, bool strict) const;
 
 private:
     struct Entry;
     std::vector<std::unique_ptr<Entry>> entries_;
+    std::vector<ToolProblem> problems_;
 };
 
 // Rewrites `nullable: true` as a union with "null", recursively.

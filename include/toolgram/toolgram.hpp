@@ -309,10 +309,21 @@ json to_openai_message(const Result& result);
 // ---------------------------------------------------------------------------------------
 // The parser.
 
+// A tool whose parameters schema cannot be used: a keyword with an invalid value
+// (`"type": "float"`, `"multipleOf": 0`), a `$ref` cycle or a reference outside the schema,
+// a pattern RE2 cannot run (a backreference, lookaround). Its calls are refused with this
+// message; the other tools are not affected.
+struct ToolProblem {
+    std::string tool;
+    std::string message;  // the JSON pointer and what is wrong: "#/properties/day/pattern: …"
+};
+
 class Parser {
 public:
-    // Compiles every tool's schema once. Throws std::invalid_argument on an unknown
-    // grammar in the profile or a tool whose schema cannot be compiled.
+    // Compiles every tool's schema once (toolgram's own JSON Schema validator, src/schema/).
+    // Throws std::invalid_argument on an unknown grammar in the profile, a tool with no name
+    // or a name declared twice. A schema that cannot be used does not throw: see
+    // tool_problems().
     explicit Parser(Profile profile, std::vector<Tool> tools = {});
     ~Parser();
     Parser(Parser&&) noexcept;
@@ -323,6 +334,9 @@ public:
 
     const Profile& profile() const;
     const std::vector<Tool>& tools() const;
+    // The tools whose schema cannot be used, found when the Parser was built; their calls
+    // are refused with the message. Empty when every schema compiled.
+    const std::vector<ToolProblem>& tool_problems() const;
 
 private:
     friend class StreamParser;

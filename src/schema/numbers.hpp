@@ -1,0 +1,33 @@
+// Exact arithmetic on JSON numbers as nlohmann stores them: int64, uint64 or double.
+//
+// A validator that converts everything to int64 wraps at 2^63 (valijson did: 2^63 passed
+// `"maximum": 1000`); one that converts to double rounds 2^53 + 1; one that truncates
+// doubles calls 2.5 a multiple of 2. Here comparisons are exact across the three kinds, and
+// multipleOf is decided on the decimal value each number denotes (the shortest decimal that
+// reads back as the same double: what the model wrote, for any decimal of up to 17 digits).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace toolgram::detail::schema {
+
+using json = nlohmann::ordered_json;
+
+// -1, 0 or 1 as a < b, a == b, a > b. Both must be numbers.
+int compare_numbers(const json& a, const json& b);
+
+// Whether the number has no fractional part (1.0 and 1e300 do; nlohmann's integers always).
+bool is_integral(const json& n);
+
+// Whether value / divisor is an integer, exactly; divisor must be > 0. An overflowing
+// quotient (1e308 / 0.123456789) is decided exactly too, not by a division that gives inf.
+bool is_multiple_of(const json& value, const json& divisor);
+
+// The number as a short canonical decimal: integral values as integers whatever their
+// storage (1.0 and 1 both give "1"), others as the shortest round-trip form. Equal numbers
+// give equal text (uniqueItems, messages).
+std::string canonical_number(const json& n);
+
+}  // namespace toolgram::detail::schema
