@@ -10,6 +10,7 @@
 #include <iostream>
 #include <iterator>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -171,6 +172,17 @@ struct ParseOptions {
     std::size_t chunk = 0;  // stream: feed this many bytes at a time (0: as they arrive)
 };
 
+// A tool whose schema cannot be used does not stop the run (its calls are refused, with the
+// reason, in each result); people are told once per tool and problem, however many lines of
+// a JSONL batch declare it.
+void report_tool_problems(const toolgram::Parser& parser) {
+    static std::set<std::pair<std::string, std::string>> reported;
+    for (const auto& p : parser.tool_problems())
+        if (reported.emplace(p.tool, p.message).second)
+            std::cerr << "toolgram: tool \"" << p.tool << "\": its parameters schema cannot be used (" << p.message
+                      << "); its calls will be refused\n";
+}
+
 // The profile file, read once per run (a JSONL batch would otherwise read it per line).
 const toolgram::Profile& profile_from_file(const std::string& path) {
     static std::optional<std::pair<std::string, toolgram::Profile>> loaded;
@@ -234,6 +246,7 @@ int run_jsonl(const ParseOptions& o, const std::vector<toolgram::Tool>& default_
             const bool line_names_profile = named != in.end() && named->is_string();
             if (line_names_profile) profile = named->get<std::string>();
             toolgram::Parser parser(make_profile(profile, o, !line_names_profile), std::move(tools));
+            report_tool_problems(parser);
             const toolgram::Result r = parser.parse(text->get<std::string>());
             if (o.summary) {
                 std::cout << summary_line(id.is_string() ? id.get<std::string>() : id.dump(), r) << "\n";
@@ -311,6 +324,7 @@ int cmd_parse(const std::vector<std::string>& args) {
     } catch (const std::invalid_argument& e) {
         throw InputError(e.what());
     }
+    report_tool_problems(*parser);
     const toolgram::Result r = parser->parse(text);
     if (o.summary) {
         std::cout << summary_line("", r) << "\n";
@@ -352,6 +366,7 @@ int cmd_stream(const std::vector<std::string>& args) {
     } catch (const std::invalid_argument& e) {
         throw InputError(e.what());
     }
+    report_tool_problems(*parser);
     int fd = 0;
     if (!o.file.empty() && o.file != "-") {
         fd = ::open(o.file.c_str(), O_RDONLY);

@@ -271,7 +271,6 @@ TEST_CASE("cli exit codes: 2 for usage errors, 3 for unreadable or invalid input
         {"parse " + input + " --tools " + missing, 3, "missing.txt"},
         {"parse " + input + " --tools " + not_json, 3, "not_json.json"},
         {"parse " + input + " --tools " + not_tools, 3, "tools[0]"},
-        {"parse " + input + " --tools " + bad_schema, 3, "objekt"},
         {"instruction --profile tag --tools " + missing, 3, "missing.txt"},
     };
     for (const auto& row : rows) {
@@ -285,6 +284,37 @@ TEST_CASE("cli exit codes: 2 for usage errors, 3 for unreadable or invalid input
             CHECK_THAT(r.err, Catch::StartsWith("toolgram: "));
         }
     }
+}
+
+TEST_CASE("cli: a tool whose schema cannot be used is reported once on stderr, its calls refused, the run goes on",
+          "[cli]") {
+    Scratch s;
+    const std::string tools = shell_quote(s.write("tools.json", R"([
+        {"name": "t", "parameters": {"type": "objekt"}},
+        {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}])"));
+    const std::string warning =
+        "toolgram: tool \"t\": its parameters schema cannot be used (#/type: unknown type \"objekt\" (the types are "
+        "null, boolean, object, array, number, integer, string)); its calls will be refused\n";
+    const std::string refused = "the schema of t cannot be used, so its calls are refused: #/type: unknown type \"objekt\"";
+
+    const Run one = run_cli(s, "parse " + shell_quote(s.write("in.txt", weather_tag + "\n[TOOL_CALL]{\"name\": \"t\"}[/TOOL_CALL]")) +
+                                   " --tools " + tools);
+    INFO("stdout: " << one.out << "\nstderr: " << one.err);
+    CHECK(one.exit_code == 0);
+    CHECK(one.err == warning);
+    const json j = json::parse(one.out);
+    CHECK(j["calls"].size() == 1);
+    CHECK(j["calls"][0]["name"] == "get_weather");
+    REQUIRE(j["telemetry"]["rejected"].size() == 1);
+    CHECK_THAT(j["telemetry"]["rejected"][0]["reason"].get<std::string>(), Catch::StartsWith(refused));
+
+    // A JSONL batch says it once, not once a line.
+    const std::string line = R"({"text": "[TOOL_CALL]{\"name\": \"t\"}[/TOOL_CALL]"})";
+    const std::string batch = shell_quote(s.write("batch.jsonl", line + "\n" + line + "\n"));
+    const Run many = run_cli(s, "parse --jsonl " + batch + " --profile tag --tools " + tools);
+    CHECK(many.exit_code == 0);
+    CHECK(many.err == warning);
+    CHECK(lines_of(many.out).size() == 2);
 }
 
 TEST_CASE("cli --help for each command exits 0 with its usage", "[cli]") {
