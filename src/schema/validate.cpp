@@ -472,9 +472,10 @@ private:
             return fail([&] {
                 return "must have at most " + plural(*n.max_properties, "property", "properties") + ", got " + std::to_string(size);
             });
-        for (const auto& [name, needs] : n.dependent_required) {
+        for (const auto& dependency : n.dependent_required) {  // no structured binding: clang 14 cannot capture one
+            const std::string& name = dependency.first;
             if (!v.contains(name)) continue;
-            for (const std::string& other : needs)
+            for (const std::string& other : dependency.second)
                 if (!v.contains(other))
                     return fail([&] {
                         return "property " + describe(json(other)) + " is required when " + describe(json(name)) + " is given";
