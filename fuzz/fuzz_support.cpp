@@ -6,12 +6,12 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <memory>
-#include <sstream>
 
+#include "bounded_read.hpp"
 #include "grammar_def.hpp"
+#include "json_document.hpp"
 #include "toolset.hpp"
 
 namespace toolgram_fuzz {
@@ -157,11 +157,14 @@ void fail(std::string_view oracle, std::string_view detail) {
 const std::vector<toolgram::Tool>& tools() {
     static const std::vector<toolgram::Tool> t = [] {
         if (const char* path = std::getenv("TOOLGRAM_FUZZ_TOOLS"); path && *path) {
-            std::ifstream in(path, std::ios::binary);
-            if (!in) fail("setup", std::string("cannot read $TOOLGRAM_FUZZ_TOOLS: ") + path);
-            std::stringstream s;
-            s << in.rdbuf();
-            return toolgram::tools_from_json(json::parse(s.str()));
+            // The bounded readers, as the CLI's --tools: a tools file is read the same way everywhere.
+            try {
+                return toolgram::tools_from_json(toolgram::detail::parse_json_document(
+                    toolgram::detail::read_file(path, toolgram::detail::document_limit(),
+                                                toolgram::detail::FileTypes::any_but_directory)));
+            } catch (const std::exception& e) {
+                fail("setup", std::string("$TOOLGRAM_FUZZ_TOOLS ") + path + ": " + e.what());
+            }
         }
         return toolgram::tools_from_json(json::parse(corpus_tools_json));
     }();

@@ -5,25 +5,53 @@
 #include "coverage.hpp"
 
 #include <algorithm>
-#include <fstream>
-#include <iterator>
 #include <set>
-#include <sstream>
 #include <system_error>
+
+#include "bounded_read.hpp"
+#include "json_document.hpp"
+#include "profile_file.hpp"
 
 namespace toolgram::coverage {
 
 namespace fs = std::filesystem;
+using detail::DocumentRead;
+using detail::document_limit;
+using detail::FileTypes;
+using detail::InputFile;
+using detail::LineReader;
+using detail::output_limit;
+using detail::read_file;
+using detail::read_json_document;
+using detail::ReadError;
+using detail::ReadLimit;
 
 namespace {
 
 // ---------------------------------------------------------------------------------------
 // Inputs.
 
-std::string slurp(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    if (!f) throw InputFileError("cannot read " + p.string());
-    return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+// A file of a corpus folder, read whole. Only a regular file is opened: a FIFO would block
+// the run, a device (or a symlink to one) would never end.
+std::string read_corpus_file(const fs::path& p, const ReadLimit& limit) {
+    return read_file(p.string(), limit, FileTypes::regular_only);
+}
+
+// A JSON document of a corpus folder (expect.json, tools.json). Errors start with `name`.
+json corpus_document(const fs::path& p, const std::string& name) {
+    DocumentRead doc = read_json_document(read_corpus_file(p, document_limit()));
+    if (doc.error) throw std::invalid_argument(name + ": " + doc.error->message);
+    return std::move(doc.value);
+}
+
+// Whether a folder entry is there at all (a dangling symlink is there, and fails when
+// read). Errors other than "not found" (a folder that cannot be searched) are thrown.
+bool entry_exists(const fs::path& p) {
+    std::error_code ec;
+    const fs::file_status st = fs::symlink_status(p, ec);
+    if (st.type() == fs::file_type::not_found) return false;
+    if (ec) throw std::invalid_argument("cannot read " + p.string() + ": " + ec.message());
+    return true;
 }
 
 bool is_builtin_profile(const std::string& name) {
@@ -60,22 +88,36 @@ std::optional<json> expected_calls(const json& spec) {
     return *calls;
 }
 
+// Lines are read one at a time, each within the output limit (a longer one is a problem
+// and its rest is skipped unread), the whole file within coverage_input_limit.
 void load_jsonl(const fs::path& path, const LoadOptions& o, Inputs& out) {
-    const std::string text = slurp(path);
-    std::istringstream lines(text);
+    InputFile file(path.string(), FileTypes::any_but_directory);
+    LineReader lines(file, output_limit(o.profile_file ? o.profile_file->settings.limits : Limits{}),
+                     detail::coverage_input_limit());
     std::string line;
-    std::size_t n = 0;
-    while (std::getline(lines, line)) {
-        ++n;
+    for (;;) {
+        LineReader::Status status;
+        try {
+            status = lines.next(line);
+        } catch (const ReadError& e) {
+            // Lines already read stay in the report; the rest of the file is one problem.
+            out.problems.push_back({path.string(), std::string(e.what()) + "; the rest of the file was not read"});
+            return;
+        }
+        if (status == LineReader::Status::end) return;
+        const std::size_t n = lines.line_number();
+        if (status == LineReader::Status::too_long) {
+            out.problems.push_back({path.string() + ":" + std::to_string(n),
+                                    "the line is longer than " + std::to_string(lines.limit().bytes) + " bytes (" +
+                                        lines.limit().why + "); skipped"});
+            continue;
+        }
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
         const std::string where = path.string() + ":" + std::to_string(n);
         try {
-            json in;
-            try {
-                in = json::parse(line);
-            } catch (const json::parse_error& e) {
-                throw std::invalid_argument(std::string("the line is not valid JSON: ") + e.what());
-            }
+            DocumentRead doc = read_json_document(line);
+            if (doc.error) throw std::invalid_argument("the line: " + doc.error->message);
+            const json in = std::move(doc.value);
             if (!in.is_object()) throw std::invalid_argument("the line is not a JSON object");
             auto text_field = in.find("text");
             if (text_field == in.end() || !text_field->is_string())
@@ -111,12 +153,47 @@ void load_jsonl(const fs::path& path, const LoadOptions& o, Inputs& out) {
     }
 }
 
+// The CASE.txt entries of a folder, whatever each turns out to be: one that is no regular
+// file (a FIFO, a folder, a symlink loop) is a problem of its own case when it is read,
+// neither skipped in silence nor a reason to stop the run. Throws std::invalid_argument
+// when the folder cannot be listed.
 std::vector<fs::path> cases_in(const fs::path& dir) {
     std::vector<fs::path> cases;
-    for (const auto& f : fs::directory_iterator(dir))
-        if (f.is_regular_file() && f.path().extension() == ".txt") cases.push_back(f.path());
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().extension() == ".txt") cases.push_back(it->path());
+    if (ec) throw std::invalid_argument("cannot read " + dir.string() + ": " + ec.message());
     std::sort(cases.begin(), cases.end());
     return cases;
+}
+
+std::string shown(const std::string& s) { return json(s).dump(-1, ' ', false, json::error_handler_t::replace); }
+
+// The profile file a case names, as a path inside the case's folder (`root`, its real
+// path). A corpus may come from anywhere (a download, a colleague's archive), and its
+// expect.json must not make toolgram read, and quote in a message, a file outside it
+// (/etc/hostname, /dev/zero): absolute paths, `..` that climbs out and symlinks that lead
+// out are refused, by the real path of what the name resolves to. The messages name the
+// path as written, never what lies outside.
+fs::path case_profile_file(const fs::path& case_dir, const fs::path& root, const json& name) {
+    if (!name.is_string() || name.get<std::string>().empty())
+        throw std::invalid_argument("\"profile_file\" must be a non-empty string, the name of a file in the case's folder");
+    const std::string written = name.get<std::string>();
+    const fs::path given(written);
+    if (given.has_root_path())
+        throw std::invalid_argument("\"profile_file\" " + shown(written) +
+                                    " is an absolute path; it must name a file in the case's folder");
+    const fs::path normal = given.lexically_normal();
+    if (!normal.empty() && *normal.begin() == "..")
+        throw std::invalid_argument("\"profile_file\" " + shown(written) + " leads out of the case's folder");
+    std::error_code ec;
+    const fs::path real = fs::canonical(case_dir / given, ec);
+    if (ec) throw std::invalid_argument("\"profile_file\" " + shown(written) + ": cannot read: " + ec.message());
+    const auto [in_root, in_real] = std::mismatch(root.begin(), root.end(), real.begin(), real.end());
+    if (in_root != root.end() || in_real == real.end())
+        throw std::invalid_argument("\"profile_file\" " + shown(written) +
+                                    " leads out of the case's folder through a symbolic link");
+    return real;
 }
 
 // A folder as an absolute path without a trailing separator, so that "corpus/hermes/" and
@@ -140,12 +217,16 @@ void load_folder(const fs::path& given, const LoadOptions& o, Inputs& out) {
         if (!corpus_tools_looked) {
             corpus_tools_looked = true;
             for (const fs::path& p : {dir / "tools.json", dir.parent_path() / "tools.json"}) {
-                std::error_code ec;
-                if (!fs::is_regular_file(p, ec)) continue;
                 try {
-                    corpus_tools = tools_from_json(json::parse(slurp(p)));
+                    if (!entry_exists(p)) continue;
+                    const json doc = corpus_document(p, p.string());  // its errors name the file
+                    try {
+                        corpus_tools = tools_from_json(doc);
+                    } catch (const std::exception& e) {
+                        corpus_tools_error = p.string() + ": " + e.what();
+                    }
                 } catch (const std::exception& e) {
-                    corpus_tools_error = p.string() + ": " + e.what();
+                    corpus_tools_error = e.what();
                 }
                 break;
             }
@@ -153,18 +234,22 @@ void load_folder(const fs::path& given, const LoadOptions& o, Inputs& out) {
         if (corpus_tools_error) throw std::invalid_argument(*corpus_tools_error);
         return corpus_tools ? &*corpus_tools : nullptr;
     };
-    for (const fs::path& txt : cases_in(dir)) {
+    std::vector<fs::path> cases;
+    try {
+        cases = cases_in(dir);
+    } catch (const std::invalid_argument& e) {
+        out.problems.push_back({folder, e.what()});
+        return;
+    }
+    std::optional<fs::path> real_dir;  // for profile_file, resolved at the first case that names one
+    for (const fs::path& txt : cases) {
         fs::path expect = txt;
         expect.replace_extension(".expect.json");
         const std::string where = folder + "/" + txt.stem().string();
         try {
             json spec = json::object();
-            if (fs::exists(expect)) {
-                try {
-                    spec = json::parse(slurp(expect));
-                } catch (const json::parse_error& e) {
-                    throw std::invalid_argument(expect.filename().string() + " is not valid JSON: " + e.what());
-                }
+            if (entry_exists(expect)) {
+                spec = corpus_document(expect, expect.filename().string());
                 if (!spec.is_object()) throw std::invalid_argument(expect.filename().string() + " is not a JSON object");
             }
             Sample s;
@@ -178,9 +263,12 @@ void load_folder(const fs::path& given, const LoadOptions& o, Inputs& out) {
             else
                 profile = is_builtin_profile(folder) ? folder : "auto";
             const json settings = spec.value("settings", json::object());
-            if (auto f = spec.find("profile_file"); f != spec.end() && f->is_string() && !o.profile && !o.profile_file)
-                s.profile = with_settings(load_profile_file((txt.parent_path() / f->get<std::string>()).string()), settings);
-            else if (o.profile_file && !spec.contains("profile"))
+            if (auto f = spec.find("profile_file"); f != spec.end() && !o.profile && !o.profile_file) {
+                if (!real_dir) real_dir = fs::canonical(dir);  // throws filesystem_error: a problem of this case
+                const fs::path file = case_profile_file(dir, *real_dir, *f);
+                const std::string label = (dir / f->get<std::string>()).string();
+                s.profile = with_settings(profile_from_file_text(read_corpus_file(file, document_limit()), label), settings);
+            } else if (o.profile_file && !spec.contains("profile"))
                 s.profile = with_settings(*o.profile_file, settings);
             else
                 s.profile = make_profile(profile, settings);
@@ -196,7 +284,7 @@ void load_folder(const fs::path& given, const LoadOptions& o, Inputs& out) {
                 s.tools = tools_from_json(tools);
             }
             s.expect_calls = expected_calls(spec);
-            s.text = slurp(txt);
+            s.text = read_corpus_file(txt, output_limit(s.profile.settings.limits));
             out.samples.push_back(std::move(s));
         } catch (const std::exception& e) {
             out.problems.push_back({where, e.what()});
@@ -212,22 +300,45 @@ Inputs load_inputs(const std::vector<std::string>& paths, const LoadOptions& opt
         const fs::path path(arg);
         std::error_code ec;
         const auto status = fs::status(path, ec);
-        if (ec || !fs::exists(status)) throw InputFileError("cannot read " + arg + ": no such file or folder");
-        if (fs::is_directory(status)) {
-            if (!cases_in(path).empty()) {
-                load_folder(path, options, out);
-                continue;
+        if (ec) throw InputFileError("cannot read " + arg + ": " + ec.message());
+        if (!fs::is_directory(status)) {
+            try {
+                load_jsonl(path, options, out);
+            } catch (const ReadError& e) {
+                throw InputFileError(e.what());
             }
-            std::vector<fs::path> folders;
-            for (const auto& d : fs::directory_iterator(path))
-                if (d.is_directory() && !cases_in(d.path()).empty()) folders.push_back(d.path());
-            if (folders.empty())
-                throw InputFileError(arg + " holds no cases: a corpus folder has CASE.txt files, or folders of them");
-            std::sort(folders.begin(), folders.end());
-            for (const auto& f : folders) load_folder(f, options, out);
-        } else {
-            load_jsonl(path, options, out);
+            continue;
         }
+        std::vector<fs::path> own_cases;
+        try {
+            own_cases = cases_in(path);
+        } catch (const std::invalid_argument& e) {
+            throw InputFileError(e.what());
+        }
+        if (!own_cases.empty()) {
+            load_folder(path, options, out);
+            continue;
+        }
+        // A folder of corpus folders. An entry that cannot be looked at (a symlink loop, a
+        // folder that cannot be listed) is a problem; plain files beside the folders
+        // (tools.json, a README) are not cases and are passed over.
+        std::vector<fs::path> folders;
+        const std::size_t problems_before = out.problems.size();
+        for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+            std::error_code entry_ec;
+            const bool is_folder = it->is_directory(entry_ec);
+            try {
+                if (entry_ec) throw std::invalid_argument("cannot read " + it->path().string() + ": " + entry_ec.message());
+                if (is_folder && !cases_in(it->path()).empty()) folders.push_back(it->path());
+            } catch (const std::invalid_argument& e) {
+                out.problems.push_back({it->path().filename().string(), e.what()});
+            }
+        }
+        if (ec) throw InputFileError("cannot read " + arg + ": " + ec.message());
+        if (folders.empty() && out.problems.size() == problems_before)
+            throw InputFileError(arg + " holds no cases: a corpus folder has CASE.txt files, or folders of them");
+        std::sort(folders.begin(), folders.end());
+        for (const auto& f : folders) load_folder(f, options, out);
     }
     // Ids key the comparison with an earlier run, so each must be unique.
     std::map<std::string, std::size_t> seen;

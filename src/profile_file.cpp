@@ -10,16 +10,14 @@
 // so a syntax built in code gets the same messages.
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
-#include <set>
-#include <sstream>
 #include <stdexcept>
 
+#include "bounded_read.hpp"
 #include "declared_syntax.hpp"
 #include "grammar_def.hpp"
+#include "json_document.hpp"
+#include "profile_file.hpp"
 #include "toolgram/toolgram.hpp"
 
 namespace toolgram {
@@ -487,56 +485,31 @@ Profile profile_from_json(const json& file) {
     return p;
 }
 
-Profile load_profile_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::invalid_argument(path + ": cannot read: " + std::strerror(errno));
-    std::stringstream text;
-    text << in.rdbuf();
-
-    // nlohmann keeps one of two equal keys silently; in a profile that would be a field
-    // set twice with no telling which counts, so the parse callback refuses it.
-    struct Frame {
-        bool object;
-        std::set<std::string> keys;
-        std::string key;
-        std::size_t index = 0;
-    };
-    std::vector<Frame> frames;
-    auto where = [&](std::size_t upto) {
-        std::string out;
-        for (std::size_t i = 0; i < upto; ++i)
-            out += frames[i].object ? (out.empty() ? "" : ".") + frames[i].key : "[" + std::to_string(frames[i].index) + "]";
-        return out;
-    };
-    auto element_done = [&] {
-        if (!frames.empty() && !frames.back().object) ++frames.back().index;
-    };
-    const json::parser_callback_t refuse_repeats = [&](int, json::parse_event_t event, json& parsed) {
-        switch (event) {
-            case json::parse_event_t::object_start: frames.push_back({true, {}, {}}); break;
-            case json::parse_event_t::array_start: frames.push_back({false, {}, {}}); break;
-            case json::parse_event_t::key:
-                frames.back().key = parsed.get<std::string>();
-                if (!frames.back().keys.insert(frames.back().key).second)
-                    fail(where(frames.size()), "given twice in the same object");
-                break;
-            case json::parse_event_t::object_end:
-            case json::parse_event_t::array_end:
-                frames.pop_back();
-                element_done();
-                break;
-            case json::parse_event_t::value: element_done(); break;
-        }
-        return true;
-    };
+Profile profile_from_file_text(std::string_view text, const std::string& path) {
+    // Read with the bounded document reader: a key given twice is a field set twice with
+    // no telling which counts, so it is refused with the field's path, as the checks in
+    // profile_from_json name theirs.
+    detail::DocumentRead file = detail::read_json_document(text);
+    if (file.error) {
+        if (file.error->kind == detail::DocumentError::Kind::repeated_key)
+            throw std::invalid_argument(path + ": " + file.error->where + ": given twice in the same object");
+        throw std::invalid_argument(path + ": " + file.error->message);
+    }
     try {
-        const json file = json::parse(text.str(), refuse_repeats);
-        return profile_from_json(file);
-    } catch (const json::parse_error& e) {
-        throw std::invalid_argument(path + ": not valid JSON: " + e.what());
+        return profile_from_json(file.value);
     } catch (const std::invalid_argument& e) {
         throw std::invalid_argument(path + ": " + e.what());
     }
+}
+
+Profile load_profile_file(const std::string& path) {
+    std::string text;
+    try {
+        text = detail::read_file(path, detail::document_limit(), detail::FileTypes::any_but_directory);
+    } catch (const detail::ReadError& e) {
+        throw std::invalid_argument(path + ": cannot read: " + e.reason);
+    }
+    return profile_from_file_text(text, path);
 }
 
 }  // namespace toolgram

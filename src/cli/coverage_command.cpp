@@ -2,18 +2,20 @@
 // itself is src/coverage.cpp and src/coverage_render.cpp.
 //
 // Exit codes as for the other commands: 0 done, 2 usage, 3 an input (or OLD.json) that
-// cannot be read or used. Lines or cases that cannot be used are listed in the report and
-// the run goes on, then exits 3 so a script notices; a path that cannot be read stops it.
+// cannot be read or used, 4 (main.cpp) stdout lost. Lines or cases that cannot be used are
+// listed in the report and the run goes on, then exits 3 so a script notices; a path that
+// cannot be read stops it. Every file is read within a limit (bounded_read.hpp).
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "bounded_read.hpp"
 #include "coverage.hpp"
+#include "json_document.hpp"
 #include "toolgram/toolgram.hpp"
 
 namespace toolgram::cli {
@@ -47,7 +49,7 @@ const char* help =
     "  --output FILE   write the report to FILE instead of stdout\n"
     "  --profile NAME  profile for inputs that name none (default: auto; a corpus folder named\n"
     "                  after a profile uses that profile unless --profile is given; a case's\n"
-    "                  \"profile_file\" names a profile file beside it)\n"
+    "                  \"profile_file\" names a profile file inside the case's folder)\n"
     "  --profile-file FILE  the same, with a profile file (docs/profile-files.md)\n"
     "  --tools FILE    tools for JSONL lines without \"tools\"\n"
     "  --model NAME    label for JSONL lines without \"model\"\n"
@@ -56,16 +58,26 @@ const char* help =
     "  --rules TEXT    list every rule whose name contains TEXT, not the table of variants\n"
     "\n"
     "Exit codes: 0 done, 2 usage, 3 an input or OLD.json that cannot be read or used (the report\n"
-    "is still written when only some lines or cases were bad).\n";
+    "is still written when only some lines or cases were bad: a FIFO, folder or symlink loop\n"
+    "where a case's file should be, a line or case longer than limits.max_input_bytes + 1 MiB,\n"
+    "JSON nested deeper than 256 levels), 4 the report could not be written to stdout.\n";
 
 struct Usage : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-std::string read_file(const std::string& path, const char* what) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) throw coverage::InputFileError(std::string("cannot read ") + what + " " + path + ": " + std::strerror(errno));
-    return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+// A JSON document named on the command line (--tools, --diff), read within `limit` by
+// the bounded document reader. A FIFO is fine here (`--tools <(…)`): the user named it.
+json read_document(const std::string& path, const char* what, const detail::ReadLimit& limit) {
+    std::string text;
+    try {
+        text = detail::read_file(path, limit, detail::FileTypes::any_but_directory);
+    } catch (const detail::ReadError& e) {
+        throw coverage::InputFileError(std::string("cannot read ") + what + " " + path + ": " + e.reason);
+    }
+    detail::DocumentRead doc = detail::read_json_document(text);
+    if (doc.error) throw coverage::InputFileError(std::string(what) + " " + path + ": " + doc.error->message);
+    return std::move(doc.value);
 }
 
 int run(const std::vector<std::string>& args) {
@@ -96,9 +108,9 @@ int run(const std::vector<std::string>& args) {
         }
         else if (a == "--tools") {
             const std::string path = value("--tools");
-            const std::string text = read_file(path, "tools file");
+            const json tools = read_document(path, "tools file", detail::document_limit());
             try {
-                load.tools = tools_from_json(json::parse(text));
+                load.tools = tools_from_json(tools);
             } catch (const std::exception& e) {
                 throw coverage::InputFileError("tools file " + path + ": " + e.what());
             }
@@ -121,14 +133,7 @@ int run(const std::vector<std::string>& args) {
     }
     // Read the old report first: a typo in its path should not cost a whole run.
     std::optional<json> old;
-    if (diff_path) {
-        const std::string text = read_file(*diff_path, "earlier report");
-        try {
-            old = json::parse(text);
-        } catch (const json::parse_error& e) {
-            throw coverage::InputFileError(*diff_path + " is not valid JSON: " + e.what());
-        }
-    }
+    if (diff_path) old = read_document(*diff_path, "earlier report", detail::report_limit());
 
     const coverage::Inputs in = coverage::load_inputs(inputs, load);
     coverage::Report report = coverage::run_coverage(in);

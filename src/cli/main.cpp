@@ -2,22 +2,30 @@
 // list profiles and grammars, report grammar coverage across models (coverage_command.cpp).
 //
 // Output is JSON on stdout (always valid UTF-8); messages for people go to stderr.
-// Exit codes: 0 done (finding no call is not a failure), 2 usage error, 3 unreadable or
-// invalid input file (tools, text), 1 unexpected internal error.
+// Exit codes: 0 done (finding no call is not a failure), 2 usage error, 3 unreadable,
+// invalid or too long input file (tools, profile, text), 4 output that could not be
+// written (a full disk, /dev/full), 1 unexpected internal error.
+//
+// Every input is read within a limit (bounded_read.hpp) and every JSON document with the
+// bounded reader (json_document.hpp), so no file makes the CLI grow without bound, hang
+// on a directory or overflow its stack. Every write to stdout is checked, and a JSONL
+// batch flushes each result as it is made: what was computed is never lost, and output
+// that was lost is never reported as success.
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <optional>
 #include <set>
-#include <sstream>
+#include <streambuf>
 #include <string>
 #include <vector>
 
-#include <fcntl.h>
 #include <unistd.h>
 
+#include "bounded_read.hpp"
+#include "json_document.hpp"
 #include "toolgram/toolgram.hpp"
 
 namespace toolgram::cli {
@@ -30,6 +38,7 @@ using toolgram::json;
 
 constexpr int exit_usage = 2;
 constexpr int exit_input = 3;
+constexpr int exit_output = 4;
 
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -37,6 +46,86 @@ struct UsageError : std::runtime_error {
 struct InputError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+struct OutputError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// std::cout's buffer: write(2) to stdout, keeping the first error. iostreams only set a
+// bit when a write fails, and by the time anyone looks errno says nothing (a long string
+// is written past the buffer, at once); this keeps the cause (ENOSPC) for the message.
+class StdoutBuffer : public std::streambuf {
+public:
+    StdoutBuffer() { setp(buffer_, buffer_ + sizeof buffer_); }
+    int error() const { return error_; }
+
+protected:
+    int_type overflow(int_type c) override {
+        if (!drain()) return traits_type::eof();
+        if (!traits_type::eq_int_type(c, traits_type::eof())) {
+            *pptr() = traits_type::to_char_type(c);
+            pbump(1);
+        }
+        return traits_type::not_eof(c);
+    }
+    int sync() override { return drain() ? 0 : -1; }
+
+private:
+    bool drain() {
+        const char* from = pbase();
+        std::size_t left = static_cast<std::size_t>(pptr() - pbase());
+        setp(buffer_, buffer_ + sizeof buffer_);
+        while (left > 0 && error_ == 0) {
+            const ssize_t put = ::write(STDOUT_FILENO, from, left);
+            if (put < 0 && errno == EINTR) continue;
+            if (put < 0) error_ = errno;
+            else {
+                from += put;
+                left -= static_cast<std::size_t>(put);
+            }
+        }
+        return error_ == 0;  // after an error, nothing more is written: the output is broken
+    }
+
+    char buffer_[64 * 1024];
+    int error_ = 0;
+};
+
+// Never destroyed: std::cout is flushed once more at exit, after main's locals are gone.
+StdoutBuffer& stdout_buffer() {
+    static StdoutBuffer* buffer = new StdoutBuffer;
+    return *buffer;
+}
+
+// Pushes what is buffered for stdout to the file and checks it arrived: a result that a
+// full disk swallowed must not pass for success.
+void flush_stdout() {
+    std::cout.flush();
+    if (const int e = stdout_buffer().error(); e != 0 || !std::cout)
+        throw OutputError(std::string("cannot write the output: ") + std::strerror(e ? e : EIO));
+}
+
+// A whole number for an option: digits only (no sign, no space, nothing after them, not
+// empty), within [min, max]. std::stoul took "-1" as 2^64-1 and "5abc" as 5.
+std::size_t count_option(const std::string& flag, const std::string& v, std::size_t min, std::size_t max) {
+    std::size_t n = 0;
+    const char* end = v.data() + v.size();
+    const auto [stop, ec] = std::from_chars(v.data(), end, n);
+    const bool digits_only = !v.empty() && v.find_first_not_of("0123456789") == std::string::npos;
+    if (!digits_only || ec != std::errc() || stop != end || n < min || n > max)
+        throw UsageError(flag + " needs a whole number from " + std::to_string(min) + " to " + std::to_string(max) +
+                         ", got \"" + v + "\"");
+    return n;
+}
+
+// The tag grammar scans for its delimiters: an empty one would match at every byte, and
+// profile files refuse it for that reason.
+std::string tag_option(const std::string& flag, const std::string& v) {
+    if (v.empty()) throw UsageError(flag + " needs a non-empty tag");
+    return v;
+}
+
+constexpr std::size_t max_chunk = std::size_t{1} << 30;
+constexpr std::size_t max_fallback_bytes = std::size_t{1} << 30;
 
 const char* main_help =
     "usage: toolgram <command> [options]\n"
@@ -51,7 +140,14 @@ const char* main_help =
     "  grammars     list the grammars profiles are made of\n"
     "  coverage     report how each model's outputs fare with each grammar (tables, heatmap, diff)\n"
     "\n"
-    "Run 'toolgram <command> --help' for a command's options.\n";
+    "Run 'toolgram <command> --help' for a command's options.\n"
+    "\n"
+    "exit codes: 0 done (no call found is not a failure), 2 usage error, 3 an input that cannot\n"
+    "be read or used (missing, a directory, invalid, or longer than the limit below), 4 output\n"
+    "that could not be written, 1 internal error.\n"
+    "limits: model output (a file, stdin, a JSONL line) is read up to limits.max_input_bytes\n"
+    "(16 MiB unless a profile file says otherwise) plus 1 MiB; a tools or profile file up to\n"
+    "17 MiB; JSON nested deeper than 256 levels is refused.\n";
 
 const char* parse_help =
     "usage: toolgram parse [FILE|-] [--profile NAME | --profile-file FILE] [--tools TOOLS.json] [--openai]\n"
@@ -68,14 +164,19 @@ const char* parse_help =
     "                        objects. Without it any name is accepted and nothing is validated.\n"
     "  --openai              print an OpenAI chat-completion assistant message instead\n"
     "  --jsonl               input lines are {\"id\",\"text\",\"tools\"?,\"profile\"?}; prints one result\n"
-    "                        per line with the same id. A bad line gives an error object, not a stop.\n"
+    "                        per line with the same id, as each line is read. A bad or too long\n"
+    "                        line gives an error object, not a stop.\n"
     "  --tool-required       the caller requires a tool call (satisfies the fallback intent gate)\n"
     "  --accept-reasoning-calls  accept calls written inside reasoning blocks\n"
-    "  --tag-open TEXT, --tag-close TEXT   the tag grammar's delimiters\n"
-    "  --fallback-max-bytes N  size gate for fallback candidates (default 2048)\n"
+    "  --tag-open TEXT, --tag-close TEXT   the tag grammar's delimiters (not empty)\n"
+    "  --fallback-max-bytes N  size gate for fallback candidates, 1 to 2^30 (default 2048)\n"
     "  --reasoning-start guess|inside|outside  whether the prompt opened reasoning\n"
     "  --pretty              indent the JSON output\n"
-    "  --summary             print one line per result for people instead of JSON\n";
+    "  --summary             print one line per result for people instead of JSON\n"
+    "\n"
+    "Input longer than limits.max_input_bytes plus 1 MiB is refused (exit 3); in a JSONL batch\n"
+    "such a line gets an error object and is skipped. Exit codes: 0 done, 2 usage, 3 input,\n"
+    "4 output lost (see 'toolgram --help').\n";
 
 const char* stream_help =
     "usage: toolgram stream [FILE|-] [--profile NAME | --profile-file FILE] [--tools TOOLS.json] [--chunk N]\n"
@@ -92,8 +193,12 @@ const char* stream_help =
     "whole text. Text deltas concatenate to the result's content and reasoning, and a call's\n"
     "argument deltas to its arguments JSON. A rejected call's index is taken by the next call.\n"
     "\n"
+    "Input longer than limits.max_input_bytes plus 1 MiB ends the stream with an error on\n"
+    "stderr and exit 3, after the events already printed, and with no \"end\" event.\n"
+    "\n"
     "options:\n"
-    "  --chunk N             feed at most N bytes at a time (default: what each read returns)\n"
+    "  --chunk N             feed at most N bytes at a time, 1 to 2^30 (default: what each read\n"
+    "                        returns, at most 64 KiB; reads are never larger than 1 MiB)\n"
     "  --reasoning-start guess|inside|outside\n"
     "                        whether the prompt opened a reasoning block (default guess: text\n"
     "                        is held until a reasoning delimiter or the end tells)\n"
@@ -106,25 +211,21 @@ const char* instruction_help =
     "Prints the system-prompt text that tells a model how to write calls in the profile's\n"
     "primary syntax, followed by the tool list.\n";
 
-std::string read_all(std::istream& in) {
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-std::string read_file_or_stdin(const std::string& path) {
-    if (path.empty() || path == "-") return read_all(std::cin);
-    std::ifstream f(path, std::ios::binary);
-    if (!f) throw InputError("cannot read " + path + ": " + std::strerror(errno));
-    return read_all(f);
+// A file or stdin, whole, within `limit`. Pipes and FIFOs are fine (a model's output is
+// often piped in); a directory is an input error, as is anything longer than the limit.
+std::string read_input(const std::string& path, const toolgram::detail::ReadLimit& limit) {
+    try {
+        toolgram::detail::InputFile file(path, toolgram::detail::FileTypes::any_but_directory);
+        return file.read_all(limit);
+    } catch (const toolgram::detail::ReadError& e) {
+        throw InputError(e.what());
+    }
 }
 
 std::vector<toolgram::Tool> read_tools(const std::string& path) {
-    const std::string text = read_file_or_stdin(path);
-    json j;
-    try {
-        j = json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw InputError("tools file " + path + " is not valid JSON: " + e.what());
-    }
+    toolgram::detail::DocumentRead doc = toolgram::detail::read_json_document(read_input(path, toolgram::detail::document_limit()));
+    if (doc.error) throw InputError("tools file " + path + ": " + doc.error->message);
+    const json j = std::move(doc.value);
     try {
         return toolgram::tools_from_json(j);
     } catch (const std::invalid_argument& e) {
@@ -223,41 +324,70 @@ void check_profile_choice(const ParseOptions& o) {
     if (o.profile_given && !o.profile_file.empty()) throw UsageError("--profile and --profile-file both name a profile: give one");
 }
 
+// The limits that bound reading: a profile file's, else the defaults (which every built-in
+// profile keeps).
+toolgram::Limits reading_limits(const ParseOptions& o) {
+    return o.profile_file.empty() ? toolgram::Limits{} : profile_from_file(o.profile_file).settings.limits;
+}
+
+// One result a line, each written and flushed as soon as its line is read: a batch fed
+// through a pipe gets its answers as it goes, and whatever happens later (a crash, a
+// kill) cannot take back results already made. A line longer than the output limit gets
+// its error object as soon as it passes the limit, and its rest is skipped unread.
 int run_jsonl(const ParseOptions& o, const std::vector<toolgram::Tool>& default_tools) {
-    const std::string input = read_file_or_stdin(o.file);
-    std::istringstream lines(input);
+    std::optional<toolgram::detail::InputFile> file;
+    try {
+        file.emplace(o.file, toolgram::detail::FileTypes::any_but_directory);
+    } catch (const toolgram::detail::ReadError& e) {
+        throw InputError(e.what());
+    }
+    toolgram::detail::LineReader lines(*file, toolgram::detail::output_limit(reading_limits(o)));
     std::string line;
-    std::size_t line_no = 0;
-    while (std::getline(lines, line)) {
-        ++line_no;
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    for (;;) {
+        toolgram::detail::LineReader::Status status;
+        try {
+            status = lines.next(line);
+        } catch (const toolgram::detail::ReadError& e) {
+            throw InputError(e.what());  // the results so far are written already
+        }
+        if (status == toolgram::detail::LineReader::Status::end) break;
+        const std::string line_no = "line " + std::to_string(lines.line_number()) + ": ";
         json out;
         json id = nullptr;
-        try {
-            const json in = json::parse(line);
-            if (!in.is_object()) throw std::invalid_argument("line is not a JSON object");
-            if (auto it = in.find("id"); it != in.end()) id = *it;
-            auto text = in.find("text");
-            if (text == in.end() || !text->is_string()) throw std::invalid_argument("line has no \"text\" string");
-            std::vector<toolgram::Tool> tools = default_tools;
-            if (auto t = in.find("tools"); t != in.end()) tools = toolgram::tools_from_json(*t);
-            std::string profile = o.profile;
-            const auto named = in.find("profile");
-            const bool line_names_profile = named != in.end() && named->is_string();
-            if (line_names_profile) profile = named->get<std::string>();
-            toolgram::Parser parser(make_profile(profile, o, !line_names_profile), std::move(tools));
-            report_tool_problems(parser);
-            const toolgram::Result r = parser.parse(text->get<std::string>());
-            if (o.summary) {
-                std::cout << summary_line(id.is_string() ? id.get<std::string>() : id.dump(), r) << "\n";
-                continue;
+        std::optional<std::string> summary;  // --summary: the line for people instead of `out`
+        if (status == toolgram::detail::LineReader::Status::too_long) {
+            out = {{"id", id},
+                   {"error", {{"message", line_no + "longer than " + std::to_string(lines.limit().bytes) + " bytes (" +
+                                              lines.limit().why + "); skipped"}}}};
+        } else {
+            if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+            try {
+                const json in = toolgram::detail::parse_json_document(line);
+                if (!in.is_object()) throw std::invalid_argument("line is not a JSON object");
+                if (auto it = in.find("id"); it != in.end()) id = *it;
+                auto text = in.find("text");
+                if (text == in.end() || !text->is_string()) throw std::invalid_argument("line has no \"text\" string");
+                std::vector<toolgram::Tool> tools = default_tools;
+                if (auto t = in.find("tools"); t != in.end()) tools = toolgram::tools_from_json(*t);
+                std::string profile = o.profile;
+                const auto named = in.find("profile");
+                const bool line_names_profile = named != in.end() && named->is_string();
+                if (line_names_profile) profile = named->get<std::string>();
+                toolgram::Parser parser(make_profile(profile, o, !line_names_profile), std::move(tools));
+                report_tool_problems(parser);
+                const toolgram::Result r = parser.parse(text->get<std::string>());
+                if (o.summary) {
+                    summary = summary_line(id.is_string() ? id.get<std::string>() : id.dump(), r);
+                } else {
+                    out = o.openai ? toolgram::to_openai_message(r) : toolgram::to_json(r);
+                    out["id"] = id;
+                }
+            } catch (const std::exception& e) {
+                out = {{"id", id}, {"error", {{"message", line_no + e.what()}}}};
             }
-            out = o.openai ? toolgram::to_openai_message(r) : toolgram::to_json(r);
-            out["id"] = id;
-        } catch (const std::exception& e) {
-            out = {{"id", id}, {"error", {{"message", "line " + std::to_string(line_no) + ": " + e.what()}}}};
         }
-        std::cout << dump(out, o.pretty) << "\n";
+        std::cout << (summary ? *summary : dump(out, o.pretty)) << "\n";
+        flush_stdout();
     }
     return 0;
 }
@@ -281,8 +411,8 @@ bool common_option(const std::vector<std::string>& args, std::size_t& i, ParseOp
     else if (a == "--summary") o.summary = true;
     else if (a == "--tool-required") o.tool_required = true;
     else if (a == "--accept-reasoning-calls") o.accept_reasoning_calls = true;
-    else if (a == "--tag-open") o.tag_open = value("--tag-open");
-    else if (a == "--tag-close") o.tag_close = value("--tag-close");
+    else if (a == "--tag-open") o.tag_open = tag_option(a, value("--tag-open"));
+    else if (a == "--tag-close") o.tag_close = tag_option(a, value("--tag-close"));
     else if (a == "--reasoning-start") {
         const std::string v = value("--reasoning-start");
         if (v == "guess") o.reasoning_start = toolgram::ReasoningStart::guess;
@@ -290,12 +420,7 @@ bool common_option(const std::vector<std::string>& args, std::size_t& i, ParseOp
         else if (v == "outside") o.reasoning_start = toolgram::ReasoningStart::outside;
         else throw UsageError("--reasoning-start is guess, inside or outside, got \"" + v + "\"");
     } else if (a == "--fallback-max-bytes") {
-        const std::string v = value("--fallback-max-bytes");
-        try {
-            o.fallback_max_bytes = std::stoul(v);
-        } catch (const std::exception&) {
-            throw UsageError("--fallback-max-bytes needs a number, got \"" + v + "\"");
-        }
+        o.fallback_max_bytes = count_option(a, value("--fallback-max-bytes"), 1, max_fallback_bytes);
     } else {
         return false;
     }
@@ -317,7 +442,6 @@ int cmd_parse(const std::vector<std::string>& args) {
     check_profile_choice(o);
     const std::vector<toolgram::Tool> tools = o.tools_path.empty() ? std::vector<toolgram::Tool>{} : read_tools(o.tools_path);
     if (o.jsonl) return run_jsonl(o, tools);
-    const std::string text = read_file_or_stdin(o.file);
     std::optional<toolgram::Parser> parser;
     try {
         parser.emplace(make_profile(o.profile, o), tools);
@@ -325,6 +449,8 @@ int cmd_parse(const std::vector<std::string>& args) {
         throw InputError(e.what());
     }
     report_tool_problems(*parser);
+    // The profile first: its limits say how much of the input to read.
+    const std::string text = read_input(o.file, toolgram::detail::output_limit(parser->profile().settings.limits));
     const toolgram::Result r = parser->parse(text);
     if (o.summary) {
         std::cout << summary_line("", r) << "\n";
@@ -344,13 +470,8 @@ int cmd_stream(const std::vector<std::string>& args) {
             std::cout << stream_help;
             return 0;
         } else if (a == "--chunk") {
-            const std::string v = i + 1 < args.size() ? args[++i] : "";
-            try {
-                o.chunk = std::stoul(v);
-            } catch (const std::exception&) {
-                throw UsageError("--chunk needs a number of bytes, got \"" + v + "\"");
-            }
-            if (o.chunk == 0) throw UsageError("--chunk needs at least 1 byte");
+            if (i + 1 >= args.size()) throw UsageError("--chunk needs a value");
+            o.chunk = count_option(a, args[++i], 1, max_chunk);
         } else if (a == "--openai" || a == "--jsonl" || a == "--summary") {
             throw UsageError(a + " is a parse option (see toolgram stream --help)");
         } else if (common_option(args, i, o)) {
@@ -367,25 +488,39 @@ int cmd_stream(const std::vector<std::string>& args) {
         throw InputError(e.what());
     }
     report_tool_problems(*parser);
-    int fd = 0;
-    if (!o.file.empty() && o.file != "-") {
-        fd = ::open(o.file.c_str(), O_RDONLY);
-        if (fd < 0) throw InputError("cannot read " + o.file + ": " + std::strerror(errno));
+    std::optional<toolgram::detail::InputFile> file;
+    try {
+        file.emplace(o.file, toolgram::detail::FileTypes::any_but_directory);
+    } catch (const toolgram::detail::ReadError& e) {
+        throw InputError(e.what());
     }
+    const toolgram::detail::ReadLimit limit = toolgram::detail::output_limit(parser->profile().settings.limits);
     toolgram::StreamParser stream(*parser);
     auto print = [&](const std::vector<toolgram::StreamEvent>& events) {
         for (const auto& e : events) std::cout << dump(toolgram::to_json(e), false) << "\n";
-        std::cout.flush();
+        flush_stdout();
     };
-    std::vector<char> buffer(o.chunk ? o.chunk : 65536);
+    // --chunk bounds each feed; a read is never larger than 1 MiB whatever it says.
+    std::vector<char> buffer(o.chunk ? std::min(o.chunk, std::size_t{1} << 20) : 65536);
+    std::size_t total = 0;
     for (;;) {
-        const ssize_t got = ::read(fd, buffer.data(), buffer.size());
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) throw InputError(std::string("cannot read input: ") + std::strerror(errno));
+        std::size_t got = 0;
+        try {
+            got = file->read_some(buffer.data(), buffer.size());
+        } catch (const toolgram::detail::ReadError& e) {
+            throw InputError(e.what());  // after the events already printed, and no "end"
+        }
         if (got == 0) break;
-        print(stream.feed(std::string_view(buffer.data(), static_cast<std::size_t>(got))));
+        if (got > limit.bytes - total) {
+            // Everything up to the limit is streamed; then the stream ends without an
+            // "end" event, as its result would not be the whole input's.
+            print(stream.feed(std::string_view(buffer.data(), limit.bytes - total)));
+            throw InputError("cannot read " + file->label() + ": longer than " + std::to_string(limit.bytes) + " bytes (" +
+                             limit.why + "); the stream stopped there");
+        }
+        total += got;
+        print(stream.feed(std::string_view(buffer.data(), got)));
     }
-    if (fd != 0) ::close(fd);
     toolgram::StreamParser::Finished fin = stream.finish();
     print(fin.events);
     std::cout << dump(json{{"event", "end"}, {"result", toolgram::to_json(fin.result)}}, o.pretty) << "\n";
@@ -428,17 +563,8 @@ int cmd_grammars() {
     return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    std::ios::sync_with_stdio(false);
-    std::vector<std::string> args(argv + 1, argv + argc);
-    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-        std::cout << main_help;
-        return args.empty() ? exit_usage : 0;
-    }
-    const std::string command = args[0];
-    args.erase(args.begin());
+// The command, with each kind of error turned into its exit code and message.
+int run(const std::string& command, std::vector<std::string>& args) {
     try {
         if (command == "parse") return cmd_parse(args);
         if (command == "stream") return cmd_stream(args);
@@ -462,8 +588,40 @@ int main(int argc, char** argv) {
     } catch (const InputError& e) {
         std::cerr << "toolgram: " << e.what() << "\n";
         return exit_input;
+    } catch (const OutputError& e) {
+        std::cerr << "toolgram: " << e.what() << "\n";
+        return exit_output;
     } catch (const std::exception& e) {
         std::cerr << "toolgram: internal error: " << e.what() << "\n";
         return 1;
     }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::ios::sync_with_stdio(false);
+    std::cout.rdbuf(&stdout_buffer());
+    std::vector<std::string> args(argv + 1, argv + argc);
+    int code = 0;
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        std::cout << main_help;
+        code = args.empty() ? exit_usage : 0;
+    } else {
+        const std::string command = args[0];
+        args.erase(args.begin());
+        code = run(command, args);
+    }
+    if (code == exit_output) return code;
+    // Whatever the command returned, output that did not reach its file is a failure of
+    // its own: the last buffered bytes, and the close that may report a delayed error.
+    try {
+        flush_stdout();
+        if (::close(STDOUT_FILENO) != 0 && errno != EBADF)
+            throw OutputError(std::string("cannot write the output: ") + std::strerror(errno));
+    } catch (const OutputError& e) {
+        std::cerr << "toolgram: " << e.what() << "\n";
+        return exit_output;
+    }
+    return code;
 }
