@@ -266,10 +266,17 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
         if (!decode_arguments(c, limits.max_depth, problem)) {
             reason = problem;
             format_fault = true;
-        } else if (detail::make_valid_utf8(c.arguments)) {
+        } else {
             // Bytes that are not UTF-8 (a cut character, Latin-1) cannot be handed on as
             // JSON; like a lone surrogate, each becomes U+FFFD before the schema sees it.
-            c.notes.push_back("invalid_utf8_replaced");
+            // Two keys that differ only there become one: a repeated key, refused as such.
+            std::string merged_key;
+            if (detail::make_valid_utf8(c.arguments, &merged_key)) c.notes.push_back("invalid_utf8_replaced");
+            if (!merged_key.empty()) {
+                reason = "the call repeats the key \"" + merged_key +
+                         "\" once invalid UTF-8 is replaced; which value counts is ambiguous";
+                format_fault = true;
+            }
         }
     }
     if (reason.empty() && c.arguments_are_text &&
