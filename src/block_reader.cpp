@@ -32,6 +32,7 @@ Candidate candidate_from_state(std::string_view grammar, std::size_t begin, std:
     c.end = end;
     c.repairs = st.repairs;
     c.healed = st.healed;
+    c.unfinished = st.unfinished;
     c.notes = st.notes;
     return c;
 }

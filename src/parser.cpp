@@ -223,6 +223,9 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
     } else if (!c.problem.empty()) {
         reason = c.problem;
         format_fault = true;
+    } else if (!c.unfinished.empty()) {
+        reason = c.unfinished;
+        format_fault = true;
     } else if (c.repairs & detail::repair_duplicate_key) {
         // JSON readers disagree on which of two values wins, so a downstream reader
         // could see a different call than the one validated here: refused.
