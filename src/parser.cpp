@@ -244,6 +244,9 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
         reason = "fallback gate: " + std::to_string(fallback_count) +
                  " fallback candidates found, exactly one is allowed";
         format_fault = true;
+    } else if (c.healed && !settings.accept_healed_calls) {
+        reason = "the output was cut off and the call healed (its closers supplied); accept_healed_calls is off";
+        format_fault = true;
     }
 
     if (reason.empty()) {
@@ -464,6 +467,7 @@ Result Parser::Impl::parse(std::string_view text) const {
                 call.name = rep.name;
                 call.arguments = std::move(c.arguments);  // the candidate is not read again
                 call.id = ids.take(c.id);
+                call.healed = rep.healed;
                 accepted.emplace_back(std::move(call), tm.candidates.size());
                 block_has_call = true;
             } else {

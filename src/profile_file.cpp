@@ -210,8 +210,8 @@ DeclaredSyntax read_syntax(const json& j) {
 void read_settings(const json& j, Settings& s) {
     const Fields f(j, "settings",
                    {"reasoning", "reasoning_start", "accept_calls_in_reasoning", "reasoning_ends_at_call",
-                    "content_markers", "intent_markers", "tool_required", "fallback_max_bytes", "tag_open",
-                    "tag_close", "limits"});
+                    "accept_healed_calls", "content_markers", "intent_markers", "tool_required",
+                    "fallback_max_bytes", "tag_open", "tag_close", "limits"});
     if (const json* v = f.get("reasoning")) {
         const std::string path = f.path("reasoning");
         if (!v->is_array()) wrong_type(path, "a list of {\"open\", \"close\"} objects", *v);
@@ -236,6 +236,7 @@ void read_settings(const json& j, Settings& s) {
         s.accept_calls_in_reasoning = bool_of(*v, f.path("accept_calls_in_reasoning"));
     if (const json* v = f.get("reasoning_ends_at_call"))
         s.reasoning_ends_at_call = bool_of(*v, f.path("reasoning_ends_at_call"));
+    if (const json* v = f.get("accept_healed_calls")) s.accept_healed_calls = bool_of(*v, f.path("accept_healed_calls"));
     if (const json* v = f.get("content_markers")) s.content_markers = strings_of(*v, f.path("content_markers"));
     if (const json* v = f.get("intent_markers")) s.intent_markers = strings_of(*v, f.path("intent_markers"));
     if (const json* v = f.get("tool_required")) s.tool_required = bool_of(*v, f.path("tool_required"));

@@ -790,6 +790,7 @@ struct StreamParser::Impl {
                 call.name = judged.report.name;
                 call.arguments = c.arguments;
                 call.id = ids.take(c.id);
+                call.healed = judged.report.healed;
                 end_accepted(std::move(call), continues);
             } else if (continues) {
                 end_rejected(judged.report.reason);
