@@ -237,6 +237,7 @@ void check(const Settings& settings) {
         throw std::invalid_argument("the grammar \"declared\" reads the syntax of a profile file, and the settings hold "
                                     "none (Settings::declared_syntax)");
     check_declared_syntax(*settings.declared_syntax);
+    check_openers_against_reasoning(scanned_openers(*settings.declared_syntax), settings, true);
 }
 
 }  // namespace
