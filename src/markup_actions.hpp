@@ -15,18 +15,11 @@ struct attribute_action<grammar::markup::attr_name> {
     template <typename Input>
     static void apply(const Input& in, BlockState& st) { st.attribute_name = in.string(); }
 };
-// An attribute given twice with different values (`<invoke name="a" name="b">`) is a
-// repeated key: readers take the first, another reader of the markup might take the
-// last, so the block's calls are refused as for a repeated JSON key. (The same value
-// twice is one value; a path that backtracked may also have read the tag before.)
+// An attribute given twice with different values is refused (BlockState::add_attribute).
 template <>
 struct attribute_action<grammar::markup::attr_dq_text> {
     template <typename Input>
-    static void apply(const Input& in, BlockState& st) {
-        for (const auto& [k, v] : st.attributes)
-            if (k == st.attribute_name && v != in.string_view()) st.repairs |= repair_duplicate_key;
-        st.attributes.emplace_back(st.attribute_name, in.string());
-    }
+    static void apply(const Input& in, BlockState& st) { st.add_attribute(st.attribute_name, in.string()); }
 };
 template <>
 struct attribute_action<grammar::markup::attr_sq_text> : attribute_action<grammar::markup::attr_dq_text> {};

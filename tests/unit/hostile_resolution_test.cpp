@@ -213,6 +213,13 @@ TEST_CASE("alias keys that disagree are refused like a repeated key; alias keys 
                       "<minimax:tool_call>\n<invoke name=\"list_files\">\n<parameter name=\"path\" "
                       "name=\"recursive\">/</parameter>\n</invoke>\n</minimax:tool_call>",
                       {"the call repeats a key; which value counts is ambiguous"}, "");
+        // Past a tag's first few attributes the repeat is found through an index: still found.
+        std::string many;
+        for (int i = 0; i < 40; ++i) many += " a" + std::to_string(i) + "=\"x\"";
+        check_refused(parser_for("minimax_m2"),
+                      "<minimax:tool_call>\n<invoke name=\"list_files\"" + many +
+                          " name=\"delete_files\">\n<parameter name=\"path\">/</parameter>\n</invoke>\n</minimax:tool_call>",
+                      {"the call repeats a key; which value counts is ambiguous"}, "");
     }
 }
 
