@@ -2,6 +2,9 @@
 // aliases that turn a JSON object into a candidate.
 #include "block_reader.hpp"
 
+#include <algorithm>
+#include <span>
+
 namespace toolgram::detail {
 
 Block failed_block(std::string_view grammar, std::size_t begin, std::size_t end, const FailureInfo& failure,
@@ -29,6 +32,7 @@ Candidate candidate_from_state(std::string_view grammar, std::size_t begin, std:
     c.end = end;
     c.repairs = st.repairs;
     c.healed = st.healed;
+    c.unfinished = st.unfinished;
     c.notes = st.notes;
     return c;
 }
@@ -62,12 +66,50 @@ std::string call_object_text(const Call& call, std::string_view name_key, std::s
 
 namespace {
 
-const json* first_of(const json& object, std::initializer_list<const char*> keys) {
-    for (const char* k : keys) {
-        auto it = object.find(k);
-        if (it != object.end()) return &*it;
+// A call object's fields and the keys each may stand under (FORMATS.md's aliases).
+constexpr const char* name_keys[] = {"name", "tool_name", "tool", "function"};
+constexpr const char* arguments_keys[] = {"arguments", "parameters", "params", "args", "input"};
+constexpr const char* id_keys[] = {"id", "tool_call_id", "call_id"};
+
+// One object to look a field up in, and how its keys are shown in a reason.
+struct Level {
+    const json* object;
+    const char* prefix;          // "" or "function." (OpenAI's nested object)
+    bool function_is_nested;     // its "function" key holds the nested object, not a name
+};
+
+// A field found under its alias keys. Models sometimes write two (`"tool"` beside
+// `"name"`); a downstream reader may pick either, so two that disagree make the call
+// ambiguous, as a repeated key does: `conflict` says which two keys. Two that agree are
+// one value written twice: taken, and reported (`agreed`).
+struct Resolved {
+    const json* value = nullptr;
+    std::string key;
+    bool agreed = false;
+    std::string conflict;
+};
+
+template <std::size_t N>
+Resolved resolve_alias(std::span<const Level> levels, const char* const (&keys)[N], const char* field) {
+    Resolved r;
+    for (const Level& level : levels) {
+        for (const char* k : keys) {
+            if (level.function_is_nested && std::string_view(k) == "function") continue;
+            auto it = level.object->find(k);
+            if (it == level.object->end()) continue;
+            const std::string key = std::string(level.prefix) + k;
+            if (!r.value) {
+                r.value = &*it;
+                r.key = key;
+            } else if (*it == *r.value) {
+                r.agreed = true;
+            } else if (r.conflict.empty()) {
+                r.conflict = std::string("the call gives its ") + field + " under both \"" + r.key + "\" and \"" + key +
+                             "\", with different values; which counts is ambiguous";
+            }
+        }
     }
-    return nullptr;
+    return r;
 }
 
 }  // namespace
@@ -77,24 +119,39 @@ bool read_call_object(const json& object, Candidate& c) {
     const json* fn = nullptr;
     // OpenAI: {"type": "function", "function": {"name": …, "arguments": …}, "id": …}
     if (auto it = object.find("function"); it != object.end() && it->is_object()) fn = &*it;
-    const json& source = fn ? *fn : object;
+    // The nested object is read first; the outer one's aliases count too, so a name or
+    // arguments given at both levels are compared, never one of them dropped unread.
+    const Level outer{&object, "", fn != nullptr};
+    const Level nested{fn, "function.", false};
+    const Level nested_first[] = {nested, outer}, outer_first[] = {outer, nested};
+    const std::span<const Level> only_outer(&outer, 1);
+    const std::span<const Level> name_and_arguments = fn ? std::span<const Level>(nested_first) : only_outer;
+    const std::span<const Level> ids = fn ? std::span<const Level>(outer_first) : only_outer;  // the outer id first, as OpenAI writes it
 
-    const json* name = first_of(source, {"name", "tool_name", "tool", "function"});
-    if (!name || !name->is_string()) return false;
-    c.name = name->get<std::string>();
+    const Resolved name = resolve_alias(name_and_arguments, name_keys, "name");
+    if (!name.value || (!name.value->is_string() && name.conflict.empty())) return false;
+    if (name.value->is_string()) c.name = name.value->get<std::string>();
 
-    const json* args = first_of(source, {"arguments", "parameters", "params", "args", "input"});
-    if (args) {
-        c.arguments = *args;
+    const Resolved args = resolve_alias(name_and_arguments, arguments_keys, "arguments");
+    if (args.value) {
+        c.arguments = *args.value;
         c.has_arguments = true;
     } else {
         c.arguments = json::object();
         c.has_arguments = false;
     }
-    const json* id = first_of(object, {"id", "tool_call_id", "call_id"});
-    if (!id && fn) id = first_of(*fn, {"id", "tool_call_id", "call_id"});
-    if (id && id->is_string()) c.id = id->get<std::string>();
-    else if (id && id->is_number()) c.id = id->dump();
+    const Resolved id = resolve_alias(ids, id_keys, "id");
+    if (id.value && id.value->is_string()) c.id = id.value->get<std::string>();
+    else if (id.value && id.value->is_number()) c.id = id.value->dump();
+
+    for (const Resolved* r : {&name, &args, &id}) {
+        if (!r->conflict.empty() && c.problem.empty()) {
+            c.problem = r->conflict;
+            c.problem_offset = c.begin;
+        }
+        if (r->agreed && std::find(c.notes.begin(), c.notes.end(), "alias_keys_agree") == c.notes.end())
+            c.notes.push_back("alias_keys_agree");
+    }
     return true;
 }
 

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -47,6 +48,33 @@ struct BlockState : ValueBuilder {
             if (k == key) return &v;
         return nullptr;
     }
+    // Records an attribute of the tag being read. One given twice with different values
+    // (`<invoke name="a" name="b">`) is a repeated key: readers take the first, another
+    // reader of the markup might take the last, so the block's calls are refused as for a
+    // repeated JSON key. (The same value twice is one value.) A tag's few attributes are
+    // compared directly; a hostile tag's thousands through an index, kept linear.
+    void add_attribute(std::string name, std::string value) {
+        constexpr std::size_t few = 16;
+        const std::string* first = nullptr;
+        if (attributes.size() < few) {
+            first = attribute(name);
+        } else {
+            if (attribute_index_.empty())
+                for (std::size_t i = 0; i < attributes.size(); ++i) attribute_index_.emplace(attributes[i].first, i);
+            const auto [it, added] = attribute_index_.emplace(name, attributes.size());
+            if (!added) first = &attributes[it->second].second;
+        }
+        if (first && *first != value) repairs |= repair_duplicate_key;
+        attributes.emplace_back(std::move(name), std::move(value));
+    }
+    // A new tag begins: its attributes are collected anew.
+    void clear_attributes() {
+        attributes.clear();
+        attribute_index_.clear();
+    }
+
+private:
+    std::unordered_map<std::string, std::size_t> attribute_index_;  // name -> first position, once many
 };
 
 struct RunResult {

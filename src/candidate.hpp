@@ -34,6 +34,10 @@ struct Candidate {
     std::uint32_t repairs = 0;        // value_reader.hpp's Repair flags
     std::vector<std::string> notes;   // grammar-level repairs: missing_end_tag, fence_inside_tags…
     bool healed = false;
+    // Non-empty: the output ended where the syntax shows more was coming (a ',' before the
+    // cut), and why. Not a problem of extraction (a stream still reads the members complete
+    // so far), but phase two refuses the candidate: healing supplies closers, not content.
+    std::string unfinished;
     std::string problem;              // non-empty: extraction found the call broken, and why
     std::size_t problem_offset = 0;
     bool cut = false;                 // the problem is a value cut by the end of output

@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "toolgram/toolgram.hpp"
@@ -83,6 +84,15 @@ std::unique_ptr<CompiledSyntax> compile_syntax(const DeclaredSyntax& syntax);
 CharClass name_chars(const DeclaredSyntax& syntax);
 CharClass id_chars(const DeclaredSyntax& syntax);
 CharClass key_chars(const DeclaredSyntax& syntax);
+
+// The openers the scanner looks for (section.open; call.open unless the section is
+// required), each with its place in the file's terms (`syntax.call.open[1]`).
+std::vector<std::pair<std::string, std::string>> scanned_openers(const DeclaredSyntax& syntax);
+// Refuses (std::invalid_argument naming both fields) an opener that begins with a
+// reasoning delimiter of the settings: every call would begin inside reasoning, and none
+// would be read. `reasoning_from_file` false: the settings hold the default list.
+void check_openers_against_reasoning(const std::vector<std::pair<std::string, std::string>>& openers,
+                                     const Settings& settings, bool reasoning_from_file);
 
 // The compiled form of `settings.declared_syntax` (null when there is none), from the
 // thread's cache.

@@ -15,10 +15,11 @@ struct attribute_action<grammar::markup::attr_name> {
     template <typename Input>
     static void apply(const Input& in, BlockState& st) { st.attribute_name = in.string(); }
 };
+// An attribute given twice with different values is refused (BlockState::add_attribute).
 template <>
 struct attribute_action<grammar::markup::attr_dq_text> {
     template <typename Input>
-    static void apply(const Input& in, BlockState& st) { st.attributes.emplace_back(st.attribute_name, in.string()); }
+    static void apply(const Input& in, BlockState& st) { st.add_attribute(st.attribute_name, in.string()); }
 };
 template <>
 struct attribute_action<grammar::markup::attr_sq_text> : attribute_action<grammar::markup::attr_dq_text> {};

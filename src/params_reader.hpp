@@ -90,7 +90,7 @@ struct missing_close {  // a closer the model left out, with more text after it
 // attribute_action).
 struct tag_begin {
     template <typename Input>
-    static void apply(const Input&, ParamsState& st) { st.attributes.clear(); }
+    static void apply(const Input&, ParamsState& st) { st.clear_attributes(); }
 };
 struct call_name_attribute {
     template <typename Input>

@@ -223,6 +223,9 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
     } else if (!c.problem.empty()) {
         reason = c.problem;
         format_fault = true;
+    } else if (!c.unfinished.empty()) {
+        reason = c.unfinished;
+        format_fault = true;
     } else if (c.repairs & detail::repair_duplicate_key) {
         // JSON readers disagree on which of two values wins, so a downstream reader
         // could see a different call than the one validated here: refused.
@@ -240,6 +243,9 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
     } else if (c.role == Role::fallback && fallback_count != 1) {
         reason = "fallback gate: " + std::to_string(fallback_count) +
                  " fallback candidates found, exactly one is allowed";
+        format_fault = true;
+    } else if (c.healed && !settings.accept_healed_calls) {
+        reason = "the output was cut off and the call healed (its closers supplied); accept_healed_calls is off";
         format_fault = true;
     }
 
@@ -266,10 +272,17 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
         if (!decode_arguments(c, limits.max_depth, problem)) {
             reason = problem;
             format_fault = true;
-        } else if (detail::make_valid_utf8(c.arguments)) {
+        } else {
             // Bytes that are not UTF-8 (a cut character, Latin-1) cannot be handed on as
             // JSON; like a lone surrogate, each becomes U+FFFD before the schema sees it.
-            c.notes.push_back("invalid_utf8_replaced");
+            // Two keys that differ only there become one: a repeated key, refused as such.
+            std::string merged_key;
+            if (detail::make_valid_utf8(c.arguments, &merged_key)) c.notes.push_back("invalid_utf8_replaced");
+            if (!merged_key.empty()) {
+                reason = "the call repeats the key \"" + merged_key +
+                         "\" once invalid UTF-8 is replaced; which value counts is ambiguous";
+                format_fault = true;
+            }
         }
     }
     if (reason.empty() && c.arguments_are_text &&
@@ -461,6 +474,7 @@ Result Parser::Impl::parse(std::string_view text) const {
                 call.name = rep.name;
                 call.arguments = std::move(c.arguments);  // the candidate is not read again
                 call.id = ids.take(c.id);
+                call.healed = rep.healed;
                 accepted.emplace_back(std::move(call), tm.candidates.size());
                 block_has_call = true;
             } else {

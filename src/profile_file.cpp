@@ -12,6 +12,7 @@
 #include <cctype>
 #include <cstdio>
 #include <stdexcept>
+#include <tuple>
 
 #include "bounded_read.hpp"
 #include "declared_syntax.hpp"
@@ -208,8 +209,8 @@ DeclaredSyntax read_syntax(const json& j) {
 void read_settings(const json& j, Settings& s) {
     const Fields f(j, "settings",
                    {"reasoning", "reasoning_start", "accept_calls_in_reasoning", "reasoning_ends_at_call",
-                    "content_markers", "intent_markers", "tool_required", "fallback_max_bytes", "tag_open",
-                    "tag_close", "limits"});
+                    "accept_healed_calls", "content_markers", "intent_markers", "tool_required",
+                    "fallback_max_bytes", "tag_open", "tag_close", "limits"});
     if (const json* v = f.get("reasoning")) {
         const std::string path = f.path("reasoning");
         if (!v->is_array()) wrong_type(path, "a list of {\"open\", \"close\"} objects", *v);
@@ -234,6 +235,7 @@ void read_settings(const json& j, Settings& s) {
         s.accept_calls_in_reasoning = bool_of(*v, f.path("accept_calls_in_reasoning"));
     if (const json* v = f.get("reasoning_ends_at_call"))
         s.reasoning_ends_at_call = bool_of(*v, f.path("reasoning_ends_at_call"));
+    if (const json* v = f.get("accept_healed_calls")) s.accept_healed_calls = bool_of(*v, f.path("accept_healed_calls"));
     if (const json* v = f.get("content_markers")) s.content_markers = strings_of(*v, f.path("content_markers"));
     if (const json* v = f.get("intent_markers")) s.intent_markers = strings_of(*v, f.path("intent_markers"));
     if (const json* v = f.get("tool_required")) s.tool_required = bool_of(*v, f.path("tool_required"));
@@ -453,6 +455,47 @@ void check_declared_syntax(const DeclaredSyntax& s) {
     }
 }
 
+namespace detail {
+
+// Reasoning is found before calls, and a call that begins inside a reasoning block is a
+// draft, never accepted. A delimiter written *inside* a call read whole is masked (the
+// call's text), but one at a call's first byte is not: if the opener that starts every
+// call begins with a reasoning delimiter, every call opens a reasoning block (an opener)
+// or ends one there (a closer: always with reasoning_start inside), and no call is read.
+// Those are refused. Other meetings were tried and read every call (a delimiter inside
+// an opener, in a closer, header or parameter token; a content or intent marker equal
+// to any token, since those only leave the content): they load.
+void check_openers_against_reasoning(const std::vector<std::pair<std::string, std::string>>& openers,
+                                     const Settings& settings, bool reasoning_from_file) {
+    for (std::size_t i = 0; i < settings.reasoning.size(); ++i) {
+        const Delimiters& d = settings.reasoning[i];
+        for (const auto& [field, delimiter, effect] :
+             {std::tuple<const char*, const std::string*, const char*>{"open", &d.open, "open"},
+              {"close", &d.close, "close"}}) {
+            if (delimiter->empty()) continue;
+            const std::string where = "settings.reasoning[" + std::to_string(i) + "]." + field + " (" +
+                                      shown(*delimiter) +
+                                      (reasoning_from_file ? ")" : ", the default list: the file sets no reasoning)");
+            for (const auto& [path, opener] : openers)
+                if (opener.rfind(*delimiter, 0) == 0)
+                    fail(path, shown(opener) + " starts with " + where + ": a reasoning block would " + effect +
+                                   " where every call begins, so no call could be read");
+        }
+    }
+}
+
+std::vector<std::pair<std::string, std::string>> scanned_openers(const DeclaredSyntax& s) {
+    std::vector<std::pair<std::string, std::string>> out;
+    const auto add = [&](const std::string& path, const Spelling& list) {
+        for (std::size_t i = 0; i < list.size(); ++i) out.emplace_back(place(path, list, i), list[i]);
+    };
+    if (s.section) add("syntax.section.open", s.section->open);
+    if (!s.section || !s.section->required) add("syntax.call.open", s.call.open);
+    return out;
+}
+
+}  // namespace detail
+
 Profile profile_from_json(const json& file) {
     const Fields f(file, "", {"name", "description", "models", "syntax", "settings", "fallbacks", "notes"});
     Profile p;
@@ -463,7 +506,10 @@ Profile profile_from_json(const json& file) {
     if (const json* v = f.get("notes"); v && !v->is_string()) strings_of(*v, "notes");  // for people; only checked
     auto syntax = std::make_shared<DeclaredSyntax>(read_syntax(f.need("syntax")));
     check_declared_syntax(*syntax);
-    if (const json* v = f.get("settings")) read_settings(*v, p.settings);
+    const json* settings = f.get("settings");
+    if (settings) read_settings(*settings, p.settings);
+    const bool reasoning_given = settings && settings->is_object() && settings->contains("reasoning");
+    std::vector<std::pair<std::string, std::string>> openers = detail::scanned_openers(*syntax);
     p.settings.declared_syntax = std::move(syntax);
     p.grammars.push_back({"declared", Role::primary});
     if (const json* v = f.get("fallbacks")) {
@@ -480,8 +526,13 @@ Profile profile_from_json(const json& file) {
             for (std::size_t k = 0; k < i; ++k)
                 if (names[k] == names[i]) fail(where, shown(names[i]) + " is listed twice");
             p.grammars.push_back({names[i], Role::fallback});
+            // A fallback's markers meet reasoning as the syntax's openers do.
+            if (const detail::GrammarDef* g = detail::find_grammar(names[i]); g->markers)
+                for (const std::string& m : g->markers(p.settings))
+                    openers.emplace_back(where + " (" + shown(names[i]) + ", marker " + shown(m) + ")", m);
         }
     }
+    detail::check_openers_against_reasoning(openers, p.settings, reasoning_given);
     return p;
 }
 

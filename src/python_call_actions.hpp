@@ -90,7 +90,10 @@ struct python_call_action<grammar::python_call::call> {
 template <>
 struct python_call_action<grammar::bracket::list_cut_off> {
     template <typename Input>
-    static void apply(const Input&, PythonCallState& st) { st.healed = true; }
+    static void apply(const Input&, PythonCallState& st) {
+        note_cut_after_separator(st);  // `[f(a=1), ` promised another call
+        st.healed = true;
+    }
 };
 
 // The block of the calls collected in `st`, each candidate carrying the grammar's name
@@ -103,6 +106,7 @@ inline Block python_call_block(PythonCallState& st, std::string_view grammar, st
         c.grammar = std::string(grammar);
         c.repairs = st.repairs;
         c.healed = st.healed;
+        c.unfinished = st.unfinished;
         c.notes = st.notes;
         block.candidates.push_back(std::move(c));
     }

@@ -39,11 +39,21 @@ json error_json(const FormatError& e) {
     };
 }
 
+// A healed call says so where it is handed on; `healed` is written only when true, so an
+// ordinary call keeps the shape clients expect (OpenAI's tool_calls entry, unchanged).
+void mark_healed(json& call, const Call& c) {
+    if (c.healed) call["healed"] = true;
+}
+
 }  // namespace
 
 json to_json(const Result& r) {
     json calls = json::array();
-    for (const auto& c : r.calls) calls.push_back({{"id", c.id}, {"name", c.name}, {"arguments", c.arguments}});
+    for (const auto& c : r.calls) {
+        json call = {{"id", c.id}, {"name", c.name}, {"arguments", c.arguments}};
+        mark_healed(call, c);
+        calls.push_back(std::move(call));
+    }
     const Telemetry& t = r.telemetry;
     json schema_validation = json::array();
     json candidates = json::array();
@@ -83,11 +93,12 @@ json to_openai_message(const Result& r) {
     if (!r.calls.empty()) {
         json calls = json::array();
         for (const auto& c : r.calls) {
-            calls.push_back({{"id", c.id},
-                             {"type", "function"},
-                             {"function",
-                              {{"name", c.name},
-                               {"arguments", c.arguments.dump(-1, ' ', false, json::error_handler_t::replace)}}}});
+            json call = {{"id", c.id},
+                         {"type", "function"},
+                         {"function",
+                          {{"name", c.name}, {"arguments", c.arguments.dump(-1, ' ', false, json::error_handler_t::replace)}}}};
+            mark_healed(call, c);
+            calls.push_back(std::move(call));
         }
         msg["tool_calls"] = calls;
     }
@@ -111,6 +122,7 @@ json event_json(const StreamEvent& e) {
             if (e.call) {
                 j["accepted"] = true;
                 j["arguments"] = e.call->arguments;
+                mark_healed(j, *e.call);
             } else {
                 j["accepted"] = false;
                 j["rejection"] = e.rejection;

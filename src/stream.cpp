@@ -790,6 +790,7 @@ struct StreamParser::Impl {
                 call.name = judged.report.name;
                 call.arguments = c.arguments;
                 call.id = ids.take(c.id);
+                call.healed = judged.report.healed;
                 end_accepted(std::move(call), continues);
             } else if (continues) {
                 end_rejected(judged.report.reason);
@@ -894,8 +895,11 @@ struct StreamParser::Impl {
             name = c.name;
         }
         if (open && open->at != b.begin) return false;
-        // As phase two does: invalid UTF-8 becomes U+FFFD, then text values are typed.
-        detail::make_valid_utf8(c.arguments);
+        // As phase two does: invalid UTF-8 becomes U+FFFD (two keys that become one are
+        // refused there), then text values are typed.
+        std::string merged_key;
+        detail::make_valid_utf8(c.arguments, &merged_key);
+        if (!merged_key.empty()) return false;
         if (c.arguments_are_text && !detail::type_text_arguments(c, schema, s.limits.max_depth)) return false;
         if (!open) {
             open = Open{b.begin, ids.next(c.id), name, ""};

@@ -226,7 +226,9 @@ bool fits(const std::string& text, const std::string& type, json& out, std::size
     if (type == "object" || type == "array") {
         const ValueRead r = read_value(t, 0, max_depth);
         if (!r.ok && r.failure.kind == Failure::too_deep) too_deep = true;
-        if (!r.ok || r.healed || r.end != t.size()) return false;
+        // A repeated key (also two that became one as invalid UTF-8 was replaced) would be
+        // resolved silently here: the text does not fit, and stays text.
+        if (!r.ok || r.healed || r.end != t.size() || (r.repairs & repair_duplicate_key)) return false;
         if (type == "object" && !r.value.is_object()) return false;
         if (type == "array" && !r.value.is_array()) return false;
         out = r.value;

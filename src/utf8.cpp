@@ -3,6 +3,8 @@
 // overlong forms, surrogates and code points past U+10FFFF by the ranges of the second byte.
 #include "utf8.hpp"
 
+#include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace toolgram::detail {
@@ -80,7 +82,7 @@ std::string to_valid_utf8(std::string_view s) {
     return out;
 }
 
-bool make_valid_utf8(nlohmann::ordered_json& value) {
+bool make_valid_utf8(nlohmann::ordered_json& value, std::string* merged_key) {
     using json = nlohmann::ordered_json;
     bool changed = false;
     std::vector<json*> pending{&value};
@@ -100,9 +102,21 @@ bool make_valid_utf8(nlohmann::ordered_json& value) {
             for (auto it = v->begin(); it != v->end() && keys_valid; ++it) keys_valid = is_valid_utf8(it.key());
             if (!keys_valid) {
                 // Keys cannot be renamed in place: rebuild in the same order. Two keys that
-                // become equal keep the first value, as a duplicate key would.
+                // become equal keep the first value, as a duplicate key would, and are
+                // reported. Appended directly, repeats found through a set: ordered_json's
+                // own emplace searches linearly, quadratic on a hostile object.
                 json fixed = json::object();
-                for (auto it = v->begin(); it != v->end(); ++it) fixed.emplace(to_valid_utf8(it.key()), std::move(*it));
+                auto& members = fixed.get_ref<json::object_t&>();
+                std::unordered_set<std::string> seen;
+                seen.reserve(v->size());
+                for (auto it = v->begin(); it != v->end(); ++it) {
+                    std::string key = to_valid_utf8(it.key());
+                    if (!seen.insert(key).second) {
+                        if (merged_key && merged_key->empty()) *merged_key = std::move(key);
+                        continue;
+                    }
+                    members.emplace_back(std::move(key), std::move(*it));
+                }
                 *v = std::move(fixed);
                 changed = true;
             }

@@ -21,7 +21,10 @@ bool is_valid_utf8(std::string_view s);
 std::string to_valid_utf8(std::string_view s);
 
 // Makes every string and object key in `value` valid UTF-8, in place; true when
-// something was replaced.
-bool make_valid_utf8(nlohmann::ordered_json& value);
+// something was replaced. Two keys of one object that differ only in invalid bytes
+// (`"a\xff"`, `"a\xfe"`) become the same key: the first value stays, and when
+// `merged_key` is given the first such key (as replaced) is written there, so a caller
+// can refuse what would otherwise be a repeated key resolved silently.
+bool make_valid_utf8(nlohmann::ordered_json& value, std::string* merged_key = nullptr);
 
 }  // namespace toolgram::detail

@@ -40,6 +40,7 @@ void append_repair_names(std::uint32_t repairs, std::vector<std::string>& out) {
 }
 
 void ValueBuilder::emit(json v) {
+    after_separator = false;
     if (stack.empty()) {
         root = std::move(v);
         has_root = true;

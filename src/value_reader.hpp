@@ -47,6 +47,11 @@ struct ValueBuilder {
     std::size_t max_depth = 64;
     std::uint32_t repairs = 0;
     bool healed = false;
+    // The input ended where its syntax shows more was coming (a ',' before the cut): why,
+    // for the candidate's refusal. Such a value is still built (a stream reads the members
+    // complete so far), but never becomes a call.
+    std::string unfinished;
+    bool after_separator = false;  // a ',' was read and no value has followed it yet
     json root;
     bool has_root = false;
     std::vector<json> stack;
@@ -198,10 +203,24 @@ template <>
 struct value_action<lv::array_close> : value_action<lv::object_close> {};
 template <>
 struct value_action<lv::tuple_close> : value_action<lv::object_close> {};
+// A ',' says another member, element or argument follows: an output that ends after one
+// was cut mid-value, whatever closers healing could supply.
+inline constexpr const char* cut_after_separator =
+    "the output ends after a ',', so more was coming: a call cut short is never healed";
+inline void note_cut_after_separator(ValueBuilder& b) {
+    if (b.after_separator && b.unfinished.empty()) b.unfinished = cut_after_separator;
+}
+
+template <>
+struct value_action<lv::value_separator> {
+    template <typename Input>
+    static void apply(const Input&, ValueBuilder& b) { b.after_separator = true; }
+};
 template <>
 struct value_action<lv::healed_end> {
     template <typename Input>
     static void apply(const Input&, ValueBuilder& b) {
+        note_cut_after_separator(b);
         b.healed = true;
         b.close();
     }

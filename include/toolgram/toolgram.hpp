@@ -188,6 +188,11 @@ struct Settings {
     ReasoningStart reasoning_start = ReasoningStart::guess;
     // Calls written inside a reasoning block are reported; accepted only when true.
     bool accept_calls_in_reasoning = false;
+    // An output cut off (max_tokens) with every value of a call complete and only closers
+    // missing is healed: the closers are supplied and the call is accepted, marked
+    // `Call::healed`. False: such a call is refused with a reason instead. (A call cut
+    // inside a value, or after a ',' that promised more, is refused either way.)
+    bool accept_healed_calls = true;
     // An unclosed reasoning block ends where the first tool call begins when nothing but
     // calls follows it (Kimi K2 writes calls after reasoning with no closing tag);
     // otherwise it runs to the end.
@@ -245,6 +250,10 @@ struct Call {
     std::string id;
     std::string name;  // the declared tool's name, after normalisation
     json arguments = json::object();
+    // The output was cut off where the call's closers were due, and they were supplied
+    // (Settings::accept_healed_calls). Its arguments are complete as written, but the
+    // model may have meant more calls; `to_json` and `to_openai_message` show it.
+    bool healed = false;
 };
 
 // What phase two decided about one candidate.

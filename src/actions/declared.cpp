@@ -37,7 +37,7 @@ struct json_action : json_block_action<Rule> {};
 template <>
 struct json_action<d::call_open> {  // a tag's start: its attributes are collected anew
     template <typename Input>
-    static void apply(const Input&, JsonBlockState& st) { st.attributes.clear(); }
+    static void apply(const Input&, JsonBlockState& st) { st.clear_attributes(); }
 };
 template <> struct json_action<d::function_name> : named_call::name {};
 template <> struct json_action<d::call_id> : named_call::id {};
@@ -237,6 +237,7 @@ void check(const Settings& settings) {
         throw std::invalid_argument("the grammar \"declared\" reads the syntax of a profile file, and the settings hold "
                                     "none (Settings::declared_syntax)");
     check_declared_syntax(*settings.declared_syntax);
+    check_openers_against_reasoning(scanned_openers(*settings.declared_syntax), settings, true);
 }
 
 }  // namespace

@@ -19,6 +19,7 @@ struct CallObject {
     std::size_t begin = 0, end = 0;
     std::uint32_t repairs = 0;
     bool healed = false;
+    std::string unfinished;
 };
 
 struct LlamaState : BlockState {
@@ -39,9 +40,11 @@ template <>
 struct action<lj::call_object> {
     template <typename Input>
     static void apply(const Input& in, LlamaState& st) {
-        st.objects.push_back({st.take_root(), st.offset_of(in.begin()), st.offset_of(in.end()), st.repairs, st.healed});
+        st.objects.push_back({st.take_root(), st.offset_of(in.begin()), st.offset_of(in.end()), st.repairs, st.healed,
+                              std::move(st.unfinished)});
         st.repairs = 0;
         st.healed = false;
+        st.unfinished.clear();
     }
 };
 
@@ -97,6 +100,7 @@ std::optional<Block> read_block(ScanContext& ctx, std::size_t at, bool tagged_on
         Candidate proto = candidate_from_state("llama3_json", i == 0 ? at : o.begin, o.end, st);
         proto.repairs = o.repairs;
         proto.healed = o.healed;
+        proto.unfinished = o.unfinished;
         candidates_from_payload(o.value, proto, NameRule::required_in_syntax, block.candidates);
     }
     return block;

@@ -4,6 +4,8 @@
 // Where the arguments are a JSON body (<arguments>{…}</arguments>) they are read with the
 // lenient value grammar; where they are elements (<parameter name="k">v</parameter> or
 // <k>v</k>) the values stay text and phase two types them from the tool's schema.
+#include <algorithm>
+
 #include "block_reader.hpp"
 #include "grammar_def.hpp"
 #include "markup_tree.hpp"
@@ -41,13 +43,19 @@ bool is_parameter_element(const Element& e) {
     return e.name == "parameter" || e.name == "param" || e.name == "arg" || e.name == "argument";
 }
 
+// A call's first problem is its reason; later ones add nothing.
+void refuse(Candidate& c, std::string why, std::size_t offset) {
+    if (!c.problem.empty()) return;
+    c.problem = std::move(why);
+    c.problem_offset = offset;
+}
+
 // Reads a JSON body (text of an arguments element); false with a problem when broken.
 bool read_json_body(ScanContext& ctx, std::string_view body, Candidate& c) {
     const std::string text = trimmed(body);
     const ValueRead r = read_value(text, 0, ctx.settings().limits.max_depth);
     if (!r.ok || r.healed) {
-        c.problem = "arguments are not valid JSON: " + (r.ok ? std::string("unclosed") : r.failure.message);
-        c.problem_offset = c.begin;
+        refuse(c, "arguments are not valid JSON: " + (r.ok ? std::string("unclosed") : r.failure.message), c.begin);
         return false;
     }
     if (r.end != text.size()) c.notes.push_back("trailing_text_ignored");
@@ -56,11 +64,60 @@ bool read_json_body(ScanContext& ctx, std::string_view body, Candidate& c) {
     return true;
 }
 
+// One field of an element (its name, id, arguments, a parameter's key) as the model gave
+// it: in an attribute or a child element under any of the field's aliases, repeats
+// included, each with the value it gives.
+struct Given {
+    std::string where;  // `attribute name`, `<tool_name>`
+    std::string value;
+    const Element* element = nullptr;  // a child element; null for an attribute
+};
+
+enum class Children { none, text, decoded_text };
+constexpr std::initializer_list<const char*> name_aliases = {"name", "tool_name", "tool", "function"};
+
+std::vector<Given> given(const Element& e, std::initializer_list<const char*> attributes,
+                         std::initializer_list<const char*> aliases, Children children) {
+    std::vector<Given> out;
+    for (const char* a : attributes)
+        for (const auto& [k, v] : e.attributes)
+            if (k == a) out.push_back({"attribute " + k, v, nullptr});
+    if (children == Children::none) return out;
+    for (const char* a : aliases)
+        for (const auto& ch : e.children)
+            if (ch.name == a)
+                out.push_back({"<" + ch.name + ">",
+                               children == Children::decoded_text ? trimmed(decode_entities(ch.text)) : trimmed(ch.text), &ch});
+    return out;
+}
+
+// The value of a field given in several places: the first, when all agree (reported);
+// a refusal naming two places that disagree otherwise, since a reader of the same markup
+// could take either (as with a repeated JSON key).
+const Given* resolve_given(const std::vector<Given>& g, const Element& e, const char* field, Candidate& c) {
+    if (g.empty()) return nullptr;
+    for (std::size_t i = 1; i < g.size(); ++i) {
+        // Elements with children (parameters) are compared by nothing short of their
+        // reading: two of them are two readings, which disagree as far as we can tell.
+        const bool same = g[i].value == g[0].value && !(g[0].element && !g[0].element->children.empty()) &&
+                          !(g[i].element && !g[i].element->children.empty());
+        if (!same) {
+            const std::string places = g[i].where == g[0].where ? " twice, in " + g[0].where
+                                                                : " as both " + g[0].where + " and " + g[i].where;
+            refuse(c, "<" + e.name + "> gives its " + field + places + ", with different values; which counts is ambiguous",
+                   e.begin);
+            return &g[0];
+        }
+    }
+    if (g.size() > 1 && std::find(c.notes.begin(), c.notes.end(), "alias_keys_agree") == c.notes.end())
+        c.notes.push_back("alias_keys_agree");
+    return &g[0];
+}
+
 void add_text_parameter(const Element& p, Candidate& c) {
-    const std::string* key = p.attribute("name");
-    if (!key) key = p.attribute("key");
-    const std::string k = key ? *key : p.name;
-    set_argument(c, k, value_text(p));
+    const std::vector<Given> keys = given(p, {"name", "key"}, {}, Children::none);
+    const Given* key = resolve_given(keys, p, "key", c);
+    set_argument(c, key ? key->value : p.name, value_text(p));
 }
 
 void read_call(ScanContext& ctx, const Element& e, const Candidate& proto, std::vector<Candidate>& out) {
@@ -70,13 +127,21 @@ void read_call(ScanContext& ctx, const Element& e, const Candidate& proto, std::
     c.healed = c.healed || e.healed;
 
     // A JSON body straight inside the call element: <tool_call>{"name": …}</tool_call>.
+    // A name attribute beside it must name the same tool.
     if (e.children.empty() && !e.cut) {
         const std::string body = trimmed(e.text);
         if (!body.empty() && body.front() == '{') {
             const ValueRead r = read_value(body, 0, ctx.settings().limits.max_depth);
             if (r.ok && !r.healed) {
                 c.repairs |= r.repairs;
+                const std::size_t first = out.size();
                 candidates_from_payload(r.value, c, NameRule::required_in_syntax, out);
+                const std::vector<Given> names = given(e, name_aliases, {}, Children::none);
+                for (std::size_t i = first; i < out.size(); ++i) {
+                    std::vector<Given> all = names;
+                    all.push_back({"the body's call object", out[i].name, nullptr});
+                    if (!names.empty()) resolve_given(all, e, "name", out[i]);
+                }
                 return;
             }
         }
@@ -88,31 +153,30 @@ void read_call(ScanContext& ctx, const Element& e, const Candidate& proto, std::
         c.cut = true;
     }
 
-    const std::string* name = nullptr;
-    for (const char* k : {"name", "tool_name", "tool", "function"})
-        if (!name) name = e.attribute(k);
-    std::string name_text;
-    if (!name) {
-        if (const Element* n = e.child({"name", "tool_name", "tool", "function"})) {
-            name_text = trimmed(decode_entities(n->text));
-            name = &name_text;
-        }
-    }
-    if (name) c.name = *name;
-
-    if (const std::string* id = e.attribute("id")) c.id = *id;
-    else if (const Element* idc = e.child({"id", "tool_call_id"})) c.id = trimmed(idc->text);
+    // Every place a field may be given is looked at, so none is dropped unread.
+    const std::vector<Given> names = given(e, name_aliases, name_aliases, Children::decoded_text);
+    if (const Given* name = resolve_given(names, e, "name", c)) c.name = name->value;
+    const std::vector<Given> ids = given(e, {"id"}, {"id", "tool_call_id"}, Children::text);
+    if (const Given* id = resolve_given(ids, e, "id", c)) c.id = id->value;
 
     c.arguments = json::object();
     c.arguments_are_text = false;
-    if (const std::string* attr = e.attribute("arguments")) {
-        read_json_body(ctx, *attr, c);
-    } else if (const Element* args = e.child({"arguments", "parameters", "params", "args", "input"})) {
-        if (!args->children.empty()) {
+    const std::vector<Given> argument_places =
+        given(e, {"arguments"}, {"arguments", "parameters", "params", "args", "input"}, Children::text);
+    const Given* args = resolve_given(argument_places, e, "arguments", c);
+    const auto parameter = std::find_if(e.children.begin(), e.children.end(), is_parameter_element);
+    if (args && parameter != e.children.end())
+        refuse(c, "<" + e.name + "> gives its arguments both in " + args->where + " and as <" + parameter->name +
+                      "> elements; which counts is ambiguous",
+               e.begin);
+    if (args && !args->element) {
+        read_json_body(ctx, args->value, c);
+    } else if (args) {
+        if (!args->element->children.empty()) {
             c.arguments_are_text = true;
-            for (const auto& p : args->children) add_text_parameter(p, c);
-        } else if (!trimmed(args->text).empty() && !args->cut) {
-            read_json_body(ctx, args->text, c);
+            for (const auto& p : args->element->children) add_text_parameter(p, c);
+        } else if (!args->value.empty() && !args->element->cut) {
+            read_json_body(ctx, args->element->text, c);
         }
     } else {
         for (const auto& p : e.children) {

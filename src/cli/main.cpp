@@ -168,6 +168,8 @@ const char* parse_help =
     "                        line gives an error object, not a stop.\n"
     "  --tool-required       the caller requires a tool call (satisfies the fallback intent gate)\n"
     "  --accept-reasoning-calls  accept calls written inside reasoning blocks\n"
+    "  --refuse-healed       refuse a call whose closers the end of output cut off (healed\n"
+    "                        calls are accepted by default and marked \"healed\": true)\n"
     "  --tag-open TEXT, --tag-close TEXT   the tag grammar's delimiters (not empty)\n"
     "  --fallback-max-bytes N  size gate for fallback candidates, 1 to 2^30 (default 2048)\n"
     "  --reasoning-start guess|inside|outside  whether the prompt opened reasoning\n"
@@ -202,8 +204,9 @@ const char* stream_help =
     "  --reasoning-start guess|inside|outside\n"
     "                        whether the prompt opened a reasoning block (default guess: text\n"
     "                        is held until a reasoning delimiter or the end tells)\n"
-    "  --profile, --profile-file, --tools, --tool-required, --accept-reasoning-calls, --tag-open,\n"
-    "  --tag-close, --fallback-max-bytes, --pretty: as for 'toolgram parse'\n";
+    "  --profile, --profile-file, --tools, --tool-required, --accept-reasoning-calls,\n"
+    "  --refuse-healed, --tag-open, --tag-close, --fallback-max-bytes, --pretty: as for\n"
+    "  'toolgram parse'\n";
 
 const char* instruction_help =
     "usage: toolgram instruction (--profile NAME | --profile-file FILE) [--tools TOOLS.json]\n"
@@ -267,6 +270,7 @@ struct ParseOptions {
     bool summary = false;
     bool tool_required = false;
     bool accept_reasoning_calls = false;
+    bool refuse_healed = false;
     std::optional<std::string> tag_open, tag_close;
     std::optional<std::size_t> fallback_max_bytes;
     std::optional<toolgram::ReasoningStart> reasoning_start;
@@ -313,6 +317,7 @@ toolgram::Profile make_profile(const std::string& name, const ParseOptions& o, b
     }
     if (o.tool_required) p.settings.tool_required = true;
     if (o.accept_reasoning_calls) p.settings.accept_calls_in_reasoning = true;
+    if (o.refuse_healed) p.settings.accept_healed_calls = false;
     if (o.tag_open) p.settings.tag_open = *o.tag_open;
     if (o.tag_close) p.settings.tag_close = *o.tag_close;
     if (o.fallback_max_bytes) p.settings.fallback_max_bytes = *o.fallback_max_bytes;
@@ -411,6 +416,7 @@ bool common_option(const std::vector<std::string>& args, std::size_t& i, ParseOp
     else if (a == "--summary") o.summary = true;
     else if (a == "--tool-required") o.tool_required = true;
     else if (a == "--accept-reasoning-calls") o.accept_reasoning_calls = true;
+    else if (a == "--refuse-healed") o.refuse_healed = true;
     else if (a == "--tag-open") o.tag_open = tag_option(a, value("--tag-open"));
     else if (a == "--tag-close") o.tag_close = tag_option(a, value("--tag-close"));
     else if (a == "--reasoning-start") {

@@ -73,6 +73,7 @@ inline void apply_case_settings(toolgram::Profile& p, const json& spec) {
     const json s = spec.value("settings", json::object());
     p.settings.tool_required = s.value("tool_required", p.settings.tool_required);
     p.settings.accept_calls_in_reasoning = s.value("accept_calls_in_reasoning", p.settings.accept_calls_in_reasoning);
+    p.settings.accept_healed_calls = s.value("accept_healed_calls", p.settings.accept_healed_calls);
     p.settings.tag_open = s.value("tag_open", p.settings.tag_open);
     p.settings.tag_close = s.value("tag_close", p.settings.tag_close);
     p.settings.fallback_max_bytes = s.value("fallback_max_bytes", p.settings.fallback_max_bytes);

@@ -152,6 +152,14 @@ TEST_CASE("auto agrees with each family's own profile on that family's corpus", 
                     for (const auto& r : rejected)
                         if (r["reason"].get<std::string>().find("exactly one") != std::string::npos) ++ambiguous;
                     CHECK(ambiguous >= want.size());
+                } else if (family == "granite") {
+                    // Granite 3.1's `<tool_call>[…]` has no closer: under auto the tag grammar
+                    // reads it as a call whose closer the end of output cut off, so the calls
+                    // are the same but healed (README, coverage). Only that may differ.
+                    json same = got;
+                    for (std::size_t i = 0; i < same.size() && i < want.size(); ++i)
+                        if (!want[i].contains("healed") && same[i].value("healed", false)) same[i].erase("healed");
+                    CHECK(same == want);
                 } else {
                     CHECK(got == want);
                 }

@@ -93,7 +93,7 @@ std::string disagreement(const Streamed& s, const toolgram::Result& want) {
     if (ended.size() != want.calls.size()) return "ended calls differ in number";
     for (std::size_t i = 0; i < ended.size(); ++i)
         if (ended[i].id != want.calls[i].id || ended[i].name != want.calls[i].name ||
-            ended[i].arguments != want.calls[i].arguments)
+            ended[i].arguments != want.calls[i].arguments || ended[i].healed != want.calls[i].healed)
             return "ended call " + std::to_string(i) + " differs";
     return {};
 }
