@@ -15,7 +15,6 @@
 
 namespace toolgram::grammar::bracket {
 using namespace tao::pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 using lenient::ws;
 
 struct call_separator : sor<lenient::trailing_comma, seq<lenient::value_separator, ws>, at<one<']'>>, at<eof>> {};

@@ -21,7 +21,6 @@
 
 namespace toolgram::grammar::command_r {
 using namespace tao::pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 
 struct action_open : TAO_PEGTL_STRING("<|START_ACTION|>") {};
 using action_close = literal<TAO_PEGTL_STRING("<|END_ACTION|>")>;  // a Getter, not a rule

@@ -36,7 +36,6 @@
 
 namespace toolgram::grammar::declared {
 using namespace tao::pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 
 // Where whitespace may stand between header tokens (the order of DeclaredSyntax::Space).
 enum class space_mode : unsigned char { any, blanks, none, line_break };

@@ -23,7 +23,6 @@
 
 namespace toolgram::grammar::deepseek_r1 {
 using namespace tao::pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 
 struct sp : star<space> {};
 

@@ -16,7 +16,6 @@
 
 namespace toolgram::grammar::deepseek_v31 {
 using namespace tao::pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 
 struct sp : star<space> {};
 

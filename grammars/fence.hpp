@@ -9,7 +9,6 @@
 
 namespace toolgram::grammar::fence {
 using namespace tao::pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 
 struct info : star<sor<alnum, one<'_', '-', '+'>>> {};
 struct open : seq<three<'`'>, info, star<blank>> {};

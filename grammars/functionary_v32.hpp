@@ -21,7 +21,6 @@
 
 namespace toolgram::grammar::functionary_v32 {
 using namespace tao::pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 
 struct prefix : TAO_PEGTL_STRING(">>>") {};
 struct line_end : seq<opt<one<'\r'>>, one<'\n'>> {};

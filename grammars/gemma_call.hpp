@@ -26,7 +26,6 @@
 
 namespace toolgram::grammar::gemma_call {
 using namespace tao::pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 using lenient::ws;
 
 // Strings.

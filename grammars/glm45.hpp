@@ -24,7 +24,6 @@
 
 namespace toolgram::grammar::glm45 {
 using namespace tao::pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 
 struct open : TAO_PEGTL_STRING("<tool_call>") {};
 struct close : TAO_PEGTL_STRING("</tool_call>") {};

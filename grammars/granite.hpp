@@ -15,7 +15,6 @@
 
 namespace toolgram::grammar::granite {
 using namespace tao::pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 
 struct token_open : TAO_PEGTL_STRING("<|tool_call|>") {};
 struct tag_open : TAO_PEGTL_STRING("<tool_call>") {};

@@ -14,7 +14,6 @@
 
 namespace toolgram::grammar::granite_20b_fc {
 using namespace tao::pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 
 struct open : TAO_PEGTL_STRING("<function_call>") {};
 struct close : TAO_PEGTL_STRING("</function_call>") {};

@@ -19,7 +19,6 @@
 
 namespace toolgram::grammar::json_block {
 using namespace tao::pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 using lenient::ws;
 
 struct payload : seq<at<one<'{', '['>>, lenient::value> {};

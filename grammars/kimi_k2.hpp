@@ -17,7 +17,6 @@
 
 namespace toolgram::grammar::kimi_k2 {
 using namespace tao::pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 
 struct sp : star<space> {};
 

@@ -27,7 +27,6 @@ namespace toolgram::grammar::lenient {
 
 namespace pegtl = tao::pegtl;
 using namespace pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 
 // ---------------------------------------------------------------------------------------
 // Whitespace and comments.

@@ -20,7 +20,6 @@
 
 namespace toolgram::grammar::llama3_json {
 using namespace tao::pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 using lenient::ws;
 
 struct python_tag : TAO_PEGTL_STRING("<|python_tag|>") {};

@@ -18,7 +18,6 @@
 
 namespace toolgram::grammar::marker {
 using namespace tao::pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 using lenient::ws;
 
 struct keyword : string<'T', 'O', 'O', 'L', '_', 'C', 'A', 'L', 'L'> {};

@@ -16,7 +16,6 @@
 
 namespace toolgram::grammar::markup {
 using namespace tao::pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 
 struct name_start : sor<alpha, one<'_'>> {};
 struct name_rest : star<sor<alnum, one<'_', '-', '.', ':'>>> {};

@@ -17,7 +17,6 @@
 
 namespace toolgram::grammar::mistral {
 using namespace tao::pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 
 struct sp : star<blank> {};
 

@@ -22,7 +22,6 @@
 
 namespace toolgram::grammar::params {
 using namespace tao::pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 
 struct ws : star<space> {};
 

@@ -14,7 +14,6 @@
 
 namespace toolgram::grammar::python_call {
 using namespace tao::pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 using lenient::ws;
 
 struct function_name : list<identifier, one<'.'>> {};

@@ -27,7 +27,6 @@
 
 namespace toolgram::grammar::pythonic {
 using namespace tao::pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 using lenient::ws;
 
 // Bare calls one after another (whitespace or newlines between): Olmo 3's lines.

@@ -19,7 +19,6 @@
 
 namespace toolgram::grammar::tag {
 using namespace tao::pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 
 struct open_tag_of {
     template <typename State>

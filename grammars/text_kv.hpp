@@ -17,7 +17,6 @@
 
 namespace toolgram::grammar::text_kv {
 using namespace tao::pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 using lenient::ws;
 
 // A name is short: at most 256 bytes before the line ends. Unbounded, every label in a

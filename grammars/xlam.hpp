@@ -23,7 +23,6 @@
 
 namespace toolgram::grammar::xlam {
 using namespace tao::pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 using lenient::ws;
 
 struct array_head : seq<one<'['>, ws, one<'{'>> {};

@@ -16,7 +16,6 @@
 
 namespace toolgram::grammar::xml {
 using namespace tao::pegtl;
-using tao::pegtl::opt;  // a using-declaration: valijson brings a global `opt` into view
 
 struct name_ends : not_at<sor<alnum, one<'_', '-', ':'>>> {};
 struct call_tag

@@ -235,7 +235,7 @@ private:
         out << "## Per profile\n\n"
             << "prose: 10 MB without tool syntax. calls: " << dense_calls << " calls in the profile's syntax. mixed: 12 KB of "
             << "reasoning, prose and three calls. × memchr and × json::parse: our time over the reference's; of which "
-            << "validation: the JSON Schema validation of the same arguments alone (valijson, as the judge runs it), "
+            << "validation: the JSON Schema validation of the same arguments alone (toolgram's validator, as the judge runs it), "
             << "in the same unit; auto ×: auto's time over the profile's on the same output (– where auto reads other "
             << "calls).\n\n"
             << "| profile | prose MB/s | × memchr | calls MB/s | calls/s | × json::parse | of which validation | "

@@ -162,7 +162,7 @@ void calls(benchmark::State& state, std::string profile) {
     const Parser auto_parser = make_parser("auto");
     const std::string text = tb::call_dense(parser.profile(), tb::dense_calls);
     const std::vector<std::string> payloads = tb::argument_payloads(tb::dense_calls);
-    // Where the time goes: the JSON Schema validation of the same arguments (valijson,
+    // Where the time goes: the JSON Schema validation of the same arguments (src/schema/,
     // as the judge runs it), timed alone.
     const toolgram::detail::ToolSet toolset(parser.tools());
     std::vector<std::pair<int, toolgram::json>> validations;
