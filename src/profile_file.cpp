@@ -249,7 +249,14 @@ void read_settings(const json& j, Settings& s) {
     }
     if (const json* v = f.get("limits")) {
         const Fields l(*v, f.path("limits"), {"max_depth", "max_candidate_bytes", "max_candidates", "max_input_bytes"});
-        if (const json* x = l.get("max_depth")) s.limits.max_depth = size_of(*x, l.path("max_depth"));
+        if (const json* x = l.get("max_depth")) {
+            s.limits.max_depth = size_of(*x, l.path("max_depth"));
+            // Refused at load, not first when a Parser is built, so the message names the field.
+            if (s.limits.max_depth > Limits::max_depth_ceiling)
+                fail(l.path("max_depth"), std::to_string(s.limits.max_depth) + " is above the ceiling of " +
+                                              std::to_string(Limits::max_depth_ceiling) +
+                                              ", the deepest nesting the stack is known to survive");
+        }
         if (const json* x = l.get("max_candidate_bytes")) s.limits.max_candidate_bytes = size_of(*x, l.path("max_candidate_bytes"));
         if (const json* x = l.get("max_candidates")) s.limits.max_candidates = size_of(*x, l.path("max_candidates"));
         if (const json* x = l.get("max_input_bytes")) s.limits.max_input_bytes = size_of(*x, l.path("max_input_bytes"));
