@@ -83,7 +83,11 @@ bool bool_of(const json& v, const std::string& path) {
     return v.get<bool>();
 }
 std::size_t size_of(const json& v, const std::string& path) {
-    if (!v.is_number_unsigned() || v.get<std::uint64_t>() == 0) {
+    // Read from text, a positive integer is unsigned; built in code (`{"max_depth", 100}`),
+    // it is a signed one. Both are whole numbers.
+    const bool positive = v.is_number_unsigned() ? v.get<std::uint64_t>() > 0
+                                                 : v.is_number_integer() && v.get<std::int64_t>() > 0;
+    if (!positive) {
         if (!v.is_number()) wrong_type(path, "a positive whole number", v);
         fail(path, "expected a positive whole number, got " + v.dump());
     }
