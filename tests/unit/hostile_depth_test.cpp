@@ -7,12 +7,12 @@
 // built-in profile and every shipped profile file: an argument nested exactly to the
 // ceiling is read, on the main thread and on a worker thread with a 256 KiB stack, by the
 // one-shot parse and by a stream, and the result serialised (what a caller does next);
-// one level more, or 100,000 more, is rejected with the limit named. Each run happens in
+// one level more, or 100,000 levels, is rejected with the limit named. Each run happens in
 // a forked child, so an overflow fails its test instead of ending the run. Then the
 // refusals: a Parser or a profile file asking for more than the ceiling, or for 0.
 //
 // tests/bench/stack_depth.cpp measures the stack a level costs per profile; the figures
-// behind the ceiling are in README.md (Limits).
+// behind the ceiling are in README.md ("Hostile input").
 #include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -253,7 +253,8 @@ TEST_CASE("max_depth_ceiling: an argument nested exactly to the ceiling is read 
     const toolgram::Parser parser(p, tools());
     const json expected_arguments = {{"record", nesting_value(shape, levels)}};
     for (const std::size_t stack : {std::size_t{0}, worker_stack}) {
-        DYNAMIC_SECTION(source << ", " << shape_name(shape) << ", " << (stack ? std::to_string(stack / 1024) + " KiB thread" : std::string("main thread"))) {
+        const std::string where = stack ? std::to_string(stack / 1024) + " KiB thread" : "main thread";
+        DYNAMIC_SECTION(source << ", " << shape_name(shape) << ", " << where) {
             CAPTURE(around, text.substr(0, 200));
             const Isolated run = run_isolated(stack, [&] { return parse_and_stream(parser, text); });
             REQUIRE(run.signal == 0);
