@@ -26,6 +26,27 @@ using detail::Block;
 using detail::Candidate;
 using detail::GrammarDef;
 
+namespace detail {
+
+// Limits::max_depth bounds every recursion a parse makes (the grammars' depth_limited, the
+// copies, dumps and schema checks of the value read, each once per level), so above the
+// ceiling hostile input could overflow the stack: refused here, where every Parser (and
+// so every stream) is built. 0 is refused too: a call's arguments are a level already,
+// so no call could ever be read.
+inline Profile checked_limits(Profile p) {
+    const std::size_t depth = p.settings.limits.max_depth;
+    if (depth == 0)
+        throw std::invalid_argument("profile \"" + p.name +
+                                    "\": limits.max_depth is 0; at least 1 is needed, as a call's arguments are a level");
+    if (depth > Limits::max_depth_ceiling)
+        throw std::invalid_argument("profile \"" + p.name + "\": limits.max_depth " + std::to_string(depth) +
+                                    " is above the ceiling of " + std::to_string(Limits::max_depth_ceiling) +
+                                    " (toolgram::Limits::max_depth_ceiling), the deepest nesting the stack is known to survive");
+    return p;
+}
+
+}  // namespace detail
+
 struct Parser::Impl {
     Profile profile;
     std::vector<Tool> tools;
@@ -37,7 +58,8 @@ struct Parser::Impl {
     // order, with their grammar: what the one-shot scan compares at each indexed position.
     std::vector<std::pair<std::string, const GrammarDef*>> role_markers[2];
 
-    Impl(Profile p, std::vector<Tool> t) : profile(std::move(p)), tools(std::move(t)), toolset(tools) {
+    Impl(Profile p, std::vector<Tool> t)
+        : profile(detail::checked_limits(std::move(p))), tools(std::move(t)), toolset(tools) {
         for (const auto& use : profile.grammars) {
             const GrammarDef* g = detail::find_grammar(use.grammar);
             if (!g) throw std::invalid_argument("profile \"" + profile.name + "\" names unknown grammar \"" + use.grammar + "\"");

@@ -82,7 +82,11 @@ bool bool_of(const json& v, const std::string& path) {
     return v.get<bool>();
 }
 std::size_t size_of(const json& v, const std::string& path) {
-    if (!v.is_number_unsigned() || v.get<std::uint64_t>() == 0) {
+    // Read from text, a positive integer is unsigned; built in code (`{"max_depth", 100}`),
+    // it is a signed one. Both are whole numbers.
+    const bool positive = v.is_number_unsigned() ? v.get<std::uint64_t>() > 0
+                                                 : v.is_number_integer() && v.get<std::int64_t>() > 0;
+    if (!positive) {
         if (!v.is_number()) wrong_type(path, "a positive whole number", v);
         fail(path, "expected a positive whole number, got " + v.dump());
     }
@@ -249,7 +253,14 @@ void read_settings(const json& j, Settings& s) {
     }
     if (const json* v = f.get("limits")) {
         const Fields l(*v, f.path("limits"), {"max_depth", "max_candidate_bytes", "max_candidates", "max_input_bytes"});
-        if (const json* x = l.get("max_depth")) s.limits.max_depth = size_of(*x, l.path("max_depth"));
+        if (const json* x = l.get("max_depth")) {
+            s.limits.max_depth = size_of(*x, l.path("max_depth"));
+            // Refused at load, not first when a Parser is built, so the message names the field.
+            if (s.limits.max_depth > Limits::max_depth_ceiling)
+                fail(l.path("max_depth"), std::to_string(s.limits.max_depth) + " is above the ceiling of " +
+                                              std::to_string(Limits::max_depth_ceiling) +
+                                              ", the deepest nesting the stack is known to survive");
+        }
         if (const json* x = l.get("max_candidate_bytes")) s.limits.max_candidate_bytes = size_of(*x, l.path("max_candidate_bytes"));
         if (const json* x = l.get("max_candidates")) s.limits.max_candidates = size_of(*x, l.path("max_candidates"));
         if (const json* x = l.get("max_input_bytes")) s.limits.max_input_bytes = size_of(*x, l.path("max_input_bytes"));

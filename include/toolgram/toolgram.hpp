@@ -43,6 +43,15 @@ enum class Role { primary, fallback };
 // Hostile-input limits. Hitting one rejects the candidate (or skips the rest of the
 // input) with the limit named in telemetry; nothing throws and nothing else is lost.
 struct Limits {
+    // The deepest max_depth there is: a Parser asked for more (or for 0) throws
+    // std::invalid_argument, a profile file asking for more is refused. Every grammar
+    // recurses once per level of nesting, and so do copying, dumping and validating the
+    // value read, so the limit is what keeps hostile nesting off the end of the stack. At
+    // the ceiling a parse fits a 256 KiB thread stack in an optimised build with over 3x
+    // to spare (at most 352 bytes a level, 528 with a schema that refers to itself once a
+    // level; tests/bench/stack_depth.cpp measures them); -O0 builds need about 1.7 KiB a
+    // level, AddressSanitizer up to 6 KiB (README, "Hostile input").
+    static constexpr std::size_t max_depth_ceiling = 128;
     std::size_t max_depth = 64;                     // bracket / element nesting in any grammar
     std::size_t max_candidate_bytes = 1u << 20;     // one call's source text
     std::size_t max_candidates = 1024;              // per parse
@@ -330,9 +339,9 @@ struct ToolProblem {
 class Parser {
 public:
     // Compiles every tool's schema once (toolgram's own JSON Schema validator, src/schema/).
-    // Throws std::invalid_argument on an unknown grammar in the profile, a tool with no name
-    // or a name declared twice. A schema that cannot be used does not throw: see
-    // tool_problems().
+    // Throws std::invalid_argument on an unknown grammar in the profile, a limits.max_depth
+    // of 0 or above Limits::max_depth_ceiling, a tool with no name or a name declared twice.
+    // A schema that cannot be used does not throw: see tool_problems().
     explicit Parser(Profile profile, std::vector<Tool> tools = {});
     ~Parser();
     Parser(Parser&&) noexcept;
