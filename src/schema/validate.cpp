@@ -179,19 +179,20 @@ private:
     // Nothing is built in the quiet pass: a path costs only when a reason is wanted.
     class Step {
     public:
-        Step(Evaluator& e, std::size_t index) : e_(e), size_(e.path_.size()) {
-            if (e_.explain_) e_.append_index(index);
+        Step(Evaluator& e, std::size_t index) : e_(e), size_(e.path_.size()), active_(e.explain_) {
+            if (active_) e_.append_index(index);
         }
-        Step(Evaluator& e, const std::string& key) : e_(e), size_(e.path_.size()) {
-            if (e_.explain_) e_.append_key(key);
+        Step(Evaluator& e, const std::string& key) : e_(e), size_(e.path_.size()), active_(e.explain_) {
+            if (active_) e_.append_key(key);
         }
         ~Step() {
-            if (e_.explain_) e_.path_.resize(size_);
+            if (active_) e_.path_.resize(size_);
         }
 
     private:
         Evaluator& e_;
         std::size_t size_;
+        bool active_;
     };
 
     // Out of line: their temporaries would otherwise sit in every recursive frame.
