@@ -63,7 +63,9 @@ void drop_past_candidate_limit(Block& b, std::size_t& kept, std::size_t max_cand
 // `markers` are the role's markers in profile order (Parser::Impl::role_markers).
 std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const GrammarDef*, Role>>& grammars, Role role,
                         const std::vector<std::pair<std::string, const GrammarDef*>>& markers, std::size_t limit,
-                        std::size_t answer_begin, std::size_t answer_end) {
+                        std::size_t answer_begin, std::size_t answer_end,
+                        std::pair<std::size_t, std::size_t> intent = {std::string_view::npos, std::string_view::npos}) {
+    const auto [intent_at, after_intent] = intent;  // an intent marker in the answer, and where what follows it begins
     const std::string_view text = ctx.text();
     std::array<bool, 256> first{};
     for (const auto& [m, g] : markers) first[static_cast<unsigned char>(m[0])] = true;
@@ -128,20 +130,26 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
         }
         if (!advanced) ++pos;
     }
-    if (blocks.empty() && answer_begin < answer_end) {
+    // Whole-output readers read the answer; after an intent marker (`CALL_TOOL\n{…}`), what
+    // follows it first: the marker states the intent, it is not part of the call's syntax.
+    // The answer from its start is read only when the marker does not begin it.
+    auto read_whole = [&](std::size_t begin) {
         for (const auto& [g, r] : grammars) {
             if (r != role || !g->read_whole) continue;
             detail::coverage_read_begin(g->name);
-            std::optional<Block> b = g->read_whole(ctx, answer_begin, answer_end);
+            std::optional<Block> b = g->read_whole(ctx, begin, answer_end);
             detail::coverage_read_end(b);
             if (!b) continue;
             drop_past_candidate_limit(*b, kept, max_candidates);
             for (auto& c : b->candidates) c.role = role;
             b->role = role;
             blocks.push_back(std::move(*b));
-            break;
+            return;
         }
-    }
+    };
+    if (blocks.empty() && after_intent < answer_end) read_whole(after_intent);
+    if (blocks.empty() && answer_begin < answer_end && intent_at != answer_begin)
+        read_whole(answer_begin);
     return blocks;
 }
 
@@ -351,15 +359,33 @@ Result Parser::Impl::parse(std::string_view text) const {
     while (answer_begin < answer_end && std::isspace(static_cast<unsigned char>(text[answer_begin]))) ++answer_begin;
     while (answer_end > answer_begin && std::isspace(static_cast<unsigned char>(text[answer_end - 1]))) --answer_end;
 
-    // Phase one.
-    std::vector<Block> blocks = scan(ctx, grammars, Role::primary, role_markers[0], limit, answer_begin, answer_end);
-    if (blocks.empty()) blocks = scan(ctx, grammars, Role::fallback, role_markers[1], limit, answer_begin, answer_end);
-
     // Intent counts when it is shown before the candidate: a model states it, then calls.
     // (Read this way, a stream can decide a candidate without waiting for the end.)
-    std::size_t intent_at = settings.tool_required ? 0 : std::string_view::npos;
-    for (const auto& m : settings.intent_markers) intent_at = std::min(intent_at, ctx.find_ci(m, limit));
+    std::size_t marker_at = std::string_view::npos, marker_end = 0;
+    for (const auto& m : settings.intent_markers) {
+        const std::size_t at = ctx.find_ci(m, limit);
+        if (at < marker_at || (at == marker_at && at + m.size() > marker_end)) marker_at = at, marker_end = at + m.size();
+    }
+    const std::size_t intent_at = settings.tool_required ? 0 : marker_at;
     const auto intent_before = [&](std::size_t pos) { return settings.tool_required || intent_at < pos; };
+    // What follows an intent marker in the answer (`CALL_TOOL\n{…}`, `need_tool: yes\n[…]`),
+    // past blanks and a colon: where whole-output fallbacks read first.
+    std::pair<std::size_t, std::size_t> intent{std::string_view::npos, std::string_view::npos};
+    if (marker_at != std::string_view::npos && marker_at >= answer_begin && marker_at < marker_end &&
+        marker_end < answer_end) {
+        std::size_t after = marker_end;
+        auto skip_blanks = [&] {
+            while (after < answer_end && std::isspace(static_cast<unsigned char>(text[after]))) ++after;
+        };
+        skip_blanks();
+        if (after < answer_end && text[after] == ':') ++after, skip_blanks();
+        intent = {marker_at, after};
+    }
+
+    // Phase one.
+    std::vector<Block> blocks = scan(ctx, grammars, Role::primary, role_markers[0], limit, answer_begin, answer_end);
+    if (blocks.empty())
+        blocks = scan(ctx, grammars, Role::fallback, role_markers[1], limit, answer_begin, answer_end, intent);
 
     // A reasoning delimiter written inside a call that was read whole (`{"q": "what is
     // <think>?"}`) is the call's text: reasoning is found again with such blocks masked,
