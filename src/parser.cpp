@@ -224,6 +224,9 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
         // Checked before the candidate's own problems: without intent, broken
         // JSON in an answer is just broken JSON, not a failed tool call.
         reason = "fallback gate: no intent shown (no intent marker, and no tool call was required)";
+    } else if (!c.echo.empty()) {
+        // Not a call the model failed to write: one it repeated from the history.
+        reason = c.echo;
     } else if (c.end - c.begin > limits.max_candidate_bytes) {
         reason = "candidate of " + std::to_string(c.end - c.begin) + " bytes exceeds the limit of " +
                  std::to_string(limits.max_candidate_bytes);
@@ -468,8 +471,9 @@ Result Parser::Impl::parse(std::string_view text) const {
     Telemetry& tm = result.telemetry;
     std::size_t fallback_count = 0;
     for (const auto& b : blocks) {
+        // An echoed history record is not a call the model is making: it does not count.
         for (const auto& c : b.candidates)
-            if (c.role == Role::fallback && !c.in_example && !c.in_reasoning) ++fallback_count;
+            if (c.role == Role::fallback && !c.in_example && !c.in_reasoning && c.echo.empty()) ++fallback_count;
         if (b.role == Role::fallback && !b.in_example && !b.in_reasoning) fallback_count += b.dropped;
     }
 

@@ -1,7 +1,8 @@
 // `auto` on outputs with no marker of their own (src/profiles.cpp, src/parser.cpp): a
 // whole output `WORD\n{…}` is Functionary v3.2's headless message only as a gated
-// fallback, and what follows an intent marker is read by the whole-output fallbacks. The
-// functionary_v32 profile keeps its own reading.
+// fallback, what follows an intent marker is read by the whole-output fallbacks, and an
+// echoed call-history record is never a new call. The functionary_v32 profile keeps its
+// own reading.
 #include <string>
 #include <vector>
 
@@ -131,5 +132,57 @@ TEST_CASE("auto: after an intent marker, what is not a call stays content", "[au
         const Result r = parse("auto", "CALL_TOOL\n{\"name\": \"get_time\", \"arguments\": {}}");
         CHECK(r.calls.empty());
         CHECK(reasons(r) == std::vector<std::string>{"unknown tool \"get_time\""});
+    }
+}
+
+// =======================================================================================
+// Echoed call history
+
+TEST_CASE("an echoed [TOOL_CALL_HISTORY] record with its status is never a new call", "[text_kv][history]") {
+    const std::string record = "[TOOL_CALL_HISTORY]\nfunction.name: get_weather\nfunction.arguments: {\"city\": \"Paris\"}\n"
+                               "status: already_called\n[/TOOL_CALL_HISTORY]";
+    const std::string echo = "an echo of the call history (status: already_called), a record of a call already made, "
+                             "not a new call";
+    for (const char* profile : {"auto", "text_kv"}) {
+        CAPTURE(profile);
+        SECTION(std::string("the gate open by intent, ") + profile) {
+            const std::string text = "CALL_TOOL\n" + record;
+            const Result r = parse(profile, text);
+            INFO(toolgram::to_json(r).dump(2));
+            CHECK(r.calls.empty());
+            CHECK(reasons(r) == std::vector<std::string>{echo});
+            CHECK(r.content == text);
+            CHECK_FALSE(r.error.has_value());
+            CHECK(r.telemetry.saw_tool_syntax);
+        }
+        SECTION(std::string("the status before the pair, a call required, ") + profile) {
+            const Result r = parse(profile,
+                                   "[TOOL_CALL_HISTORY]\nstatus: already_called\nAction: get_weather\nAction Input: "
+                                   "{\"city\": \"Paris\"}\n[/TOOL_CALL_HISTORY]",
+                                   true, true);
+            CHECK(r.calls.empty());
+            CHECK(reasons(r) == std::vector<std::string>{echo});
+        }
+        SECTION(std::string("a record echoed bare, its status on the next line, ") + profile) {
+            const Result r = parse(profile,
+                                   "function.name: get_weather\nfunction.arguments: {\"city\": \"Paris\"}\nstatus: done",
+                                   true, true);
+            CHECK(r.calls.empty());
+            REQUIRE(r.telemetry.rejected.size() == 1);
+            CHECK_THAT(r.telemetry.rejected[0].reason, Catch::StartsWith("an echo of the call history (status: done)"));
+        }
+        SECTION(std::string("an echo does not count against the new call after it, ") + profile) {
+            const Result r = parse(profile, "CALL_TOOL\n" + record +
+                                                "\nfunction.name: get_weather\nfunction.arguments: {\"city\": \"Paris\"}");
+            INFO(toolgram::to_json(r).dump(2));
+            CHECK(calls_of(r) == paris);
+            CHECK(reasons(r) == std::vector<std::string>{echo});
+        }
+        SECTION(std::string("a history wrapper without a status is still a call, as before, ") + profile) {
+            const Result r = parse(profile,
+                                   "CALL_TOOL\n[TOOL_CALL_HISTORY]\nfunction.name: get_weather\nfunction.arguments: "
+                                   "{\"city\": \"Paris\"}\n[/TOOL_CALL_HISTORY]");
+            CHECK(calls_of(r) == paris);
+        }
     }
 }
