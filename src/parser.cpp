@@ -563,19 +563,26 @@ Result Parser::Impl::parse(std::string_view text) const {
     if (!result.calls.empty()) tm.parse_mode = tm.fallback_used ? "fallback" : "primary";
     if (tm.grammar.empty() && !tm.candidates.empty()) tm.grammar = tm.candidates.front().grammar;
 
-    // Content and reasoning.
+    // Content and reasoning. Kept in content (ReasoningFormat::in_content), a reasoning
+    // block is the model's text as written: only the calls accepted in it leave, and the
+    // tokens that frame an answer stay where they stand inside it (harmony's `<|end|>`
+    // closes its analysis channel).
+    const bool reasoning_in_content = settings.reasoning_format == ReasoningFormat::in_content;
     std::vector<std::pair<std::size_t, std::size_t>> removed = removed_content;
-    for (const auto& r : reasoning) removed.emplace_back(r.outer_begin, r.outer_end);
+    if (reasoning_in_content) removed.insert(removed.end(), removed_reasoning.begin(), removed_reasoning.end());
+    else
+        for (const auto& r : reasoning) removed.emplace_back(r.outer_begin, r.outer_end);
     for (const auto& marker : settings.content_markers) {
         if (marker.empty()) continue;
         for (std::size_t at = ctx.find(marker, 0); at != std::string_view::npos && at < limit;
              at = ctx.find(marker, at + marker.size()))
-            removed.emplace_back(at, at + marker.size());
+            if (!reasoning_in_content || !detail::region_at(reasoning, at)) removed.emplace_back(at, at + marker.size());
     }
     std::sort(removed.begin(), removed.end());
     result.content = text_without(text, 0, text.size(), removed);
     std::sort(removed_reasoning.begin(), removed_reasoning.end());
     for (const auto& r : reasoning) {
+        if (reasoning_in_content) break;
         std::string part = text_without(text, r.inner_begin, r.inner_end, removed_reasoning);
         if (part.empty()) continue;
         if (!result.reasoning.empty()) result.reasoning += "\n\n";

@@ -123,6 +123,17 @@ Enum choice_of(const json& v, const std::string& path, const char* what,
     fail(path, "unknown " + std::string(what) + " " + shown(s) + " (known: " + known + ")");
 }
 
+ReasoningStart reasoning_start_of(const json& v, const std::string& path) {
+    return choice_of<ReasoningStart>(v, path, "value",
+                                     {{"guess", ReasoningStart::guess},
+                                      {"inside", ReasoningStart::inside},
+                                      {"outside", ReasoningStart::outside}});
+}
+ReasoningFormat reasoning_format_of(const json& v, const std::string& path) {
+    return choice_of<ReasoningFormat>(v, path, "value",
+                                      {{"separate", ReasoningFormat::separate}, {"in_content", ReasoningFormat::in_content}});
+}
+
 void read_chars(const Fields& f, DeclaredSyntax::Chars& c) {
     if (const json* v = f.get("stop_chars")) c.stop_chars = string_of(*v, f.path("stop_chars"));
     if (const json* v = f.get("chars")) c.chars = string_of(*v, f.path("chars"));
@@ -212,7 +223,7 @@ DeclaredSyntax read_syntax(const json& j) {
 
 void read_settings(const json& j, Settings& s) {
     const Fields f(j, "settings",
-                   {"reasoning", "reasoning_start", "accept_calls_in_reasoning", "reasoning_ends_at_call",
+                   {"reasoning", "reasoning_start", "reasoning_format", "accept_calls_in_reasoning", "reasoning_ends_at_call",
                     "accept_healed_calls", "content_markers", "intent_markers", "tool_required",
                     "fallback_max_bytes", "tag_open", "tag_close", "limits"});
     if (const json* v = f.get("reasoning")) {
@@ -230,11 +241,8 @@ void read_settings(const json& j, Settings& s) {
             s.reasoning.push_back(std::move(delimiters));
         }
     }
-    if (const json* v = f.get("reasoning_start"))
-        s.reasoning_start = choice_of<ReasoningStart>(*v, f.path("reasoning_start"), "value",
-                                                      {{"guess", ReasoningStart::guess},
-                                                       {"inside", ReasoningStart::inside},
-                                                       {"outside", ReasoningStart::outside}});
+    if (const json* v = f.get("reasoning_start")) s.reasoning_start = reasoning_start_of(*v, f.path("reasoning_start"));
+    if (const json* v = f.get("reasoning_format")) s.reasoning_format = reasoning_format_of(*v, f.path("reasoning_format"));
     if (const json* v = f.get("accept_calls_in_reasoning"))
         s.accept_calls_in_reasoning = bool_of(*v, f.path("accept_calls_in_reasoning"));
     if (const json* v = f.get("reasoning_ends_at_call"))

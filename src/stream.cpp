@@ -305,6 +305,8 @@ struct StreamParser::Impl {
         if (s.tool_required) intent_at = 0;
     }
 
+    // Reasoning stays in content (ReasoningFormat::in_content): no reasoning events.
+    const bool in_content = s.reasoning_format == ReasoningFormat::in_content;
     bool fallbacks = false;  // the profile has fallback grammars
     bool whole_readers = false;  // a primary grammar reads the whole output when no marker block appears
     bool whole_declined = false;  // ... and has said, for good, that this output is not its
@@ -501,7 +503,11 @@ struct StreamParser::Impl {
 
     std::size_t update_content_markers() {
         if (s.content_markers.empty()) return buf.size();
-        const std::size_t limit = finished ? buf.size() : partial_tail(buf, content_marker_set);
+        std::size_t limit = finished ? buf.size() : partial_tail(buf, content_marker_set);
+        // With reasoning kept in content, a marker inside a reasoning block stays (as in
+        // parser.cpp): a marker is decided once its place is known, and one inside a block
+        // still open whose end a call may yet move (reasoning_ends_at_call) waits for it.
+        if (in_content) limit = std::min(limit, reasoning_known());
         std::size_t known = buf.size();
         for (std::size_t i = 0; i < s.content_markers.size(); ++i) {
             const std::string& m = s.content_markers[i];
@@ -509,6 +515,16 @@ struct StreamParser::Impl {
             for (;;) {
                 const std::size_t at = buf.find(m, cm_pos[i]);
                 if (at == npos || at >= limit) break;
+                if (in_content) {
+                    if (const detail::Region* r = detail::region_at(regions, at)) {
+                        if (!r->closed && s.reasoning_ends_at_call && !finished) {
+                            limit = at;
+                            break;
+                        }
+                        cm_pos[i] = at + m.size();
+                        continue;
+                    }
+                }
                 content_spans.push({at, at + m.size()});
                 cm_pos[i] = at + m.size();
             }
@@ -820,7 +836,7 @@ struct StreamParser::Impl {
         if (block.dropped > 0 && !pl.example) is_syntax = true;
         if (has_call || is_syntax || !block.content.empty() || (block.candidates.empty() && block.dropped == 0)) {
             std::size_t from = span.first;
-            auto& target = pl.reasoning ? reasoning_spans : content_spans;
+            auto& target = pl.reasoning && !in_content ? reasoning_spans : content_spans;
             const bool remove = !pl.reasoning || has_call;
             for (const auto& [cb, ce] : block.content) {
                 if (cb > from && remove) target.push({from, cb});
@@ -970,11 +986,15 @@ struct StreamParser::Impl {
         std::size_t fc = std::min(f, content_known);  // content markers searched up to here
         if (whole_readers && !primary_seen && !whole_declined) fc = 0;
         if (head_readers && !head_declined) fc = 0;
-        if (rstate == RState::inside) fc = std::min(fc, regions.back().outer_begin);
-        for (; regions_removed < regions.size() && regions[regions_removed].closed; ++regions_removed)
+        // Reasoning kept in content flows with it, unless a call may yet end the open block
+        // (reasoning_ends_at_call), which decides where the framing tokens after it go.
+        if (rstate == RState::inside && (!in_content || s.reasoning_ends_at_call))
+            fc = std::min(fc, regions.back().outer_begin);
+        for (; !in_content && regions_removed < regions.size() && regions[regions_removed].closed; ++regions_removed)
             content_spans.push({regions[regions_removed].outer_begin, regions[regions_removed].outer_end});
         feed_assembler(content, cpos, content_spans, fc);
         if (auto t = content.take(); !t.empty()) emit_text(StreamEvent::Kind::content, t);
+        if (in_content) return;
 
         // Reasoning, region by region.
         while (rreg < regions.size()) {

@@ -173,6 +173,8 @@ const char* parse_help =
     "  --tag-open TEXT, --tag-close TEXT   the tag grammar's delimiters (not empty)\n"
     "  --fallback-max-bytes N  size gate for fallback candidates, 1 to 2^30 (default 2048)\n"
     "  --reasoning-start guess|inside|outside  whether the prompt opened reasoning\n"
+    "  --reasoning-format separate|in_content  reasoning in \"reasoning\" (default), or kept in\n"
+    "                        \"content\" as written, delimiters and all (llama.cpp's \"none\")\n"
     "  --pretty              indent the JSON output\n"
     "  --summary             print one line per result for people instead of JSON\n"
     "\n"
@@ -205,8 +207,8 @@ const char* stream_help =
     "                        whether the prompt opened a reasoning block (default guess: text\n"
     "                        is held until a reasoning delimiter or the end tells)\n"
     "  --profile, --profile-file, --tools, --tool-required, --accept-reasoning-calls,\n"
-    "  --refuse-healed, --tag-open, --tag-close, --fallback-max-bytes, --pretty: as for\n"
-    "  'toolgram parse'\n";
+    "  --refuse-healed, --tag-open, --tag-close, --fallback-max-bytes, --reasoning-format,\n"
+    "  --pretty: as for 'toolgram parse'\n";
 
 const char* instruction_help =
     "usage: toolgram instruction (--profile NAME | --profile-file FILE) [--tools TOOLS.json]\n"
@@ -274,6 +276,7 @@ struct ParseOptions {
     std::optional<std::string> tag_open, tag_close;
     std::optional<std::size_t> fallback_max_bytes;
     std::optional<toolgram::ReasoningStart> reasoning_start;
+    std::optional<toolgram::ReasoningFormat> reasoning_format;
     std::size_t chunk = 0;  // stream: feed this many bytes at a time (0: as they arrive)
 };
 
@@ -322,6 +325,7 @@ toolgram::Profile make_profile(const std::string& name, const ParseOptions& o, b
     if (o.tag_close) p.settings.tag_close = *o.tag_close;
     if (o.fallback_max_bytes) p.settings.fallback_max_bytes = *o.fallback_max_bytes;
     if (o.reasoning_start) p.settings.reasoning_start = *o.reasoning_start;
+    if (o.reasoning_format) p.settings.reasoning_format = *o.reasoning_format;
     return p;
 }
 
@@ -425,6 +429,11 @@ bool common_option(const std::vector<std::string>& args, std::size_t& i, ParseOp
         else if (v == "inside") o.reasoning_start = toolgram::ReasoningStart::inside;
         else if (v == "outside") o.reasoning_start = toolgram::ReasoningStart::outside;
         else throw UsageError("--reasoning-start is guess, inside or outside, got \"" + v + "\"");
+    } else if (a == "--reasoning-format") {
+        const std::string v = value("--reasoning-format");
+        if (v == "separate") o.reasoning_format = toolgram::ReasoningFormat::separate;
+        else if (v == "in_content") o.reasoning_format = toolgram::ReasoningFormat::in_content;
+        else throw UsageError("--reasoning-format is separate or in_content, got \"" + v + "\"");
     } else if (a == "--fallback-max-bytes") {
         o.fallback_max_bytes = count_option(a, value("--fallback-max-bytes"), 1, max_fallback_bytes);
     } else {

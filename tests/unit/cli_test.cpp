@@ -230,6 +230,34 @@ TEST_CASE("cli parse --jsonl gives one result per line and an error object for a
     CHECK(out[5]["error"].is_null());
 }
 
+TEST_CASE("cli --reasoning-format keeps reasoning in content, for parse and stream alike", "[cli][reasoning]") {
+    Scratch s;
+    const std::string text = "<|channel|>analysis<|message|>I'm\nthinking<|end|><|start|>assistant<|channel|>final<|message|>Hi";
+    const std::string input = s.write("in.txt", text);
+    const Run parsed = run_cli(s, "parse " + shell_quote(input) + " --profile harmony --reasoning-format in_content");
+    INFO(parsed.out << parsed.err);
+    REQUIRE(parsed.exit_code == 0);
+    const json j = json::parse(parsed.out);
+    CHECK(j["content"] == "<|channel|>analysis<|message|>I'm\nthinking<|end|>Hi");
+    CHECK(j["reasoning"] == "");
+    const Run streamed =
+        run_cli(s, "stream " + shell_quote(input) + " --profile harmony --reasoning-format in_content --chunk 3");
+    REQUIRE(streamed.exit_code == 0);
+    std::string content;
+    json end;
+    for (const auto& line : lines_of(streamed.out)) {
+        const json e = json::parse(line);
+        CHECK(e["event"] != "reasoning");
+        if (e["event"] == "content") content += e["text"].get<std::string>();
+        if (e["event"] == "end") end = e["result"];
+    }
+    CHECK(content == j["content"]);
+    CHECK(end == j);
+    const Run bad = run_cli(s, "parse " + shell_quote(input) + " --reasoning-format none");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err == "toolgram: --reasoning-format is separate or in_content, got \"none\"\n");
+}
+
 TEST_CASE("cli instruction prints the profile's format and the tools", "[cli]") {
     Scratch s;
     const std::string tools = s.write("tools.json", tools_json);

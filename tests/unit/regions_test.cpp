@@ -1,5 +1,6 @@
-// Regions (src/regions.cpp): Markdown fences paired as CommonMark pairs them, and the
-// example guard's lead-ins in the languages models answer in and on the line before a call.
+// Regions (src/regions.cpp): Markdown fences paired as CommonMark pairs them, the example
+// guard's lead-ins in the languages models answer in and on the line before a call, and
+// reasoning blocks kept in content (ReasoningFormat::in_content).
 //
 // Table-driven where the behaviour is a mapping ({text, fences}, {lead-in, verdict}); each
 // parse-level test asserts the calls, the content and the rejections together.
@@ -226,4 +227,71 @@ TEST_CASE("example guard: a lead-in is looked for in a bounded window, so many c
     p.settings.limits.max_candidates = 100000;
     const Result r = Parser(p, weather_tools()).parse(text);
     CHECK(r.calls.size() == 20000);
+}
+
+// =======================================================================================
+// Reasoning kept in content
+
+namespace {
+
+Result parse_in_content(const std::string& profile, const std::string& text,
+                        toolgram::ReasoningStart start = toolgram::ReasoningStart::guess, bool accept_in_reasoning = false) {
+    toolgram::Profile p = toolgram::builtin_profile(profile);
+    p.settings.reasoning_format = toolgram::ReasoningFormat::in_content;
+    p.settings.reasoning_start = start;
+    p.settings.accept_calls_in_reasoning = accept_in_reasoning;
+    return Parser(p, weather_tools()).parse(text);
+}
+
+}  // namespace
+
+TEST_CASE("reasoning in content: the block stays in content as written, reasoning is empty", "[regions][reasoning]") {
+    SECTION("a block the prompt opened") {
+        const std::string text = "I'm\nthinking\n</think>\n\nHello, world!";
+        const Result r = parse_in_content("qwen3_coder", text, toolgram::ReasoningStart::inside);
+        CHECK(r.content == text);
+        CHECK(r.reasoning.empty());
+        CHECK(r.calls.empty());
+    }
+    SECTION("framing tokens inside the block stay, those outside it go (harmony's <|end|> closes analysis)") {
+        const Result r = parse_in_content(
+            "harmony",
+            "<|channel|>analysis<|message|>I'm\nthinking<|end|><|start|>assistant<|channel|>final<|message|>Hello, world!");
+        CHECK(r.content == "<|channel|>analysis<|message|>I'm\nthinking<|end|>Hello, world!");
+        CHECK(r.reasoning.empty());
+    }
+    SECTION("Command R7B: the response markers go, the thinking markers stay") {
+        const Result r = parse_in_content(
+            "command_r", "<|START_THINKING|>I'm\nthinking<|END_THINKING|><|START_RESPONSE|>Hello, world!<|END_RESPONSE|>");
+        CHECK(r.content == "<|START_THINKING|>I'm\nthinking<|END_THINKING|>Hello, world!");
+    }
+    SECTION("separate, the default, for comparison") {
+        const Result r = Parser(toolgram::builtin_profile("harmony"), weather_tools())
+                             .parse("<|channel|>analysis<|message|>I'm\nthinking<|end|><|start|>assistant<|channel|>final<|message|>Hello");
+        CHECK(r.content == "Hello");
+        CHECK(r.reasoning == "I'm\nthinking");
+    }
+}
+
+TEST_CASE("reasoning in content: calls are judged as with reasoning separated", "[regions][reasoning]") {
+    const std::string call = "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Antwerp\"}}\n</tool_call>";
+    SECTION("a call after the block is a call, and leaves the content") {
+        const Result r = parse_in_content("hermes", "<think>Let me check.</think>\n" + call + "\nDone.");
+        CHECK(calls_of(r) == json::array({weather_call}));
+        CHECK(r.content == "<think>Let me check.</think>\nDone.");
+        CHECK(r.reasoning.empty());
+    }
+    SECTION("a draft inside the block is reported and stays in the content with the block's text") {
+        const std::string text = "<think>Maybe " + call + " later.</think>\nNo call needed.";
+        const Result r = parse_in_content("hermes", text);
+        CHECK(r.calls.empty());
+        CHECK(reasons(r) == std::vector<std::string>{"written inside reasoning (accept_calls_in_reasoning is off)"});
+        CHECK(r.content == text);
+    }
+    SECTION("accepted inside reasoning, the call leaves the content") {
+        const Result r = parse_in_content("hermes", "<think>Maybe " + call + " later.</think>\nOK.",
+                                          toolgram::ReasoningStart::guess, true);
+        CHECK(calls_of(r) == json::array({weather_call}));
+        CHECK(r.content == "<think>Maybe later.</think>\nOK.");
+    }
 }
