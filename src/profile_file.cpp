@@ -572,6 +572,28 @@ Profile profile_from_file_text(std::string_view text, const std::string& path) {
     }
 }
 
+void apply_input_settings(Profile& p, const json& settings) {
+    Settings& s = p.settings;
+    const Fields f(settings, "settings",
+                   {"tool_required", "accept_calls_in_reasoning", "accept_healed_calls", "tag_open", "tag_close",
+                    "fallback_max_bytes", "intent_markers", "reasoning_start", "reasoning_format"});
+    if (const json* v = f.get("tool_required")) s.tool_required = bool_of(*v, f.path("tool_required"));
+    if (const json* v = f.get("accept_calls_in_reasoning"))
+        s.accept_calls_in_reasoning = bool_of(*v, f.path("accept_calls_in_reasoning"));
+    if (const json* v = f.get("accept_healed_calls")) s.accept_healed_calls = bool_of(*v, f.path("accept_healed_calls"));
+    for (const char* tag : {"tag_open", "tag_close"}) {
+        const json* v = f.get(tag);
+        if (!v) continue;
+        std::string& target = std::string(tag) == "tag_open" ? s.tag_open : s.tag_close;
+        target = string_of(*v, f.path(tag));
+        if (target.empty()) fail(f.path(tag), "empty string");
+    }
+    if (const json* v = f.get("fallback_max_bytes")) s.fallback_max_bytes = size_of(*v, f.path("fallback_max_bytes"));
+    if (const json* v = f.get("intent_markers")) s.intent_markers = strings_of(*v, f.path("intent_markers"));
+    if (const json* v = f.get("reasoning_start")) s.reasoning_start = reasoning_start_of(*v, f.path("reasoning_start"));
+    if (const json* v = f.get("reasoning_format")) s.reasoning_format = reasoning_format_of(*v, f.path("reasoning_format"));
+}
+
 Profile load_profile_file(const std::string& path) {
     std::string text;
     try {

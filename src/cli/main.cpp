@@ -26,6 +26,7 @@
 
 #include "bounded_read.hpp"
 #include "json_document.hpp"
+#include "profile_file.hpp"
 #include "toolgram/toolgram.hpp"
 
 namespace toolgram::cli {
@@ -163,9 +164,12 @@ const char* parse_help =
     "  --tools FILE          tools the model may call: OpenAI's tools array, or {name, parameters}\n"
     "                        objects. Without it any name is accepted and nothing is validated.\n"
     "  --openai              print an OpenAI chat-completion assistant message instead\n"
-    "  --jsonl               input lines are {\"id\",\"text\",\"tools\"?,\"profile\"?}; prints one result\n"
-    "                        per line with the same id, as each line is read. A bad or too long\n"
-    "                        line gives an error object, not a stop.\n"
+    "  --jsonl               input lines are {\"id\",\"text\",\"tools\"?,\"profile\"?,\"settings\"?}; prints\n"
+    "                        one result per line with the same id, as each line is read. A line's\n"
+    "                        settings (tool_required, accept_calls_in_reasoning, accept_healed_calls,\n"
+    "                        tag_open, tag_close, fallback_max_bytes, intent_markers, reasoning_start,\n"
+    "                        reasoning_format) apply to it after the flags. A bad or too long line\n"
+    "                        gives an error object, not a stop.\n"
     "  --tool-required       the caller requires a tool call (satisfies the fallback intent gate)\n"
     "  --accept-reasoning-calls  accept calls written inside reasoning blocks\n"
     "  --refuse-healed       refuse a call whose closers the end of output cut off (healed\n"
@@ -382,7 +386,11 @@ int run_jsonl(const ParseOptions& o, const std::vector<toolgram::Tool>& default_
                 const auto named = in.find("profile");
                 const bool line_names_profile = named != in.end() && named->is_string();
                 if (line_names_profile) profile = named->get<std::string>();
-                toolgram::Parser parser(make_profile(profile, o, !line_names_profile), std::move(tools));
+                toolgram::Profile line_profile = make_profile(profile, o, !line_names_profile);
+                // The line's own settings, checked as coverage's inputs' are; an unknown or
+                // ill-typed one fails the line with its error object.
+                if (auto st = in.find("settings"); st != in.end()) toolgram::apply_input_settings(line_profile, *st);
+                toolgram::Parser parser(std::move(line_profile), std::move(tools));
                 report_tool_problems(parser);
                 const toolgram::Result r = parser.parse(text->get<std::string>());
                 if (o.summary) {
