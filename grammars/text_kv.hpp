@@ -7,7 +7,10 @@
 //   Action Input: {"city": "Antwerp"}
 //
 // Often wrapped in a history marker ([TOOL_CALL_HISTORY] … [/TOOL_CALL_HISTORY]), which is
-// then part of the block. The arguments may sit in a ``` fence.
+// then part of the block. The arguments may sit in a ``` fence. A `status:` line in the
+// wrapper (or straight after the pair) makes the block a record of a call already made,
+// echoed from the prompt's history (`status: already_called`): read, so it is reported,
+// and never a new call.
 #pragma once
 
 #include <tao/pegtl.hpp>
@@ -41,8 +44,16 @@ struct pair : sor<function_pair, react_pair> {};
 struct history_open : string<'[', 'T', 'O', 'O', 'L', '_', 'C', 'A', 'L', 'L', '_', 'H', 'I', 'S', 'T', 'O', 'R', 'Y', ']'> {};
 struct history_close
     : string<'[', '/', 'T', 'O', 'O', 'L', '_', 'C', 'A', 'L', 'L', '_', 'H', 'I', 'S', 'T', 'O', 'R', 'Y', ']'> {};
-struct wrapped : seq<history_open, star<space>, pair, star<space>, opt<history_close>> {};
+// The outcome of a call in the history: at most 256 bytes before the line ends, as a name.
+struct status_key : string<'s', 't', 'a', 't', 'u', 's', ':'> {};
+struct status_value : rep_max<256, not_one<'\r', '\n'>> {};
+struct status_line : seq<status_key, star<blank>, status_value, at<sor<eol, eof>>> {};
+struct status_before : seq<status_line, star<space>> {};
+struct status_after : seq<star<space>, status_line> {};
+struct wrapped
+    : seq<history_open, star<space>, opt<status_before>, pair, opt<status_after>, star<space>, opt<history_close>> {};
+struct bare : seq<pair, opt<seq<line_gap, status_line>>> {};
 
-struct block : sor<wrapped, pair> {};
+struct block : sor<wrapped, bare> {};
 
 }  // namespace toolgram::grammar::text_kv

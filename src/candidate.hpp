@@ -43,6 +43,9 @@ struct Candidate {
     bool cut = false;                 // the problem is a value cut by the end of output
     bool in_reasoning = false;
     bool in_example = false;
+    // Non-empty: the syntax is a record of a call already made (call history echoed with
+    // its outcome), and why; read, so it is reported, never a new call.
+    std::string echo;
     // The names given to set_argument, once there are many: a few are compared with the
     // object's keys directly (no node per key), hostile thousands through this set.
     std::unordered_set<std::string> argument_keys;

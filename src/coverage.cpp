@@ -59,16 +59,10 @@ bool is_builtin_profile(const std::string& name) {
     return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-// The settings an input may adjust, spelled as in .expect.json (tests/unit/corpus_test.cpp).
+// The settings an input may adjust, spelled as in .expect.json (tests/unit/corpus_test.cpp)
+// and checked as a profile file's (profile_file.hpp).
 Profile with_settings(Profile p, const json& settings) {
-    if (!settings.is_object()) throw std::invalid_argument("\"settings\" must be an object");
-    Settings& s = p.settings;
-    s.tool_required = settings.value("tool_required", s.tool_required);
-    s.accept_calls_in_reasoning = settings.value("accept_calls_in_reasoning", s.accept_calls_in_reasoning);
-    s.tag_open = settings.value("tag_open", s.tag_open);
-    s.tag_close = settings.value("tag_close", s.tag_close);
-    s.fallback_max_bytes = settings.value("fallback_max_bytes", s.fallback_max_bytes);
-    if (settings.contains("intent_markers")) s.intent_markers = settings["intent_markers"].get<std::vector<std::string>>();
+    apply_input_settings(p, settings);
     return p;
 }
 Profile make_profile(const std::string& name, const json& settings) {

@@ -49,6 +49,7 @@ extern const GrammarDef deepseek_v31_grammar;
 extern const GrammarDef mistral_grammar;
 extern const GrammarDef functionary_v31_grammar;
 extern const GrammarDef functionary_v32_grammar;
+extern const GrammarDef functionary_v32_marked_grammar;
 extern const GrammarDef harmony_grammar;
 // A syntax declared at run time (a profile file's), read with the same building blocks.
 extern const GrammarDef declared_grammar;
@@ -88,6 +89,7 @@ const std::vector<const GrammarDef*>& all_grammars() {
         &mistral_grammar,
         &functionary_v31_grammar,
         &functionary_v32_grammar,
+        &functionary_v32_marked_grammar,
         &harmony_grammar,
         // run-time syntax
         &declared_grammar,

@@ -63,7 +63,9 @@ void drop_past_candidate_limit(Block& b, std::size_t& kept, std::size_t max_cand
 // `markers` are the role's markers in profile order (Parser::Impl::role_markers).
 std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const GrammarDef*, Role>>& grammars, Role role,
                         const std::vector<std::pair<std::string, const GrammarDef*>>& markers, std::size_t limit,
-                        std::size_t answer_begin, std::size_t answer_end) {
+                        std::size_t answer_begin, std::size_t answer_end,
+                        std::pair<std::size_t, std::size_t> intent = {std::string_view::npos, std::string_view::npos}) {
+    const auto [intent_at, after_intent] = intent;  // an intent marker in the answer, and where what follows it begins
     const std::string_view text = ctx.text();
     std::array<bool, 256> first{};
     for (const auto& [m, g] : markers) first[static_cast<unsigned char>(m[0])] = true;
@@ -128,20 +130,26 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
         }
         if (!advanced) ++pos;
     }
-    if (blocks.empty() && answer_begin < answer_end) {
+    // Whole-output readers read the answer; after an intent marker (`CALL_TOOL\n{…}`), what
+    // follows it first: the marker states the intent, it is not part of the call's syntax.
+    // The answer from its start is read only when the marker does not begin it.
+    auto read_whole = [&](std::size_t begin) {
         for (const auto& [g, r] : grammars) {
             if (r != role || !g->read_whole) continue;
             detail::coverage_read_begin(g->name);
-            std::optional<Block> b = g->read_whole(ctx, answer_begin, answer_end);
+            std::optional<Block> b = g->read_whole(ctx, begin, answer_end);
             detail::coverage_read_end(b);
             if (!b) continue;
             drop_past_candidate_limit(*b, kept, max_candidates);
             for (auto& c : b->candidates) c.role = role;
             b->role = role;
             blocks.push_back(std::move(*b));
-            break;
+            return;
         }
-    }
+    };
+    if (blocks.empty() && after_intent < answer_end) read_whole(after_intent);
+    if (blocks.empty() && answer_begin < answer_end && intent_at != answer_begin)
+        read_whole(answer_begin);
     return blocks;
 }
 
@@ -216,6 +224,9 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
         // Checked before the candidate's own problems: without intent, broken
         // JSON in an answer is just broken JSON, not a failed tool call.
         reason = "fallback gate: no intent shown (no intent marker, and no tool call was required)";
+    } else if (!c.echo.empty()) {
+        // Not a call the model failed to write: one it repeated from the history.
+        reason = c.echo;
     } else if (c.end - c.begin > limits.max_candidate_bytes) {
         reason = "candidate of " + std::to_string(c.end - c.begin) + " bytes exceeds the limit of " +
                  std::to_string(limits.max_candidate_bytes);
@@ -351,15 +362,33 @@ Result Parser::Impl::parse(std::string_view text) const {
     while (answer_begin < answer_end && std::isspace(static_cast<unsigned char>(text[answer_begin]))) ++answer_begin;
     while (answer_end > answer_begin && std::isspace(static_cast<unsigned char>(text[answer_end - 1]))) --answer_end;
 
-    // Phase one.
-    std::vector<Block> blocks = scan(ctx, grammars, Role::primary, role_markers[0], limit, answer_begin, answer_end);
-    if (blocks.empty()) blocks = scan(ctx, grammars, Role::fallback, role_markers[1], limit, answer_begin, answer_end);
-
     // Intent counts when it is shown before the candidate: a model states it, then calls.
     // (Read this way, a stream can decide a candidate without waiting for the end.)
-    std::size_t intent_at = settings.tool_required ? 0 : std::string_view::npos;
-    for (const auto& m : settings.intent_markers) intent_at = std::min(intent_at, ctx.find_ci(m, limit));
+    std::size_t marker_at = std::string_view::npos, marker_end = 0;
+    for (const auto& m : settings.intent_markers) {
+        const std::size_t at = ctx.find_ci(m, limit);
+        if (at < marker_at || (at == marker_at && at + m.size() > marker_end)) marker_at = at, marker_end = at + m.size();
+    }
+    const std::size_t intent_at = settings.tool_required ? 0 : marker_at;
     const auto intent_before = [&](std::size_t pos) { return settings.tool_required || intent_at < pos; };
+    // What follows an intent marker in the answer (`CALL_TOOL\n{…}`, `need_tool: yes\n[…]`),
+    // past blanks and a colon: where whole-output fallbacks read first.
+    std::pair<std::size_t, std::size_t> intent{std::string_view::npos, std::string_view::npos};
+    if (marker_at != std::string_view::npos && marker_at >= answer_begin && marker_at < marker_end &&
+        marker_end < answer_end) {
+        std::size_t after = marker_end;
+        auto skip_blanks = [&] {
+            while (after < answer_end && std::isspace(static_cast<unsigned char>(text[after]))) ++after;
+        };
+        skip_blanks();
+        if (after < answer_end && text[after] == ':') ++after, skip_blanks();
+        intent = {marker_at, after};
+    }
+
+    // Phase one.
+    std::vector<Block> blocks = scan(ctx, grammars, Role::primary, role_markers[0], limit, answer_begin, answer_end);
+    if (blocks.empty())
+        blocks = scan(ctx, grammars, Role::fallback, role_markers[1], limit, answer_begin, answer_end, intent);
 
     // A reasoning delimiter written inside a call that was read whole (`{"q": "what is
     // <think>?"}`) is the call's text: reasoning is found again with such blocks masked,
@@ -442,8 +471,9 @@ Result Parser::Impl::parse(std::string_view text) const {
     Telemetry& tm = result.telemetry;
     std::size_t fallback_count = 0;
     for (const auto& b : blocks) {
+        // An echoed history record is not a call the model is making: it does not count.
         for (const auto& c : b.candidates)
-            if (c.role == Role::fallback && !c.in_example && !c.in_reasoning) ++fallback_count;
+            if (c.role == Role::fallback && !c.in_example && !c.in_reasoning && c.echo.empty()) ++fallback_count;
         if (b.role == Role::fallback && !b.in_example && !b.in_reasoning) fallback_count += b.dropped;
     }
 
@@ -533,19 +563,26 @@ Result Parser::Impl::parse(std::string_view text) const {
     if (!result.calls.empty()) tm.parse_mode = tm.fallback_used ? "fallback" : "primary";
     if (tm.grammar.empty() && !tm.candidates.empty()) tm.grammar = tm.candidates.front().grammar;
 
-    // Content and reasoning.
+    // Content and reasoning. Kept in content (ReasoningFormat::in_content), a reasoning
+    // block is the model's text as written: only the calls accepted in it leave, and the
+    // tokens that frame an answer stay where they stand inside it (harmony's `<|end|>`
+    // closes its analysis channel).
+    const bool reasoning_in_content = settings.reasoning_format == ReasoningFormat::in_content;
     std::vector<std::pair<std::size_t, std::size_t>> removed = removed_content;
-    for (const auto& r : reasoning) removed.emplace_back(r.outer_begin, r.outer_end);
+    if (reasoning_in_content) removed.insert(removed.end(), removed_reasoning.begin(), removed_reasoning.end());
+    else
+        for (const auto& r : reasoning) removed.emplace_back(r.outer_begin, r.outer_end);
     for (const auto& marker : settings.content_markers) {
         if (marker.empty()) continue;
         for (std::size_t at = ctx.find(marker, 0); at != std::string_view::npos && at < limit;
              at = ctx.find(marker, at + marker.size()))
-            removed.emplace_back(at, at + marker.size());
+            if (!reasoning_in_content || !detail::region_at(reasoning, at)) removed.emplace_back(at, at + marker.size());
     }
     std::sort(removed.begin(), removed.end());
     result.content = text_without(text, 0, text.size(), removed);
     std::sort(removed_reasoning.begin(), removed_reasoning.end());
     for (const auto& r : reasoning) {
+        if (reasoning_in_content) break;
         std::string part = text_without(text, r.inner_begin, r.inner_end, removed_reasoning);
         if (part.empty()) continue;
         if (!result.reasoning.empty()) result.reasoning += "\n\n";

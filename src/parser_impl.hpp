@@ -86,6 +86,7 @@ struct Parser::Impl {
             marker_set.add(d.close);
         }
         marker_set.add("```");
+        marker_set.add("~~~");
         for (const auto& m : s.content_markers) marker_set.add(m);
         for (const auto& m : s.intent_markers) marker_set.add(m, true);
     }

@@ -123,6 +123,17 @@ Enum choice_of(const json& v, const std::string& path, const char* what,
     fail(path, "unknown " + std::string(what) + " " + shown(s) + " (known: " + known + ")");
 }
 
+ReasoningStart reasoning_start_of(const json& v, const std::string& path) {
+    return choice_of<ReasoningStart>(v, path, "value",
+                                     {{"guess", ReasoningStart::guess},
+                                      {"inside", ReasoningStart::inside},
+                                      {"outside", ReasoningStart::outside}});
+}
+ReasoningFormat reasoning_format_of(const json& v, const std::string& path) {
+    return choice_of<ReasoningFormat>(v, path, "value",
+                                      {{"separate", ReasoningFormat::separate}, {"in_content", ReasoningFormat::in_content}});
+}
+
 void read_chars(const Fields& f, DeclaredSyntax::Chars& c) {
     if (const json* v = f.get("stop_chars")) c.stop_chars = string_of(*v, f.path("stop_chars"));
     if (const json* v = f.get("chars")) c.chars = string_of(*v, f.path("chars"));
@@ -212,7 +223,7 @@ DeclaredSyntax read_syntax(const json& j) {
 
 void read_settings(const json& j, Settings& s) {
     const Fields f(j, "settings",
-                   {"reasoning", "reasoning_start", "accept_calls_in_reasoning", "reasoning_ends_at_call",
+                   {"reasoning", "reasoning_start", "reasoning_format", "accept_calls_in_reasoning", "reasoning_ends_at_call",
                     "accept_healed_calls", "content_markers", "intent_markers", "tool_required",
                     "fallback_max_bytes", "tag_open", "tag_close", "limits"});
     if (const json* v = f.get("reasoning")) {
@@ -230,11 +241,8 @@ void read_settings(const json& j, Settings& s) {
             s.reasoning.push_back(std::move(delimiters));
         }
     }
-    if (const json* v = f.get("reasoning_start"))
-        s.reasoning_start = choice_of<ReasoningStart>(*v, f.path("reasoning_start"), "value",
-                                                      {{"guess", ReasoningStart::guess},
-                                                       {"inside", ReasoningStart::inside},
-                                                       {"outside", ReasoningStart::outside}});
+    if (const json* v = f.get("reasoning_start")) s.reasoning_start = reasoning_start_of(*v, f.path("reasoning_start"));
+    if (const json* v = f.get("reasoning_format")) s.reasoning_format = reasoning_format_of(*v, f.path("reasoning_format"));
     if (const json* v = f.get("accept_calls_in_reasoning"))
         s.accept_calls_in_reasoning = bool_of(*v, f.path("accept_calls_in_reasoning"));
     if (const json* v = f.get("reasoning_ends_at_call"))
@@ -562,6 +570,28 @@ Profile profile_from_file_text(std::string_view text, const std::string& path) {
     } catch (const std::invalid_argument& e) {
         throw std::invalid_argument(path + ": " + e.what());
     }
+}
+
+void apply_input_settings(Profile& p, const json& settings) {
+    Settings& s = p.settings;
+    const Fields f(settings, "settings",
+                   {"tool_required", "accept_calls_in_reasoning", "accept_healed_calls", "tag_open", "tag_close",
+                    "fallback_max_bytes", "intent_markers", "reasoning_start", "reasoning_format"});
+    if (const json* v = f.get("tool_required")) s.tool_required = bool_of(*v, f.path("tool_required"));
+    if (const json* v = f.get("accept_calls_in_reasoning"))
+        s.accept_calls_in_reasoning = bool_of(*v, f.path("accept_calls_in_reasoning"));
+    if (const json* v = f.get("accept_healed_calls")) s.accept_healed_calls = bool_of(*v, f.path("accept_healed_calls"));
+    for (const char* tag : {"tag_open", "tag_close"}) {
+        const json* v = f.get(tag);
+        if (!v) continue;
+        std::string& target = std::string(tag) == "tag_open" ? s.tag_open : s.tag_close;
+        target = string_of(*v, f.path(tag));
+        if (target.empty()) fail(f.path(tag), "empty string");
+    }
+    if (const json* v = f.get("fallback_max_bytes")) s.fallback_max_bytes = size_of(*v, f.path("fallback_max_bytes"));
+    if (const json* v = f.get("intent_markers")) s.intent_markers = strings_of(*v, f.path("intent_markers"));
+    if (const json* v = f.get("reasoning_start")) s.reasoning_start = reasoning_start_of(*v, f.path("reasoning_start"));
+    if (const json* v = f.get("reasoning_format")) s.reasoning_format = reasoning_format_of(*v, f.path("reasoning_format"));
 }
 
 Profile load_profile_file(const std::string& path) {

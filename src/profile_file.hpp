@@ -1,6 +1,7 @@
 // Profile files, for readers inside toolgram that have the file's text already: coverage
 // reads a corpus case's profile_file itself (a regular file inside the case's folder,
-// checked before it is opened) and hands the text here.
+// checked before it is opened) and hands the text here. And the settings an input line
+// may give, read with the same checks.
 #pragma once
 
 #include <string>
@@ -12,5 +13,11 @@ namespace toolgram {
 
 // What load_profile_file does once it has read the file: errors start with `path`.
 Profile profile_from_file_text(std::string_view text, const std::string& path);
+
+// The settings one input may set for itself (a coverage input's or a `parse --jsonl` line's
+// "settings" object), each checked as a profile file's are: an unknown key, a wrong type or
+// an unknown value throws std::invalid_argument naming it (`settings.reasoning_start: …`).
+// What the object leaves out stays the profile's.
+void apply_input_settings(Profile& p, const json& settings);
 
 }  // namespace toolgram

@@ -185,7 +185,11 @@ const std::vector<ProfileRow>& family_rows() {
         {"functionary_v31", "Functionary v3.1, Llama 3.1 function tags", "<function=NAME>{…}</function>",
          {primary("functionary_v31")}},
         {"functionary_v32", "Functionary v3.2", ">>>NAME\\n{…} per call, >>>all\\n before text; the first >>> may be in "
-         "the prompt", {primary("functionary_v32")}},
+         "the prompt", {primary("functionary_v32")}, nullptr, false,
+         // A whole output `NAME\n{…}` with no `>>>` has no marker (the `>>>` was in the
+         // prompt): auto reads it only as a gated fallback, so that `Result\n{"x": 1}` is
+         // not a call named Result nor `CALL_TOOL\n{…}` one named CALL_TOOL.
+         {primary("functionary_v32_marked"), fallback("functionary_v32")}},
         {"functools", "FireFunction v2, Phi-4-mini", " functools[{\"name\": …, \"arguments\": …}, …]",
          {primary("functools")}},
         {"command_r", "Command R7B, Command A, Command R+",

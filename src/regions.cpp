@@ -2,7 +2,9 @@
 #include "regions.hpp"
 
 #include <algorithm>
-#include <cctype>
+#include <array>
+#include <cstdint>
+#include <iterator>
 
 namespace toolgram::detail {
 
@@ -80,37 +82,45 @@ std::vector<Region> find_reasoning(ScanContext& ctx, std::size_t limit, const Ma
     return out;
 }
 
-// A fence is a line of up to three spaces and ```: the lines visited are those holding
-// ``` (found through the scan context, so through the marker index in a one-shot parse),
-// not every line of the text.
+// A fence line holds ``` or ~~~: the lines visited are those holding one of them (found
+// through the scan context, so through the marker index in a one-shot parse), not every
+// line of the text. Each line is read once.
 std::vector<Region> find_fences(ScanContext& ctx, std::size_t limit) {
     std::vector<Region> out;
     const std::string_view text = ctx.text().substr(0, limit);
     bool open = false;
+    char open_ch = 0;
+    std::size_t open_length = 0;
     Region current;
     std::size_t decided = 0;  // lines before this were looked at
-    for (std::size_t at = ctx.find("```", 0); at != std::string_view::npos && at + 3 <= text.size();
-         at = ctx.find("```", at + 1)) {
+    auto next = [&](std::size_t from) {
+        const std::size_t a = ctx.find("```", from), b = ctx.find("~~~", from);
+        return std::min(a, b);
+    };
+    for (std::size_t at = next(0); at != std::string_view::npos && at + 3 <= text.size(); at = next(std::max(at + 1, decided))) {
         if (at < decided) continue;
         std::size_t line = at;
         while (line > 0 && at - line < 3 && text[line - 1] == ' ') --line;
         if (line > 0 && text[line - 1] != '\n') continue;  // not at the start of its line
         std::size_t eol = text.find('\n', at);
         if (eol == std::string_view::npos) eol = text.size();
-        if (!open) {
+        decided = eol + 1;
+        FenceLine fl;
+        fl.add(text.substr(line, eol - line));
+        if (!open && fl.opens()) {
             current.outer_begin = line;
             current.inner_begin = std::min(eol + 1, text.size());
             open = true;
-        } else {
+            open_ch = fl.ch();
+            open_length = fl.length();
+        } else if (open && fl.closes(open_ch, open_length)) {
             current.inner_end = line;
-            current.outer_end = std::min(eol + 1, text.size());
-            // A closing fence is only the backticks; keep a following newline outside.
-            if (current.outer_end > 0 && current.outer_end <= text.size() && text[current.outer_end - 1] == '\n')
-                --current.outer_end;
+            // A closing fence is only its run; a following newline stays outside.
+            current.outer_end = eol;
+            current.closed = true;
             out.push_back(current);
             open = false;
         }
-        decided = eol + 1;
     }
     if (open) {
         current.inner_end = text.size();
@@ -126,7 +136,7 @@ bool fence_only_wraps(std::string_view text, const Region& f, std::size_t begin,
     const std::string_view inside_before = text.substr(f.inner_begin, begin - f.inner_begin);
     const std::string_view inside_after = end <= f.inner_end ? text.substr(end, f.inner_end - end) : std::string_view{};
     return inside_before.find_first_not_of(" \t\r\n") == std::string_view::npos &&
-           inside_after.find_first_not_of(" \t\r\n`") == std::string_view::npos;
+           inside_after.find_first_not_of(" \t\r\n`~") == std::string_view::npos;
 }
 
 const Region* region_at(const std::vector<Region>& regions, std::size_t pos) {
@@ -139,41 +149,194 @@ const Region* region_at(const std::vector<Region>& regions, std::size_t pos) {
     return it->contains(pos) ? &*it : nullptr;
 }
 
+namespace {
+
+// Lead-ins that introduce an example. `strong` ones do so anywhere; the others only before
+// a fenced snippet ("such as Zürich" before a real call is not an example). Lower case
+// (ASCII, Latin-1 and Cyrillic letters are folded before matching; the scripts without
+// case are matched as written). A phrase that starts with an ASCII letter matches only at
+// the start of a word.
+struct LeadIn {
+    std::string_view text;
+    bool strong;
+};
+constexpr LeadIn lead_ins[] = {
+    // English
+    {"for example", true}, {"for instance", true}, {"e.g.", true}, {"example:", true}, {"an example", true},
+    {"example of", true}, {"you could call", true}, {"you can call", true}, {"you would call", true},
+    {"you might call", true},
+    {"such as", false}, {"would look like", false}, {"looks like this", false}, {"like so:", false},
+    // Chinese (simplified and traditional)
+    {"例如", true}, {"比如", true}, {"举例", true}, {"舉例", true}, {"示例", true}, {"范例", true}, {"範例", true},
+    {"例子", true}, {"譬如", true}, {"样例", true}, {"樣例", true}, {"例：", true}, {"例:", true},
+    {"如下所示", false}, {"类似这样", false}, {"類似這樣", false}, {"看起来像这样", false},
+    // Spanish
+    {"por ejemplo", true}, {"ejemplo:", true}, {"un ejemplo", true}, {"ejemplo de", true}, {"p. ej.", true},
+    {"podrías llamar", true}, {"podría llamar", true}, {"puedes llamar", true}, {"puede llamar", true},
+    {"se vería así", false}, {"se ve así", false},
+    // French
+    {"par exemple", true}, {"exemple :", true}, {"exemple:", true}, {"un exemple", true}, {"exemple de", true},
+    {"p. ex.", true}, {"vous pourriez appeler", true}, {"vous pouvez appeler", true}, {"tu pourrais appeler", true},
+    {"tu peux appeler", true},
+    {"ressemblerait à ceci", false}, {"ressemble à ceci", false},
+    // German
+    {"zum beispiel", true}, {"z. b.", true}, {"z.b.", true}, {"beispiel:", true}, {"ein beispiel", true},
+    {"beispielsweise", true}, {"beispiel für", true}, {"beispielaufruf", true},
+    {"sieht so aus", false}, {"würde so aussehen", false},
+    // Japanese
+    // (Not a bare "の例": it begins "の例外", an exception; "サンプル" names sample data too.)
+    {"例えば", true}, {"たとえば", true}, {"例として", true}, {"の例：", true}, {"の例:", true}, {"の例です", true},
+    {"例を示", true}, {"例を挙げ", true}, {"使用例", true}, {"呼び出し例", true},
+    {"サンプル", false}, {"のようになります", false},
+    // Portuguese
+    {"por exemplo", true}, {"exemplo:", true}, {"um exemplo", true}, {"exemplo de", true},
+    {"você poderia chamar", true}, {"você pode chamar", true},
+    {"ficaria assim", false},
+    // Russian and Ukrainian
+    {"например", true}, {"пример:", true}, {"пример ", true}, {"к примеру", true}, {"для примера", true},
+    {"в качестве примера", true}, {"наприклад", true}, {"приклад:", true},
+    {"выглядит так", false}, {"выглядел бы так", false},
+    // Korean
+    {"예를 들어", true}, {"예를 들면", true}, {"예시", true}, {"예제", true}, {"예컨대", true},
+    {"다음과 같은 형태", false},
+    // Italian, Dutch, Polish, Turkish, Vietnamese, Indonesian, Arabic, Hindi
+    {"per esempio", true}, {"ad esempio", true}, {"esempio:", true}, {"un esempio", true},
+    {"bijvoorbeeld", true}, {"voorbeeld:", true}, {"een voorbeeld", true},
+    {"na przykład", true}, {"przykład:", true},
+    {"örneğin", true}, {"örnek:", true},
+    {"ví dụ", true},
+    {"misalnya", true}, {"contoh:", true}, {"sebagai contoh", true},
+    {"على سبيل المثال", true}, {"مثال:", true},
+    {"उदाहरण", true},
+};
+
+// The lead-ins by their first byte, so a lead is read in one pass: a byte that starts no
+// phrase (most of them) costs one table look-up.
+struct LeadInIndex {
+    std::array<std::uint8_t, 256> first{};  // 1 + the first phrase with this first byte, or 0
+    std::array<std::uint8_t, std::size(lead_ins)> next{};  // 1 + the next phrase with the same first byte, or 0
+    LeadInIndex() {
+        for (std::size_t i = std::size(lead_ins); i-- > 0;) {
+            const auto b = static_cast<unsigned char>(lead_ins[i].text[0]);
+            next[i] = first[b];
+            first[b] = static_cast<std::uint8_t>(i + 1);
+        }
+    }
+};
+static_assert(std::size(lead_ins) < 255);
+
+bool ascii_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+
+constexpr std::size_t window_size = 240;
+
+// `text` lower-cased into `out` (at most window_size bytes): ASCII, Latin-1 (U+00C0–U+00DE)
+// and Cyrillic (U+0400–U+042F) capitals, each to its small letter of the same length. On
+// the stack: a call every few bytes (hostile input) runs this per call, and std::tolower
+// asks the locale at every byte.
+std::string_view fold(std::string_view text, char* out) {
+    const std::size_t n = std::min(text.size(), window_size);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        out[i] = c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : static_cast<char>(c);
+        if (c < 0xC3 || i + 1 >= n) continue;
+        const auto d = static_cast<unsigned char>(text[i + 1]);
+        if (c == 0xC3 && d >= 0x80 && d <= 0x9E && d != 0x97) {
+            out[i + 1] = static_cast<char>(d + 0x20);  // À … Þ (not ×)
+        } else if (c == 0xD0 && d >= 0x90 && d <= 0x9F) {
+            out[i + 1] = static_cast<char>(d + 0x20);  // А … П
+        } else if (c == 0xD0 && d >= 0xA0 && d <= 0xAF) {
+            out[i] = static_cast<char>(0xD1);  // Р … Я
+            out[i + 1] = static_cast<char>(d - 0x20);
+        } else if (c == 0xD0 && d >= 0x80 && d <= 0x8F) {
+            out[i] = static_cast<char>(0xD1);  // Ѐ … Џ
+            out[i + 1] = static_cast<char>(d + 0x10);
+        } else {
+            out[i + 1] = static_cast<char>(d);
+        }
+        ++i;
+    }
+    return {out, n};
+}
+
+struct LeadInFound {
+    bool strong = false, weak = false;
+    std::size_t strong_end = 0;  // where the last strong phrase ends in the lead
+};
+
+// The lead-ins in `lead` (folded already).
+LeadInFound find_lead_ins(std::string_view lead) {
+    static const LeadInIndex index;
+    LeadInFound found;
+    for (std::size_t i = 0; i < lead.size(); ++i) {
+        for (std::size_t k = index.first[static_cast<unsigned char>(lead[i])]; k != 0; k = index.next[k - 1]) {
+            const LeadIn& p = lead_ins[k - 1];
+            if (lead.compare(i, p.text.size(), p.text) != 0) continue;
+            if (ascii_alnum(p.text[0]) && i > 0 && ascii_alnum(lead[i - 1])) continue;
+            if (p.strong) {
+                found.strong = true;
+                found.strong_end = std::max(found.strong_end, i + p.text.size());
+            } else {
+                found.weak = true;
+            }
+        }
+    }
+    return found;
+}
+
+bool blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+// Whether a line (folded, trimmed) ends introducing what follows: with a colon, or with a
+// lead-in phrase itself ("For example", "例如，").
+bool ends_introducing(std::string_view line, const LeadInFound& found) {
+    static constexpr std::string_view colons[] = {":", "\xEF\xBC\x9A" /* ： */};
+    for (auto c : colons)
+        if (line.size() >= c.size() && line.compare(line.size() - c.size(), c.size(), c) == 0) return true;
+    // After the phrase, only punctuation: , . ， 、 。 …
+    std::string_view rest = line.substr(std::min(found.strong_end, line.size()));
+    static constexpr std::string_view marks[] = {",", ".", ";", "\xEF\xBC\x8C", "\xE3\x80\x81", "\xE3\x80\x82", "\xE2\x80\xA6"};
+    for (;;) {
+        while (!rest.empty() && blank(rest.front())) rest.remove_prefix(1);
+        if (rest.empty()) return true;
+        bool cut = false;
+        for (auto m : marks)
+            if (rest.substr(0, m.size()) == m) {
+                rest.remove_prefix(m.size());
+                cut = true;
+                break;
+            }
+        if (!cut) return false;
+    }
+}
+
+}  // namespace
+
 bool introduced_as_example(std::string_view text, std::size_t pos, const std::vector<Region>& fences) {
     const Region* fence = region_at(fences, pos);
     std::size_t stop = fence ? fence->outer_begin : pos;
     // A fence's lead-in is the paragraph before it, even across a blank line; an unfenced
     // call's lead-in is the text before it on its own line.
     if (fence)
-        while (stop > 0 && std::isspace(static_cast<unsigned char>(text[stop - 1]))) --stop;
+        while (stop > 0 && blank(text[stop - 1])) --stop;
     // Searching only a bounded window keeps this constant per call (linear over all blocks).
-    constexpr std::size_t window_size = 240;
     std::size_t from = stop > window_size ? stop - window_size : 0;
     const std::string_view window = text.substr(from, stop - from);
     const std::size_t brk = fence ? window.rfind("\n\n") : window.rfind('\n');
     if (brk != std::string_view::npos) from += brk + (fence ? 2 : 1);
-    // Lower-cased on the stack, ASCII only (the phrases are): a call every few bytes
-    // (hostile input) runs this per call, and std::tolower asks the locale at every byte.
     char folded[window_size];
-    const std::size_t n = stop - from;
-    for (std::size_t i = 0; i < n; ++i) {
-        const char c = text[from + i];
-        folded[i] = c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c;
-    }
-    const std::string_view lead(folded, n);
-    // Phrases that introduce an example anywhere, and weaker ones that do so only before
-    // a fenced snippet ("such as Zürich" before a real call is not an example).
-    static constexpr std::string_view strong[] = {
-        "for example", "for instance", "e.g.", "example:", "an example", "example of",
-        "you could call", "you can call", "you would call", "you might call",
-    };
-    static constexpr std::string_view fenced_only[] = {"such as", "would look like", "looks like this", "like so:"};
-    for (auto p : strong)
-        if (lead.find(p) != std::string_view::npos) return true;
-    if (fence)
-        for (auto p : fenced_only)
-            if (lead.find(p) != std::string_view::npos) return true;
-    return false;
+    const LeadInFound found = find_lead_ins(fold(text.substr(from, stop - from), folded));
+    if (found.strong || (fence && found.weak)) return true;
+    if (fence) return false;
+    // A call that starts its line: the line before (blank lines skipped) is its lead-in when
+    // it ends introducing it ("Here is an example:", "例如：").
+    if (text.substr(from, stop - from).find_first_not_of(" \t\r") != std::string_view::npos) return false;
+    std::size_t end = from;
+    while (end > 0 && from - end <= window_size && blank(text[end - 1])) --end;
+    if (end == 0 || from - end > window_size) return false;
+    std::size_t begin = end > window_size ? end - window_size : 0;
+    if (const std::size_t nl = text.substr(begin, end - begin).rfind('\n'); nl != std::string_view::npos) begin += nl + 1;
+    const std::string_view line = fold(text.substr(begin, end - begin), folded);
+    const LeadInFound before = find_lead_ins(line);
+    return before.strong && ends_introducing(line, before);
 }
 
 }  // namespace toolgram::detail

@@ -3,7 +3,10 @@
 // Markdown fences (a call in a fence introduced as an example is not a call).
 //
 // Both are found in one linear pass each, before any grammar runs, so grammars never
-// need to know about them.
+// need to know about them. Fences pair as CommonMark pairs them: an opener is ``` or ~~~
+// (three or more, after at most three spaces; a backtick opener's info string holds no
+// backtick), and only a line of the opener's character, at least as long, with nothing
+// but blanks after it, closes it; a fence never closed runs to the end.
 #pragma once
 
 #include <cstddef>
@@ -29,8 +32,63 @@ using Masked = std::vector<std::pair<std::size_t, std::size_t>>;
 std::vector<Region> find_reasoning(ScanContext& ctx, std::size_t limit, const Masked& masked = {});
 std::vector<Region> find_fences(ScanContext& ctx, std::size_t limit);
 
+// One line read as CommonMark reads a fence line, a byte at a time (a stream adds bytes as
+// they arrive): at most three spaces, a run of three or more ` or ~, then an info string
+// (an opener's) or blanks (a closer's). The line's bytes exclude its '\n'.
+class FenceLine {
+public:
+    void add(std::string_view bytes) {
+        for (char c : bytes) {
+            if (state_ == State::no) return;  // decided: the rest of the line cannot change it
+            add(c);
+        }
+    }
+    void add(char c) {
+        if (state_ == State::no) return;
+        if (state_ == State::indent) {
+            if (c == ' ' && indent_ < 3) return void(++indent_);
+            if (c != '`' && c != '~') return void(state_ = State::no);
+            ch_ = c;
+            state_ = State::run;
+        }
+        if (state_ == State::run) {
+            if (c == ch_) return void(++length_);
+            if (length_ < 3) return void(state_ = State::no);
+            state_ = State::after;
+        }
+        if (c == '`') tick_after_ = true;
+        if (c != ' ' && c != '\t' && c != '\r') text_after_ = true;
+    }
+    // The whole line read: whether it opens a fence, or closes one opened by `ch` x `length`.
+    bool opens() const { return fence() && !(ch_ == '`' && tick_after_); }
+    bool closes(char ch, std::size_t length) const { return fence() && ch_ == ch && length_ >= length && !text_after_; }
+    // Part of the line read: whether what follows may still make it open, or close.
+    bool may_open() const { return state_ != State::no && !(ch_ == '`' && tick_after_); }
+    bool may_close(char ch, std::size_t length) const {
+        if (state_ == State::no || text_after_ || (ch_ != 0 && ch_ != ch)) return false;
+        return state_ != State::after || length_ >= length;
+    }
+    char ch() const { return ch_; }
+    std::size_t length() const { return length_; }
+
+private:
+    enum class State { indent, run, after, no };
+    bool fence() const { return (state_ == State::run || state_ == State::after) && length_ >= 3; }
+    State state_ = State::indent;
+    int indent_ = 0;
+    char ch_ = 0;
+    std::size_t length_ = 0;
+    bool tick_after_ = false;  // a backtick after the run: not an opener (CommonMark)
+    bool text_after_ = false;  // anything but blanks after the run: not a closer
+};
+
 // True when the text just before `pos` (or before the fence holding it) introduces an
-// example: "for example", "e.g.", "you could call" and the like.
+// example: "for example", "e.g.", "you could call" and the like, in English and the other
+// languages models answer in most (Chinese, Spanish, French, German, Japanese, Portuguese,
+// Russian, Korean and more: the table in regions.cpp). The lead-in is the call's own line
+// before it, or, for a call that starts its line, the line before when that line ends
+// introducing what follows (`Here is an example:`); for a fenced call, the paragraph
+// before the fence.
 bool introduced_as_example(std::string_view text, std::size_t pos, const std::vector<Region>& fences);
 
 // True when the fence `f` holds nothing but the block [begin, end) (and blanks or

@@ -224,8 +224,14 @@ struct StreamParser::Impl {
     // ---- fences (as regions.cpp's find_fences)
     std::vector<detail::Region> fences;  // the last may be open (ends `far`)
     bool fence_open = false;
+    char fence_ch = 0;             // the open fence's opener: its character and length
+    std::size_t fence_length = 0;
     std::size_t line_start = 0;  // first line not yet classified
     std::size_t eol_searched = 0;  // no newline in [line_start, eol_searched)
+    // The line at line_start as read so far, so a long line arriving a token at a time is
+    // read once, not again at each feed.
+    mutable detail::FenceLine line_read;
+    mutable std::size_t line_read_at = npos, line_read_to = 0;
     std::size_t fence_first = npos, fence_q = 0;  // the fence holding the scan, and its first non-blank byte
 
     // ---- content markers, intent markers
@@ -299,6 +305,8 @@ struct StreamParser::Impl {
         if (s.tool_required) intent_at = 0;
     }
 
+    // Reasoning stays in content (ReasoningFormat::in_content): no reasoning events.
+    const bool in_content = s.reasoning_format == ReasoningFormat::in_content;
     bool fallbacks = false;  // the profile has fallback grammars
     bool whole_readers = false;  // a primary grammar reads the whole output when no marker block appears
     bool whole_declined = false;  // ... and has said, for good, that this output is not its
@@ -425,18 +433,31 @@ struct StreamParser::Impl {
     }
 
     // -----------------------------------------------------------------------------------
-    // Fences: complete lines only; a line's kind is known from its first six bytes.
+    // Fences: complete lines only (a closer must have nothing but blanks after its run, an
+    // opener no backtick in its info string); a line that cannot be a fence line whatever
+    // follows is known as soon as that shows.
 
-    // 1: a fence line, 0: not, -1: not known yet.
-    int fence_line_kind(std::size_t line) const {
-        std::size_t q = line;
-        while (q < buf.size() && q - line < 3 && buf[q] == ' ') ++q;
-        for (std::size_t k = 0; k < 3; ++k) {
-            if (q + k >= buf.size()) return finished ? 0 : -1;
-            if (buf[q + k] == '\n') return 0;
-            if (buf[q + k] != '`') return 0;
+    // The line at line_start, read up to `to`.
+    const detail::FenceLine& read_line(std::size_t to) const {
+        if (line_read_at != line_start) {
+            line_read = detail::FenceLine();
+            line_read_at = line_read_to = line_start;
         }
-        return 1;
+        if (to > line_read_to) {
+            line_read.add(std::string_view(buf).substr(line_read_to, to - line_read_to));
+            line_read_to = to;
+        }
+        return line_read;
+    }
+
+    // 1: the line opens a fence (none is open) or closes the open one; 0: it does not;
+    // -1: not known yet. A complete line before line_start was classified already: inside
+    // a fence still open it closed nothing, so 0.
+    int fence_line_kind(std::size_t line) const {
+        if (line < line_start || line > buf.size()) return 0;
+        const detail::FenceLine& fl = read_line(buf.size());
+        if (finished) return (fence_open ? fl.closes(fence_ch, fence_length) : fl.opens()) ? 1 : 0;
+        return (fence_open ? fl.may_close(fence_ch, fence_length) : fl.may_open()) ? -1 : 0;
     }
 
     void update_fences() {
@@ -449,18 +470,18 @@ struct StreamParser::Impl {
                 if (!finished || line_start >= buf.size()) break;
                 eol = buf.size();
             }
-            if (fence_line_kind(line_start) == 1) {
-                if (!fence_open) {
-                    fences.push_back({line_start, far, std::min(eol + 1, buf.size()), far, false});
-                    fence_open = true;
-                } else {
-                    auto& f = fences.back();
-                    f.inner_end = line_start;
-                    f.outer_end = std::min(eol + 1, buf.size());
-                    if (f.outer_end > 0 && buf[f.outer_end - 1] == '\n') --f.outer_end;
-                    f.closed = true;
-                    fence_open = false;
-                }
+            const detail::FenceLine& fl = read_line(eol);
+            if (!fence_open && fl.opens()) {
+                fences.push_back({line_start, far, std::min(eol + 1, buf.size()), far, false});
+                fence_open = true;
+                fence_ch = fl.ch();
+                fence_length = fl.length();
+            } else if (fence_open && fl.closes(fence_ch, fence_length)) {
+                auto& f = fences.back();
+                f.inner_end = line_start;
+                f.outer_end = eol;
+                f.closed = true;
+                fence_open = false;
             }
             line_start = eol + 1;
         }
@@ -482,7 +503,11 @@ struct StreamParser::Impl {
 
     std::size_t update_content_markers() {
         if (s.content_markers.empty()) return buf.size();
-        const std::size_t limit = finished ? buf.size() : partial_tail(buf, content_marker_set);
+        std::size_t limit = finished ? buf.size() : partial_tail(buf, content_marker_set);
+        // With reasoning kept in content, a marker inside a reasoning block stays (as in
+        // parser.cpp): a marker is decided once its place is known, and one inside a block
+        // still open whose end a call may yet move (reasoning_ends_at_call) waits for it.
+        if (in_content) limit = std::min(limit, reasoning_known());
         std::size_t known = buf.size();
         for (std::size_t i = 0; i < s.content_markers.size(); ++i) {
             const std::string& m = s.content_markers[i];
@@ -490,6 +515,16 @@ struct StreamParser::Impl {
             for (;;) {
                 const std::size_t at = buf.find(m, cm_pos[i]);
                 if (at == npos || at >= limit) break;
+                if (in_content) {
+                    if (const detail::Region* r = detail::region_at(regions, at)) {
+                        if (!r->closed && s.reasoning_ends_at_call && !finished) {
+                            limit = at;
+                            break;
+                        }
+                        cm_pos[i] = at + m.size();
+                        continue;
+                    }
+                }
                 content_spans.push({at, at + m.size()});
                 cm_pos[i] = at + m.size();
             }
@@ -801,7 +836,7 @@ struct StreamParser::Impl {
         if (block.dropped > 0 && !pl.example) is_syntax = true;
         if (has_call || is_syntax || !block.content.empty() || (block.candidates.empty() && block.dropped == 0)) {
             std::size_t from = span.first;
-            auto& target = pl.reasoning ? reasoning_spans : content_spans;
+            auto& target = pl.reasoning && !in_content ? reasoning_spans : content_spans;
             const bool remove = !pl.reasoning || has_call;
             for (const auto& [cb, ce] : block.content) {
                 if (cb > from && remove) target.push({from, cb});
@@ -951,11 +986,15 @@ struct StreamParser::Impl {
         std::size_t fc = std::min(f, content_known);  // content markers searched up to here
         if (whole_readers && !primary_seen && !whole_declined) fc = 0;
         if (head_readers && !head_declined) fc = 0;
-        if (rstate == RState::inside) fc = std::min(fc, regions.back().outer_begin);
-        for (; regions_removed < regions.size() && regions[regions_removed].closed; ++regions_removed)
+        // Reasoning kept in content flows with it, unless a call may yet end the open block
+        // (reasoning_ends_at_call), which decides where the framing tokens after it go.
+        if (rstate == RState::inside && (!in_content || s.reasoning_ends_at_call))
+            fc = std::min(fc, regions.back().outer_begin);
+        for (; !in_content && regions_removed < regions.size() && regions[regions_removed].closed; ++regions_removed)
             content_spans.push({regions[regions_removed].outer_begin, regions[regions_removed].outer_end});
         feed_assembler(content, cpos, content_spans, fc);
         if (auto t = content.take(); !t.empty()) emit_text(StreamEvent::Kind::content, t);
+        if (in_content) return;
 
         // Reasoning, region by region.
         while (rreg < regions.size()) {

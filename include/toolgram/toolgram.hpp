@@ -174,6 +174,14 @@ struct DeclaredSyntax {
     std::string instruction;
 };
 
+// Where the text of reasoning blocks goes.
+enum class ReasoningFormat {
+    separate,    // into `reasoning`, and out of `content` (the default)
+    in_content,  // left in `content` where it stands, delimiters and all, and `reasoning`
+                 // stays empty: llama.cpp's `reasoning_format: none`. Blocks are still
+                 // found, so a call inside one is judged as written inside reasoning.
+};
+
 struct Settings {
     // The tag grammar's delimiters, configurable at run time.
     std::string tag_open = "[TOOL_CALL]";
@@ -195,6 +203,8 @@ struct Settings {
     // Serving engines know this from the chat template; telling it lets a stream send
     // reasoning and content from the first token instead of waiting to tell them apart.
     ReasoningStart reasoning_start = ReasoningStart::guess;
+    // Reasoning separated from the content, or kept in it as the model wrote it.
+    ReasoningFormat reasoning_format = ReasoningFormat::separate;
     // Calls written inside a reasoning block are reported; accepted only when true.
     bool accept_calls_in_reasoning = false;
     // An output cut off (max_tokens) with every value of a call complete and only closers

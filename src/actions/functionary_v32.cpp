@@ -92,12 +92,23 @@ std::string instruction(const Settings& s) {
            render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s);
 }
 
+std::optional<Block> read_head(ScanContext& ctx, std::size_t begin) { return read_messages(ctx, begin, true); }
+
 }  // namespace
 
 extern const GrammarDef functionary_v32_grammar{
     "functionary_v32", ">>>NAME\\n{…} per call, >>>all\\n for text; the first >>> may be in the prompt",
-    markers, read_at, read_whole, instruction, render,
-    [](ScanContext& ctx, std::size_t begin) { return read_messages(ctx, begin, true); },
+    markers, read_at, read_whole, instruction, render, read_head,
+};
+
+// Only what a `>>>` shows to be Functionary's: the messages from the first `>>>` on, and a
+// headless first message before it. `auto` runs this as a primary; a whole output that is
+// one headless message (`WORD\n{…}`) has no marker, so `auto` reads it only through the
+// full grammar as a gated fallback: otherwise any `Result\n{"x": 1}` would be a call named
+// `Result`, and the intent marker in `CALL_TOOL\n{…}` a call named `CALL_TOOL`.
+extern const GrammarDef functionary_v32_marked_grammar{
+    "functionary_v32_marked", "Functionary v3.2's messages from a >>> on (auto's primary; the headless whole output is a fallback)",
+    markers, read_at, nullptr, instruction, render, read_head,
 };
 
 }  // namespace toolgram::detail

@@ -11,6 +11,8 @@ namespace kv = grammar::text_kv;
 
 struct KvState : BlockState {
     std::string name;
+    std::string status;  // a history record's outcome: the block echoes a call already made
+    bool status_seen = false;
     json arguments;
     bool has_arguments = false;
 };
@@ -49,6 +51,19 @@ struct action<grammar::fence::close> {
     static void apply(const Input&, KvState& st) { st.fence_closed = true; }
 };
 template <>
+struct action<kv::status_line> {
+    // On the whole line, which matches or not as one: an action on its value would fire
+    // for a line that then fails (one longer than the limit).
+    template <typename Input>
+    static void apply(const Input& in, KvState& st) {
+        std::string_view s = in.string_view().substr(std::string_view("status:").size());
+        while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+        while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+        st.status.assign(s);
+        st.status_seen = true;
+    }
+};
+template <>
 struct action<kv::history_open> {
     template <typename Input>
     static void apply(const Input&, KvState& st) { st.note("history_marker"); }
@@ -72,6 +87,8 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     Candidate c = candidate_from_state("text_kv", at, r.end, st);
     c.name = st.name;
     c.arguments = std::move(st.arguments);
+    if (st.status_seen)
+        c.echo = "an echo of the call history (status: " + st.status + "), a record of a call already made, not a new call";
     block.candidates.push_back(std::move(c));
     return block;
 }

@@ -26,6 +26,7 @@
 
 #include "bounded_read.hpp"
 #include "json_document.hpp"
+#include "profile_file.hpp"
 #include "toolgram/toolgram.hpp"
 
 namespace toolgram::cli {
@@ -163,9 +164,12 @@ const char* parse_help =
     "  --tools FILE          tools the model may call: OpenAI's tools array, or {name, parameters}\n"
     "                        objects. Without it any name is accepted and nothing is validated.\n"
     "  --openai              print an OpenAI chat-completion assistant message instead\n"
-    "  --jsonl               input lines are {\"id\",\"text\",\"tools\"?,\"profile\"?}; prints one result\n"
-    "                        per line with the same id, as each line is read. A bad or too long\n"
-    "                        line gives an error object, not a stop.\n"
+    "  --jsonl               input lines are {\"id\",\"text\",\"tools\"?,\"profile\"?,\"settings\"?}; prints\n"
+    "                        one result per line with the same id, as each line is read. A line's\n"
+    "                        settings (tool_required, accept_calls_in_reasoning, accept_healed_calls,\n"
+    "                        tag_open, tag_close, fallback_max_bytes, intent_markers, reasoning_start,\n"
+    "                        reasoning_format) apply to it after the flags. A bad or too long line\n"
+    "                        gives an error object, not a stop.\n"
     "  --tool-required       the caller requires a tool call (satisfies the fallback intent gate)\n"
     "  --accept-reasoning-calls  accept calls written inside reasoning blocks\n"
     "  --refuse-healed       refuse a call whose closers the end of output cut off (healed\n"
@@ -173,6 +177,8 @@ const char* parse_help =
     "  --tag-open TEXT, --tag-close TEXT   the tag grammar's delimiters (not empty)\n"
     "  --fallback-max-bytes N  size gate for fallback candidates, 1 to 2^30 (default 2048)\n"
     "  --reasoning-start guess|inside|outside  whether the prompt opened reasoning\n"
+    "  --reasoning-format separate|in_content  reasoning in \"reasoning\" (default), or kept in\n"
+    "                        \"content\" as written, delimiters and all (llama.cpp's \"none\")\n"
     "  --pretty              indent the JSON output\n"
     "  --summary             print one line per result for people instead of JSON\n"
     "\n"
@@ -205,8 +211,8 @@ const char* stream_help =
     "                        whether the prompt opened a reasoning block (default guess: text\n"
     "                        is held until a reasoning delimiter or the end tells)\n"
     "  --profile, --profile-file, --tools, --tool-required, --accept-reasoning-calls,\n"
-    "  --refuse-healed, --tag-open, --tag-close, --fallback-max-bytes, --pretty: as for\n"
-    "  'toolgram parse'\n";
+    "  --refuse-healed, --tag-open, --tag-close, --fallback-max-bytes, --reasoning-format,\n"
+    "  --pretty: as for 'toolgram parse'\n";
 
 const char* instruction_help =
     "usage: toolgram instruction (--profile NAME | --profile-file FILE) [--tools TOOLS.json]\n"
@@ -274,6 +280,7 @@ struct ParseOptions {
     std::optional<std::string> tag_open, tag_close;
     std::optional<std::size_t> fallback_max_bytes;
     std::optional<toolgram::ReasoningStart> reasoning_start;
+    std::optional<toolgram::ReasoningFormat> reasoning_format;
     std::size_t chunk = 0;  // stream: feed this many bytes at a time (0: as they arrive)
 };
 
@@ -322,6 +329,7 @@ toolgram::Profile make_profile(const std::string& name, const ParseOptions& o, b
     if (o.tag_close) p.settings.tag_close = *o.tag_close;
     if (o.fallback_max_bytes) p.settings.fallback_max_bytes = *o.fallback_max_bytes;
     if (o.reasoning_start) p.settings.reasoning_start = *o.reasoning_start;
+    if (o.reasoning_format) p.settings.reasoning_format = *o.reasoning_format;
     return p;
 }
 
@@ -378,7 +386,11 @@ int run_jsonl(const ParseOptions& o, const std::vector<toolgram::Tool>& default_
                 const auto named = in.find("profile");
                 const bool line_names_profile = named != in.end() && named->is_string();
                 if (line_names_profile) profile = named->get<std::string>();
-                toolgram::Parser parser(make_profile(profile, o, !line_names_profile), std::move(tools));
+                toolgram::Profile line_profile = make_profile(profile, o, !line_names_profile);
+                // The line's own settings, checked as coverage's inputs' are; an unknown or
+                // ill-typed one fails the line with its error object.
+                if (auto st = in.find("settings"); st != in.end()) toolgram::apply_input_settings(line_profile, *st);
+                toolgram::Parser parser(std::move(line_profile), std::move(tools));
                 report_tool_problems(parser);
                 const toolgram::Result r = parser.parse(text->get<std::string>());
                 if (o.summary) {
@@ -425,6 +437,11 @@ bool common_option(const std::vector<std::string>& args, std::size_t& i, ParseOp
         else if (v == "inside") o.reasoning_start = toolgram::ReasoningStart::inside;
         else if (v == "outside") o.reasoning_start = toolgram::ReasoningStart::outside;
         else throw UsageError("--reasoning-start is guess, inside or outside, got \"" + v + "\"");
+    } else if (a == "--reasoning-format") {
+        const std::string v = value("--reasoning-format");
+        if (v == "separate") o.reasoning_format = toolgram::ReasoningFormat::separate;
+        else if (v == "in_content") o.reasoning_format = toolgram::ReasoningFormat::in_content;
+        else throw UsageError("--reasoning-format is separate or in_content, got \"" + v + "\"");
     } else if (a == "--fallback-max-bytes") {
         o.fallback_max_bytes = count_option(a, value("--fallback-max-bytes"), 1, max_fallback_bytes);
     } else {

@@ -230,6 +230,69 @@ TEST_CASE("cli parse --jsonl gives one result per line and an error object for a
     CHECK(out[5]["error"].is_null());
 }
 
+TEST_CASE("cli parse --jsonl: a line's own settings apply to it, a bad one fails that line only", "[cli]") {
+    Scratch s;
+    const std::string thinking = "I'm\nthinking\n</think>\n\nHello";
+    const json lines[] = {
+        {{"id", "inline"}, {"text", thinking}, {"profile", "qwen3_coder"},
+         {"settings", {{"reasoning_start", "inside"}, {"reasoning_format", "in_content"}}}},
+        {{"id", "separate"}, {"text", thinking}, {"profile", "qwen3_coder"}, {"settings", {{"reasoning_start", "inside"}}}},
+        {{"id", "unknown"}, {"text", "x"}, {"settings", {{"reasoning", "none"}}}},
+        {{"id", "type"}, {"text", "x"}, {"settings", {{"tool_required", "yes"}}}},
+        {{"id", "value"}, {"text", "x"}, {"settings", {{"reasoning_format", "none"}}}},
+        {{"id", "required"}, {"text", R"({"name": "search", "arguments": {"q": "x"}})"}, {"settings", {{"tool_required", true}}}},
+        {{"id", "default"}, {"text", R"({"name": "search", "arguments": {"q": "x"}})"}},
+    };
+    std::string batch;
+    for (const auto& l : lines) batch += l.dump() + "\n";
+    const std::string tools = s.write("tools.json", tools_json);
+    const Run r = run_cli(s, "parse --jsonl " + shell_quote(s.write("batch.jsonl", batch)) + " --tools " + shell_quote(tools));
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto out = lines_of(r.out);
+    REQUIRE(out.size() == 7);
+    const json inline_result = json::parse(out[0]), separate = json::parse(out[1]);
+    CHECK(inline_result["content"] == thinking);
+    CHECK(inline_result["reasoning"] == "");
+    CHECK(separate["content"] == "Hello");
+    CHECK(separate["reasoning"] == "I'm\nthinking");
+    CHECK(json::parse(out[2])["error"]["message"].get<std::string>().rfind(
+              "line 3: settings.reasoning: unknown field (known: tool_required, ", 0) == 0);
+    CHECK(json::parse(out[3])["error"]["message"] == "line 4: settings.tool_required: expected true or false, got string");
+    CHECK(json::parse(out[4])["error"]["message"] ==
+          "line 5: settings.reasoning_format: unknown value \"none\" (known: separate, in_content)");
+    CHECK(json::parse(out[5])["calls"].size() == 1);
+    CHECK(json::parse(out[6])["calls"].size() == 0);
+}
+
+TEST_CASE("cli --reasoning-format keeps reasoning in content, for parse and stream alike", "[cli][reasoning]") {
+    Scratch s;
+    const std::string text = "<|channel|>analysis<|message|>I'm\nthinking<|end|><|start|>assistant<|channel|>final<|message|>Hi";
+    const std::string input = s.write("in.txt", text);
+    const Run parsed = run_cli(s, "parse " + shell_quote(input) + " --profile harmony --reasoning-format in_content");
+    INFO(parsed.out << parsed.err);
+    REQUIRE(parsed.exit_code == 0);
+    const json j = json::parse(parsed.out);
+    CHECK(j["content"] == "<|channel|>analysis<|message|>I'm\nthinking<|end|>Hi");
+    CHECK(j["reasoning"] == "");
+    const Run streamed =
+        run_cli(s, "stream " + shell_quote(input) + " --profile harmony --reasoning-format in_content --chunk 3");
+    REQUIRE(streamed.exit_code == 0);
+    std::string content;
+    json end;
+    for (const auto& line : lines_of(streamed.out)) {
+        const json e = json::parse(line);
+        CHECK(e["event"] != "reasoning");
+        if (e["event"] == "content") content += e["text"].get<std::string>();
+        if (e["event"] == "end") end = e["result"];
+    }
+    CHECK(content == j["content"]);
+    CHECK(end == j);
+    const Run bad = run_cli(s, "parse " + shell_quote(input) + " --reasoning-format none");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err == "toolgram: --reasoning-format is separate or in_content, got \"none\"\n");
+}
+
 TEST_CASE("cli instruction prints the profile's format and the tools", "[cli]") {
     Scratch s;
     const std::string tools = s.write("tools.json", tools_json);

@@ -83,6 +83,9 @@ inline void apply_case_settings(toolgram::Profile& p, const json& spec) {
                                      : start == "outside" ? toolgram::ReasoningStart::outside
                                                           : toolgram::ReasoningStart::guess;
     }
+    if (s.contains("reasoning_format"))
+        p.settings.reasoning_format = s["reasoning_format"] == "in_content" ? toolgram::ReasoningFormat::in_content
+                                                                            : toolgram::ReasoningFormat::separate;
     if (s.contains("intent_markers")) p.settings.intent_markers = s["intent_markers"].get<std::vector<std::string>>();
 }
 

@@ -53,11 +53,16 @@ MarkerSet make_set() {
     return set;
 }
 
-// The fences as the parser found them before the index: line by line.
+// The fences line by line, as CommonMark reads fence lines (written here from the spec, not
+// with the parser's FenceLine): at most three spaces, three or more ` or ~; an opener's info
+// string holds no backtick after backticks; a closer has the opener's character, at least
+// its length, and nothing but blanks after it.
 std::vector<Region> fences_line_by_line(std::string_view text, std::size_t limit) {
     std::vector<Region> out;
     text = text.substr(0, limit);
     bool open = false;
+    char open_ch = 0;
+    std::size_t open_len = 0;
     Region current;
     std::size_t line = 0;
     while (line < text.size()) {
@@ -65,15 +70,20 @@ std::vector<Region> fences_line_by_line(std::string_view text, std::size_t limit
         if (eol == npos) eol = text.size();
         std::size_t p = line;
         while (p < eol && p - line < 3 && text[p] == ' ') ++p;
-        if (text.substr(p, 3) == "```") {
-            if (!open) {
+        const char ch = p < eol ? text[p] : 0;
+        std::size_t run = 0;
+        while ((ch == '`' || ch == '~') && p + run < eol && text[p + run] == ch) ++run;
+        const std::string_view rest = text.substr(p + run, eol - p - run);
+        if (run >= 3) {
+            if (!open && !(ch == '`' && rest.find('`') != npos)) {
                 current.outer_begin = line;
                 current.inner_begin = std::min(eol + 1, text.size());
                 open = true;
-            } else {
+                open_ch = ch;
+                open_len = run;
+            } else if (open && ch == open_ch && run >= open_len && rest.find_first_not_of(" \t\r") == npos) {
                 current.inner_end = line;
-                current.outer_end = std::min(eol + 1, text.size());
-                if (current.outer_end > 0 && text[current.outer_end - 1] == '\n') --current.outer_end;
+                current.outer_end = eol;
                 out.push_back(current);
                 open = false;
             }
@@ -164,11 +174,12 @@ TEST_CASE("a needle the index does not cover is searched in the text", "[marker_
 TEST_CASE("fences found through the index are the fences found line by line", "[marker_index]") {
     MarkerSet set;
     set.add("```");
+    set.add("~~~");
     toolgram::Settings settings;
     std::mt19937 rng(7);
     static const std::vector<std::string> pieces = {"```", "``", "`", " ", "  ", "   ", "    ", "\n", "x", "```json\n",
-                                                    "\n```\n"};
-    for (int round = 0; round < 3000; ++round) {
+                                                    "\n```\n", "~~~", "~", "````", "\n~~~~\n", "\t", "\r"};
+    for (int round = 0; round < 6000; ++round) {
         std::string text;
         for (unsigned i = 0, n = rng() % 30; i < n; ++i) text += pieces[rng() % pieces.size()];
         const std::size_t limit = round % 3 == 0 ? rng() % (text.size() + 1) : text.size();

@@ -291,6 +291,8 @@ TEST_CASE("an invalid or ambiguous profile file gets an error naming the field a
          "fallbacks[0]: \"declared\" is the file's own syntax, the primary grammar"},
         {"unknown reasoning_start", edited("/settings", {{"reasoning_start", "maybe"}}),
          "settings.reasoning_start: unknown value \"maybe\" (known: guess, inside, outside)"},
+        {"unknown reasoning_format", edited("/settings", {{"reasoning_format", "none"}}),
+         "settings.reasoning_format: unknown value \"none\" (known: separate, in_content)"},
         {"reasoning delimiter without its closer", edited("/settings", {{"reasoning", json::array({{{"open", "<t>"}}})}}),
          "settings.reasoning[0].close: missing (required)"},
         {"limit that is not a positive number", edited("/settings", {{"limits", {{"max_depth", 0}}}}),
@@ -307,6 +309,18 @@ TEST_CASE("an invalid or ambiguous profile file gets an error naming the field a
             CHECK(got.rfind("fallbacks[0]: unknown grammar \"jsn\" (known: tag, marker, json, ", 0) == 0);
         }
     }
+}
+
+TEST_CASE("a profile file may keep reasoning in content", "[profile-file][reasoning]") {
+    const toolgram::Profile p = toolgram::profile_from_json(json::parse(R"({"name": "inline",
+        "syntax": {"call": {"open": "<c>", "close": "</c>"}}, "settings": {"reasoning_format": "in_content"}})"));
+    CHECK(p.settings.reasoning_format == toolgram::ReasoningFormat::in_content);
+    const toolgram::Result r = toolgram::Parser(p).parse("<think>Hm.</think>\n<c>{\"name\": \"f\", \"arguments\": {}}</c>");
+    REQUIRE(r.calls.size() == 1);
+    CHECK(r.content == "<think>Hm.</think>");
+    CHECK(r.reasoning.empty());
+    CHECK(toolgram::profile_from_json(json::parse(R"({"name": "n", "syntax": {"call": {"open": "<c>", "close": "</c>"}}})"))
+              .settings.reasoning_format == toolgram::ReasoningFormat::separate);
 }
 
 TEST_CASE("a profile file that repeats a key, or is no JSON, is refused with its path", "[profile-file]") {

@@ -206,6 +206,47 @@ TEST_CASE("stream = one-shot on every corpus case under every profile", "[stream
     WARN("streams compared: " << runs);
 }
 
+TEST_CASE("stream = one-shot with reasoning kept in content, on every corpus case, each way the output may start",
+          "[stream][corpus][reasoning]") {
+    // ReasoningFormat::in_content sends reasoning as content: the framing tokens inside a
+    // block stay, those outside go, and a block a call may still end (reasoning_ends_at_call)
+    // holds its text. Under the case's own profile and under auto.
+    std::size_t runs = 0;
+    for (const auto& c : all_cases()) {
+        const json spec = json::parse(slurp(c.expect));
+        const std::string text = slurp(c.text);
+        for (const bool own : {true, false}) {
+            for (const auto start : {toolgram::ReasoningStart::guess, toolgram::ReasoningStart::inside,
+                                     toolgram::ReasoningStart::outside}) {
+                toolgram::Profile profile = own ? profile_for(spec, c.text.parent_path()) : toolgram::builtin_profile("auto");
+                if (!own) apply_case_settings(profile, spec);
+                profile.settings.reasoning_format = toolgram::ReasoningFormat::in_content;
+                profile.settings.reasoning_start = start;
+                const Parser parser(profile, tools_for(spec));
+                const toolgram::Result want = parser.parse(text);
+                if (!want.reasoning.empty()) FAIL_CHECK(c.text.stem().string() << ": reasoning kept in content, yet reasoning");
+                auto all = chunkings(text, all_markers(profile), 11);
+                std::vector<std::vector<std::size_t>> some{all[0], all[1], all[3], all[6]};
+                some.insert(some.end(), all.begin() + 9, all.end());
+                for (const auto& cuts : some) {
+                    ++runs;
+                    const std::string why = disagreement(stream(parser, text, cuts), want);
+                    if (!why.empty()) {
+                        std::string cut_text;
+                        for (auto k : cuts) cut_text += std::to_string(k) + " ";
+                        FAIL_CHECK(c.text.parent_path().filename().string()
+                                   << "/" << c.text.stem().string() << " [" << profile.name << ", start "
+                                   << static_cast<int>(start) << "] cuts " << cut_text.substr(0, 200) << ": " << why);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    WARN("streams compared with reasoning in content: " << runs);
+    CHECK(runs > 1000);
+}
+
 TEST_CASE("stream = one-shot under the shipped profile files, on the corpora of the families they reproduce",
           "[stream][corpus][profile-file]") {
     // The run-time grammar reads its markers from the file: the cuts inside markers come
@@ -450,4 +491,22 @@ TEST_CASE("stream: feed after finish is a usage error", "[stream]") {
     sp.feed("hi");
     sp.finish();
     CHECK_THROWS_AS(sp.feed("more"), std::logic_error);
+}
+
+TEST_CASE("stream: reasoning kept in content flows as content once the prompt opened it", "[stream][reasoning]") {
+    toolgram::Profile p = toolgram::builtin_profile("qwen3_coder");
+    p.settings.reasoning_start = toolgram::ReasoningStart::inside;
+    p.settings.reasoning_format = toolgram::ReasoningFormat::in_content;
+    const Parser parser(p, corpus_tools());
+    StreamParser sp(parser);
+    const std::string thinking = "The user wants the weather in Paris, so I will call the tool for it";
+    const auto early = feed_bytes(sp, thinking + " now.");
+    CHECK(joined(early, Kind::content).rfind(thinking, 0) == 0);
+    CHECK(count(early, Kind::reasoning) == 0);
+    const auto after = feed_bytes(sp, "</think>\n\nSunny.");
+    const auto fin = sp.finish();
+    CHECK(joined(early, Kind::content) + joined(after, Kind::content) + joined(fin.events, Kind::content) ==
+          thinking + " now.</think>\n\nSunny.");
+    CHECK(fin.result.content == thinking + " now.</think>\n\nSunny.");
+    CHECK(fin.result.reasoning.empty());
 }
