@@ -238,7 +238,8 @@ struct close_cut_off : any_literal_prefix_at_end<call_close_of> {};
 struct stray_text_then_close : skip_to_any_literal<call_close_of> {};
 struct json_call_end
     : sor<call_close, json_block::end_cut_off, close_cut_off, stray_text_then_close, json_block::missing_end_tag> {};
-struct json_call_closed : seq<json_opening, json_block::body, json_call_end> {};
+// Closed: several call objects may stand in one (json_block's calls_body), as in hermes.
+struct json_call_closed : seq<json_opening, json_block::calls_body, json_call_end> {};
 struct json_call_open_ended : seq<json_opening, json_block::body> {};  // no closer: the payload ends it
 struct json_call : select<has_call_close, json_call_open_ended, json_call_closed> {};
 

@@ -7,9 +7,10 @@
 //   {"name": "search_web", "arguments": {"query": "Antwerp events"}}
 //   </tool_calls>
 //
-// Either one list or one JSON value a line (`call_lines`: values separated by whitespace);
-// the reader joins them into one list. The rest is json_block's: a fenced payload, a
-// closer cut off at the end (healed), stray text before the closer, a missing closer.
+// Either one list or one JSON value a line (`call_lines`: values separated by whitespace),
+// each read on its own, so one broken line does not sink the calls before it. The rest is
+// json_block's: a fenced payload, a closer cut off at the end (healed), stray text before
+// the closer, a missing closer.
 #pragma once
 
 #include "json_block.hpp"
@@ -20,7 +21,7 @@ using namespace tao::pegtl;
 struct open : TAO_PEGTL_STRING("<tool_calls>") {};
 using close = literal<TAO_PEGTL_STRING("</tool_calls>")>;  // a Getter, not a rule
 
-struct call_lines : seq<json_block::payload, star<lenient::ws, json_block::payload>> {};
+struct call_lines : seq<json_block::payload, star<lenient::ws, json_block::further_value>> {};
 struct body : seq<lenient::ws, sor<json_block::fenced_payload, call_lines>, lenient::ws> {};
 struct block : seq<open, body, json_block::end<close>> {};
 

@@ -25,6 +25,47 @@ struct payload : seq<at<one<'{', '['>>, lenient::value> {};
 struct fenced_payload : seq<fence::open, ws, payload, ws, opt<fence::close>> {};
 struct body : seq<ws, sor<fenced_payload, payload>, ws> {};
 
+// Reads Rule; where it raises, the failure goes to the state (`further_failed`) and the
+// value is skipped: to the block's closer when one follows, else to where it broke (to
+// the end of output when it was cut there). Declines after a naming header (`st.named`).
+template <typename Rule>
+struct guarded {
+    using rule_t = guarded;
+    using subs_t = type_list<Rule>;
+
+    template <apply_mode A, rewind_mode M, template <typename...> class Action, template <typename...> class Control,
+              typename ParseInput, typename State>
+    [[nodiscard]] static bool match(ParseInput& in, State& st) {
+        if (st.named) return false;
+        const auto start = in.iterator();
+        const std::size_t begin = st.offset_of(in.current());
+        const std::size_t input_begin = st.offset_of(in.begin());
+        const std::size_t stack = st.stack.size(), keys = st.keys.size();
+        try {
+            return Control<Rule>::template match<A, M, Action, Control>(in, st);
+        } catch (const parse_error& e) {
+            // The builder as it was before this value (its depth guards unwound already).
+            st.stack.resize(stack);
+            st.stack_keys.resize(stack);
+            st.frames.resize(stack);
+            st.keys.resize(keys);
+            st.after_separator = false;
+            const std::size_t at = input_begin + static_cast<std::size_t>(e.positions().front().byte);
+            const std::size_t skip_to = st.further_failed(begin, at, e.message());
+            in.iterator() = start;  // back to the value's start, then past what it spoiled
+            in.bump(skip_to - begin);
+            return true;
+        }
+    }
+};
+
+// Another call object after the first, read on its own (a list too, where a family
+// writes one value a line: further_value).
+struct further_payload : seq<at<one<'{'>>, guarded<lenient::value>> {};
+struct further_value : seq<at<one<'{', '['>>, guarded<lenient::value>> {};
+struct further_payloads : star<ws, further_payload> {};
+struct calls_body : seq<ws, sor<fenced_payload, seq<payload, further_payloads>>, ws> {};
+
 struct end_cut_off : eof {};          // output ended where the closer was due: healed
 struct missing_end_tag : success {};  // no closer follows at all: the block ends here
 
@@ -34,10 +75,16 @@ struct end : sor<runtime_literal<Close>, end_cut_off, literal_prefix_at_end<Clos
                  missing_end_tag> {};
 
 template <typename Open, typename Close>
-struct block : seq<Open, body, end<Close>> {};
+struct block : seq<Open, calls_body, end<Close>> {};
 
 // No closer at all: the payload ends the block (TOOL_CALL {…}, <|python_tag|>{…}).
 template <typename Open>
 struct open_block : seq<Open, body> {};
 
 }  // namespace toolgram::grammar::json_block
+
+namespace tao::pegtl {
+// For analyze<>: the guard matches what its rule matches (and, when it raises, more).
+template <typename Name, typename Rule>
+struct analyze_traits<Name, toolgram::grammar::json_block::guarded<Rule>> : analyze_traits<Name, typename seq<Rule>::rule_t> {};
+}  // namespace tao::pegtl

@@ -9,7 +9,8 @@
 // the whole output, sometimes mid-prose. Without the tag the syntax has no marker of its
 // own, so a bare object must *start* like a call (`{"name":` or `{"type":`) before it is
 // read at all, and the reader then checks that it is one (a name and Llama's
-// "parameters"); plain JSON in an answer is left alone. After the tag any object is
+// "parameters"; "arguments" too where the objects open the output); plain JSON in an
+// answer is left alone. After the tag any object is
 // taken as a call attempt. Objects are read with the lenient value grammar, so a call cut
 // off with only closers missing heals, and one cut inside a value is refused.
 #pragma once

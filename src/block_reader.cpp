@@ -70,6 +70,27 @@ namespace {
 constexpr const char* name_keys[] = {"name", "tool_name", "tool", "function"};
 constexpr const char* arguments_keys[] = {"arguments", "parameters", "params", "args", "input"};
 constexpr const char* id_keys[] = {"id", "tool_call_id", "call_id"};
+// What a call object's "type" says it is, in the shapes models copy (OpenAI, Llama,
+// Anthropic): syntax, not an argument.
+constexpr const char* call_types[] = {"function", "tool_use", "tool_call", "function_call"};
+
+template <std::size_t N>
+bool one_of(std::string_view key, const char* const (&keys)[N]) {
+    for (const char* k : keys)
+        if (key == k) return true;
+    return false;
+}
+
+// Whether a key of a call object is part of the call's syntax: a field under one of its
+// aliases, the nested OpenAI object, what the call is (`"type": "function"`), and, beside
+// OpenAI's nested object, its position in a streamed list (`"index"`).
+bool is_call_syntax(std::string_view key, const json& value, bool outer, bool nested_shape) {
+    if (one_of(key, name_keys) || one_of(key, arguments_keys)) return true;
+    if (!outer) return false;
+    if (one_of(key, id_keys)) return true;
+    if (key == "type" && value.is_string()) return one_of(value.get_ref<const std::string&>(), call_types);
+    return nested_shape && key == "index" && value.is_number_unsigned();
+}
 
 // One object to look a field up in, and how its keys are shown in a reason.
 struct Level {
@@ -143,6 +164,15 @@ bool read_call_object(const json& object, Candidate& c) {
     const Resolved id = resolve_alias(ids, id_keys, "id");
     if (id.value && id.value->is_string()) c.id = id.value->get<std::string>();
     else if (id.value && id.value->is_number()) c.id = id.value->dump();
+
+    // Every other key is kept, for phase two to place or refuse (Candidate::keys_beside).
+    for (const Level& level : name_and_arguments) {
+        const bool outer_level = level.object == &object;
+        for (auto it = level.object->begin(); it != level.object->end(); ++it) {
+            if (is_call_syntax(it.key(), it.value(), outer_level, fn != nullptr)) continue;
+            c.keys_beside.push_back({it.key(), std::string(level.prefix) + it.key(), it.value()});
+        }
+    }
 
     for (const Resolved* r : {&name, &args, &id}) {
         if (!r->conflict.empty() && c.problem.empty()) {

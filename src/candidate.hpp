@@ -46,6 +46,15 @@ struct Candidate {
     // Non-empty: the syntax is a record of a call already made (call history echoed with
     // its outcome), and why; read, so it is reported, never a new call.
     std::string echo;
+    // Keys a call object gives beside its name, arguments and id, in written order
+    // (`{"name": "f", "arguments": {"a": 1}, "b": 2}`, `{"name": "Bash", "command": "ls"}`).
+    // Phase two moves those the tool declares into the arguments, or refuses the call:
+    // never dropped unread. `shown` is how the key is named in a reason (`function.b`).
+    struct KeyBeside {
+        std::string key, shown;
+        json value;
+    };
+    std::vector<KeyBeside> keys_beside;
     // The names given to set_argument, once there are many: a few are compared with the
     // object's keys directly (no node per key), hostile thousands through this set.
     std::unordered_set<std::string> argument_keys;

@@ -16,11 +16,55 @@
 
 namespace toolgram::detail {
 
+// One JSON value of a block, with what reading it took: each call object of a block is
+// judged on its own, so its repairs and healing are its own. `failure` is set for a
+// further call object that broke (grammars/json_block.hpp `guarded`).
+struct JsonPayload {
+    json value;
+    std::size_t begin = 0, end = 0;
+    std::uint32_t repairs = 0;
+    bool healed = false;
+    std::string unfinished;
+    FailureInfo failure;
+};
+
 struct JsonBlockState : BlockState {
-    json payload;
+    json payload;  // set directly by grammars that build their payload themselves (Gemma)
     bool has_payload = false;
+    std::vector<JsonPayload> payloads;  // json_block's payloads, in order
     std::size_t skipped_from = 0, skipped_to = 0;
     bool named = false;  // set by grammars whose opener carries the name (<tool name=…>)
+
+    // The value just read becomes a payload; the next one starts with no repairs of its
+    // own. (Repairs of the opener go with the first; those after the last, with all.)
+    void take_payload(std::size_t begin, std::size_t end) {
+        payloads.push_back({take_root(), begin, end, repairs, healed, std::move(unfinished), {}});
+        repairs = 0;
+        healed = false;
+        unfinished.clear();
+        has_payload = true;
+    }
+    // A further call object raised at `at`: kept as that call's failure. Returns where
+    // the block reads on: the end of output for a cut, else its closer or where it broke.
+    std::size_t further_failed(std::size_t begin, std::size_t at, std::string_view message) {
+        const std::string_view text = ctx->text();
+        JsonPayload p;
+        p.begin = begin;
+        p.failure = classify_failure(text, at, message);
+        p.repairs = repairs;
+        repairs = 0;
+        healed = false;
+        unfinished.clear();
+        std::size_t next = at;
+        if (p.failure.kind == Failure::cut) {
+            next = text.size();
+        } else if (!block_closer.empty()) {
+            if (const std::size_t found = find(block_closer, at); found != std::string_view::npos) next = found;
+        }
+        p.end = next;
+        payloads.push_back(std::move(p));
+        return next;
+    }
 };
 
 namespace jb = grammar::json_block;
@@ -31,11 +75,17 @@ struct json_block_action : attribute_action<Rule> {};
 template <>
 struct json_block_action<jb::payload> {
     template <typename Input>
-    static void apply(const Input&, JsonBlockState& st) {
-        st.payload = st.take_root();
-        st.has_payload = true;
+    static void apply(const Input& in, JsonBlockState& st) { st.take_payload(st.offset_of(in.begin()), st.offset_of(in.end())); }
+};
+template <>
+struct json_block_action<jb::further_payload> {
+    template <typename Input>
+    static void apply(const Input& in, JsonBlockState& st) {
+        if (st.has_root) st.take_payload(st.offset_of(in.begin()), st.offset_of(in.end()));  // else it failed: kept already
     }
 };
+template <>
+struct json_block_action<jb::further_value> : json_block_action<jb::further_payload> {};
 template <>
 struct json_block_action<grammar::fence::open> {
     template <typename Input>
@@ -91,12 +141,14 @@ std::optional<Block> read_json_block(ScanContext& ctx, std::size_t at, std::stri
                                      std::string_view closer, const std::vector<std::string>& openers,
                                      PayloadReader reader = read_call_payload) {
     JsonBlockState st;
+    st.block_closer = closer;
     RunResult r = run_rule_at<Rule, Action>(ctx, at, st);
     if (r.matched && st.skipped_to > st.skipped_from) {
         const std::string_view skipped = ctx.text().substr(st.skipped_from, st.skipped_to - st.skipped_from);
         for (const auto& m : openers) {
             if (skipped.find(m) == std::string_view::npos) continue;
             st = JsonBlockState{};
+            st.block_closer = closer;
             st.allow_skip = false;
             r = run_rule_at<Rule, Action>(ctx, at, st);
             break;
@@ -108,7 +160,29 @@ std::optional<Block> read_json_block(ScanContext& ctx, std::size_t at, std::stri
     Block block;
     block.begin = at;
     block.end = r.end;
-    reader(st, st.payload, candidate_from_state(grammar, at, r.end, st), block.candidates);
+    const Candidate proto = candidate_from_state(grammar, at, r.end, st);
+    if (st.payloads.empty()) {  // a grammar that built its payload itself
+        reader(st, st.payload, proto, block.candidates);
+        return block;
+    }
+    // Each value on its own: its repairs, healing and failure, beside the block's own.
+    for (const JsonPayload& p : st.payloads) {
+        Candidate c = proto;
+        c.repairs |= p.repairs;
+        c.healed = c.healed || p.healed;
+        if (c.unfinished.empty()) c.unfinished = p.unfinished;
+        if (p.failure.kind == Failure::none) {
+            reader(st, p.value, c, block.candidates);
+            continue;
+        }
+        c.problem = p.failure.kind == Failure::too_deep ? "nesting deeper than the limit of " +
+                                                              std::to_string(ctx.settings().limits.max_depth) + " levels"
+                                                        : p.failure.message;
+        c.problem_offset = p.failure.offset;
+        c.cut = p.failure.kind == Failure::cut;
+        c.healed = false;
+        block.candidates.push_back(std::move(c));
+    }
     return block;
 }
 

@@ -73,6 +73,23 @@ inline void read_named_payload(const JsonBlockState& st, const json& payload, co
     out.push_back(std::move(c));
 }
 
+// A call reference `functions.NAME:INDEX` (the whole reference kept as the id) written
+// with a '.' where the separator before the index belongs (`functions.get_weather.0`):
+// the tool could be `get_weather` (index 0) or one named `get_weather.0`. The text cannot
+// say which, so such calls are refused with that reason rather than read either way.
+inline void refuse_dot_for_index(Block& block, std::string_view separator) {
+    for (Candidate& c : block.candidates) {
+        if (!c.problem.empty() || !c.id || separator.empty() || c.id->find(separator) != std::string::npos) continue;
+        const std::size_t dot = c.name.rfind('.');
+        if (dot == std::string::npos || dot == 0 || dot + 1 == c.name.size()) continue;
+        if (c.name.find_first_not_of("0123456789", dot + 1) != std::string::npos) continue;
+        c.problem = "the call id \"" + *c.id + "\" is malformed: a '.' stands where the '" + std::string(separator) +
+                    "' before the index belongs, so whether the tool is \"" + c.name.substr(0, dot) + "\" or \"" +
+                    c.name + "\" is ambiguous";
+        c.problem_offset = c.begin;
+    }
+}
+
 template <typename Rule>
 struct no_action : pg::nothing<Rule> {};
 

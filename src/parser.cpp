@@ -12,7 +12,10 @@
 // scanning resumes after it; closers are found through the scan context's cache.
 #include <algorithm>
 #include <array>
+#include <charconv>
+#include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 #include "block_reader.hpp"
@@ -185,6 +188,116 @@ bool decode_arguments(Candidate& c, std::size_t max_depth, std::string& problem)
     return true;
 }
 
+// Keys a call object gave beside its name and arguments (Candidate::keys_beside): those
+// the tool declares as parameters join the arguments, reported; any other, or one that is
+// also inside the arguments with another value, refuses the call. With no schema to say
+// what is a parameter, nothing can be placed, and the call is refused.
+bool place_keys_beside(Candidate& c, const json* schema, const std::string& tool, std::string& problem) {
+    if (c.keys_beside.empty()) return true;
+    const json* props = nullptr;
+    if (schema && schema->is_object())
+        if (auto p = schema->find("properties"); p != schema->end() && p->is_object()) props = &*p;
+    std::vector<const Candidate::KeyBeside*> to_move;
+    bool agreed = false;
+    for (const auto& k : c.keys_beside) {
+        const std::string quoted = json(k.shown).dump(-1, ' ', false, json::error_handler_t::replace);
+        if (!schema) {
+            problem = "the call gives " + quoted +
+                      " beside its name and arguments; with no tool list to declare parameters, whether it is an "
+                      "argument cannot be told";
+            return false;
+        }
+        if (!props || !props->contains(k.key)) {
+            problem = "the call gives " + quoted + " beside its name and arguments, and " + tool +
+                      " has no such parameter: it is neither an argument nor part of the call";
+            return false;
+        }
+        const json* given = nullptr;
+        if (auto it = c.arguments.find(k.key); it != c.arguments.end()) given = &*it;
+        for (const auto* m : to_move)
+            if (m->key == k.key) given = &m->value;
+        if (given && *given != k.value) {
+            problem = "the call gives " + json(k.key).dump(-1, ' ', false, json::error_handler_t::replace) +
+                      " both inside its arguments and beside them, with different values; which counts is ambiguous";
+            return false;
+        }
+        if (given) agreed = true;
+        else to_move.push_back(&k);
+    }
+    for (const auto* m : to_move) set_argument(c, m->key, m->value);
+    if (!to_move.empty()) c.notes.push_back("keys_moved_into_arguments");
+    if (agreed) c.notes.push_back("keys_beside_arguments_agree");
+    return true;
+}
+
+// Numbers written with leading zeros (`0789`), held as their text (value_reader.hpp,
+// ambiguous_number) until now: kept as that text where the schema wants a string there,
+// that is, where it takes the text and refuses every number the digits could mean (the
+// decimal reading, and the octal one where the digits allow it). Anywhere else the call
+// is refused: which number the model meant is not in the text. Each such number costs a
+// validation, so a call with very many of them is refused outright (linear time).
+bool settle_ambiguous_numbers(Candidate& c, const detail::ToolSet& toolset, int tool_index, std::string& problem) {
+    constexpr std::size_t most = 16;
+    struct Node {
+        json* at;
+        std::string text;
+    };
+    std::vector<Node> nodes;
+    std::vector<json*> pending{&c.arguments};
+    std::string scratch;
+    while (!pending.empty()) {
+        json* v = pending.back();
+        pending.pop_back();
+        if (const std::string* t = detail::ambiguous_number_text(*v, scratch)) nodes.push_back({v, *t});
+        else if (v->is_structured())
+            for (auto& e : *v) pending.push_back(&e);
+    }
+    if (nodes.empty()) return true;
+    const std::string first = "the number " + nodes.front().text +
+                              " has leading zeros: octal to some readers, decimal to others";
+    if (tool_index < 0) {
+        problem = first + "; with no schema to show it is text, which number was meant is ambiguous";
+        return false;
+    }
+    if (nodes.size() > most) {
+        problem = "the call holds " + std::to_string(nodes.size()) + " numbers with leading zeros (at most " +
+                  std::to_string(most) + " are weighed against the schema): " + first;
+        return false;
+    }
+    for (auto& n : nodes) *n.at = n.text;
+    const bool strict = c.role == Role::fallback;
+    for (auto& n : nodes) {
+        std::string_view digits = n.text;
+        const bool negative = !digits.empty() && digits.front() == '-';
+        if (!digits.empty() && (digits.front() == '-' || digits.front() == '+')) digits.remove_prefix(1);
+        std::vector<json> readings;
+        for (int base : {10, 8}) {
+            std::uint64_t v = 0;
+            const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
+            if (ec == std::errc() && end == digits.data() + digits.size()) {
+                if (!negative) readings.emplace_back(v);
+                else if (v <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+                    readings.emplace_back(-static_cast<std::int64_t>(v));
+            } else if (base == 10) {
+                readings.emplace_back(std::strtod(std::string(n.text).c_str(), nullptr));  // past 64 bits
+            }
+        }
+        for (const json& number : readings) {
+            *n.at = number;
+            const bool takes_number = toolset.validate(tool_index, c.arguments, strict).pass;
+            *n.at = n.text;
+            if (takes_number) {
+                problem = "the number " + n.text +
+                          " has leading zeros: octal to some readers, decimal to others, and the schema of " +
+                          toolset.tool(tool_index).name + " takes a number there, so which was meant is ambiguous";
+                return false;
+            }
+        }
+    }
+    c.notes.push_back("leading_zero_number_kept_as_text");
+    return true;
+}
+
 std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t offset) {
     offset = std::min(offset, text.size());
     std::size_t line = 1, col = 1;
@@ -280,7 +393,8 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
     }
     if (reason.empty()) {
         std::string problem;
-        if (!decode_arguments(c, limits.max_depth, problem)) {
+        if (!decode_arguments(c, limits.max_depth, problem) ||
+            !place_keys_beside(c, tool_index >= 0 ? &toolset.schema(tool_index) : nullptr, rep.name, problem)) {
             reason = problem;
             format_fault = true;
         } else {
@@ -308,6 +422,9 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
         reason = "the schema of " + rep.name + " cannot be used, so its calls are refused: " +
                  toolset.schema_error(tool_index);
     }
+    if (reason.empty() && (c.repairs & detail::repair_leading_zeros) &&
+        !settle_ambiguous_numbers(c, toolset, tool_index, reason))
+        format_fault = true;
     if (reason.empty()) {
         if (tool_index >= 0) {
             const auto verdict = toolset.validate(tool_index, c.arguments, c.role == Role::fallback);

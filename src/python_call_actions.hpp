@@ -22,6 +22,7 @@
 namespace toolgram::detail {
 
 struct PythonCallState : BlockState {
+    PythonCallState() { python_syntax = true; }  // values are Python literals: {2: …}, 1_000
     std::string name;
     std::size_t call_begin = 0;
     std::size_t positional = 0;

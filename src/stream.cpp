@@ -918,6 +918,8 @@ struct StreamParser::Impl {
         if (!c.problem.empty() || (c.repairs & detail::repair_duplicate_key) || !c.arguments.is_object() ||
             c.arguments.size() < 1 || c.end - c.begin > s.limits.max_candidate_bytes)
             return false;
+        // A number with leading zeros is text or a refusal, decided by the judge alone.
+        if ((c.repairs & detail::repair_leading_zeros) && detail::holds_ambiguous_number(c.arguments)) return false;
         std::string name;
         const json* schema = nullptr;
         if (!p.toolset.empty()) {

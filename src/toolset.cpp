@@ -228,7 +228,9 @@ bool fits(const std::string& text, const std::string& type, json& out, std::size
         if (!r.ok && r.failure.kind == Failure::too_deep) too_deep = true;
         // A repeated key (also two that became one as invalid UTF-8 was replaced) would be
         // resolved silently here: the text does not fit, and stays text.
-        if (!r.ok || r.healed || r.end != t.size() || (r.repairs & repair_duplicate_key)) return false;
+        // So would a number with leading zeros, which only a string property may keep.
+        if (!r.ok || r.healed || r.end != t.size() || (r.repairs & (repair_duplicate_key | repair_leading_zeros)))
+            return false;
         if (type == "object" && !r.value.is_object()) return false;
         if (type == "array" && !r.value.is_array()) return false;
         out = r.value;

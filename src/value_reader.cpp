@@ -30,6 +30,13 @@ void append_repair_names(std::uint32_t repairs, std::vector<std::string>& out) {
         {repair_lenient_number, "lenient_number"},
         {repair_python_escapes, "python_escapes"},
         {repair_nonjson_whitespace, "nonjson_whitespace"},
+        {repair_missing_comma, "missing_comma"},
+        {repair_unicode_whitespace, "unicode_whitespace"},
+        {repair_python_int_keys, "python_int_keys"},
+        {repair_digit_separators, "digit_separators"},
+        {repair_parenthesized_value, "parenthesized_value"},
+        {repair_leading_zeros, "leading_zero_number"},
+        {repair_missing_value_closer, "missing_value_closer"},
     };
     for (const auto& [bit, name] : names) {
         if ((repairs & bit) == 0) continue;
@@ -39,8 +46,54 @@ void append_repair_names(std::uint32_t repairs, std::vector<std::string>& out) {
     }
 }
 
+namespace {
+constexpr std::uint8_t ambiguous_number_subtype = 0x30;
+}
+
+json ambiguous_number(std::string_view text) {
+    return json::binary(json::binary_t::container_type(text.begin(), text.end()), ambiguous_number_subtype);
+}
+
+const std::string* ambiguous_number_text(const json& value, std::string& scratch) {
+    if (!value.is_binary()) return nullptr;
+    const auto& bytes = value.get_binary();
+    if (!bytes.has_subtype() || bytes.subtype() != ambiguous_number_subtype) return nullptr;
+    scratch.assign(bytes.begin(), bytes.end());
+    return &scratch;
+}
+
+bool holds_ambiguous_number(const json& value) {
+    std::vector<const json*> pending{&value};
+    while (!pending.empty()) {
+        const json* v = pending.back();
+        pending.pop_back();
+        if (v->is_binary()) return true;
+        if (v->is_structured())
+            for (const auto& e : *v) pending.push_back(&e);
+    }
+    return false;
+}
+
+void ValueBuilder::close() {
+    json done = std::move(stack.back());
+    const Frame frame = frames.back();
+    stack.pop_back();
+    stack_keys.pop_back();
+    frames.pop_back();
+    if (frame == Frame::tuple && done.size() == 1) {
+        // `(x)` is x in Python: parentheses around a value, not a tuple.
+        repairs |= repair_parenthesized_value;
+        json inner = std::move(done.front());
+        emit(std::move(inner));
+        return;
+    }
+    if (frame != Frame::plain) repairs |= repair_tuple_as_array;
+    emit(std::move(done));
+}
+
 void ValueBuilder::emit(json v) {
     after_separator = false;
+    last_was_string = v.is_string();
     if (stack.empty()) {
         root = std::move(v);
         has_root = true;
@@ -206,6 +259,15 @@ void decode_string_content(std::string_view raw, char quote, std::string& out, s
 }
 
 bool convert_number(std::string_view text, json& out, std::uint32_t& repairs) {
+    const std::string_view written = text;
+    // Python's digit separators (the grammar allows them in Python syntax only).
+    std::string without_separators;
+    if (text.find('_') != std::string_view::npos) {
+        repairs |= repair_digit_separators;
+        for (char c : text)
+            if (c != '_') without_separators += c;
+        text = without_separators;
+    }
     std::string_view t = text;
     if (!t.empty() && t.front() == '+') {
         repairs |= repair_lenient_number;
@@ -219,6 +281,12 @@ bool convert_number(std::string_view text, json& out, std::uint32_t& repairs) {
     const std::size_t point = t.find('.');
     const auto digit_at = [&](std::size_t i) { return i < t.size() && std::isdigit(static_cast<unsigned char>(t[i])); };
     const bool bare_point = point != std::string_view::npos && (point == 0 || !digit_at(point - 1) || !digit_at(point + 1));
+    if (is_integer && leading_zero && digits.find_first_not_of('0') != std::string_view::npos) {
+        // 0789: octal to some readers, decimal to others. Kept as text for phase two.
+        repairs |= repair_leading_zeros;
+        out = ambiguous_number(written);
+        return true;
+    }
     if (bare_point || leading_zero) repairs |= repair_lenient_number;
     if (is_integer) {
         if (t.front() == '-') {
@@ -306,10 +374,11 @@ std::string_view failure_kind_name(Failure kind) {
     return "unknown";
 }
 
-ValueRead read_value(std::string_view text, std::size_t pos, std::size_t max_depth) {
+ValueRead read_value(std::string_view text, std::size_t pos, std::size_t max_depth, bool python_syntax) {
     ValueRead r;
     ValueBuilder b;
     b.max_depth = max_depth;
+    b.python_syntax = python_syntax;
     watched_input in(text.data() + pos, text.data() + text.size(), "value");
     try {
         if (pg::parse<pg::seq<lv::ws, lv::value>, value_action, grammar::errors::control>(in, b) && b.has_root) {

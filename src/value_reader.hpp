@@ -38,11 +38,33 @@ enum Repair : std::uint32_t {
     repair_lenient_number = 1u << 10,
     repair_python_escapes = 1u << 11,  // \x41, \U0001F600, \' in "…", line continuations
     repair_nonjson_whitespace = 1u << 12,  // \v or \f between tokens
+    repair_missing_comma = 1u << 13,       // {"a": 1\n"b": 2}, [{} {}]
+    repair_unicode_whitespace = 1u << 14,  // NBSP, U+2000–U+200A, U+3000, BOM… between tokens
+    repair_python_int_keys = 1u << 15,     // {2: "x"} in Python syntax: the key "2"
+    repair_digit_separators = 1u << 16,    // 1_000 in Python syntax
+    repair_parenthesized_value = 1u << 17, // (1) is 1 in Python
+    repair_leading_zeros = 1u << 18,       // 0789: an ambiguous number, kept as text (ambiguous_number)
+    repair_missing_value_closer = 1u << 19,  // the block's closer stood where a value's closer was due
 };
 void append_repair_names(std::uint32_t repairs, std::vector<std::string>& out);
 
+// An integer written with leading zeros (`0789`, `-007`) reads as octal in C, Java and
+// JavaScript's sloppy mode, is an error to Python 3, and decimal to others: what the model
+// meant is not in the text. Until phase two decides with the tool's schema (a string there
+// keeps the text; anything else refuses the call), it is held as its text in a binary
+// node, a kind of JSON value nothing a model writes can produce. Never read as 789.
+json ambiguous_number(std::string_view text);
+// The text of such a node; nullptr for any other value.
+const std::string* ambiguous_number_text(const json& value, std::string& scratch);
+// Whether a value holds such a node anywhere (an explicit walk: no recursion).
+bool holds_ambiguous_number(const json& value);
+
 // The state the value actions need. Block grammars derive their state from it.
 struct ValueBuilder {
+    // What kind of container each element of `stack` is: a tuple becomes an array, or the
+    // value itself when it holds one value and no comma (`(1)` is 1 in Python).
+    enum class Frame : std::uint8_t { plain, tuple, tuple_with_comma };
+
     std::size_t depth = 0;
     std::size_t max_depth = 64;
     std::uint32_t repairs = 0;
@@ -52,6 +74,12 @@ struct ValueBuilder {
     // complete so far), but never becomes a call.
     std::string unfinished;
     bool after_separator = false;  // a ',' was read and no value has followed it yet
+    bool last_was_string = false;  // the value emitted last was a string (missing_item_comma)
+    // Set by the Python call grammars: integer keys and digit separators are Python's.
+    bool python_syntax = false;
+    // The closer of the block the value stands in (`</tool_call>`), where a block grammar
+    // knows it: it may end the value in place of a value's closer (block_closer_ahead).
+    std::string_view block_closer;
     json root;
     bool has_root = false;
     std::vector<json> stack;
@@ -61,18 +89,19 @@ struct ValueBuilder {
     // is searched directly (emit). One entry per stack element.
     std::vector<std::unordered_set<std::string>> stack_keys;
     std::vector<std::string> keys;
+    std::vector<Frame> frames;  // one per stack element
     std::string scratch;
 
     void emit(json v);
-    void open(json container) {
+    void open(json container, Frame frame = Frame::plain) {
         stack.push_back(std::move(container));
         stack_keys.emplace_back();
+        frames.push_back(frame);
     }
-    void close() {
-        json done = std::move(stack.back());
-        stack.pop_back();
-        stack_keys.pop_back();
-        emit(std::move(done));
+    void close();
+    // A ',' inside the innermost container: a tuple with one is a tuple.
+    void saw_comma() {
+        if (!frames.empty() && frames.back() == Frame::tuple) frames.back() = Frame::tuple_with_comma;
     }
     json take_root() {
         has_root = false;
@@ -119,6 +148,17 @@ struct value_action<lv::bare_key> {
     static void apply(const Input& in, ValueBuilder& b) {
         b.repairs |= repair_unquoted_keys;
         b.scratch.assign(in.begin(), in.end());
+    }
+};
+template <>
+struct value_action<lv::int_key> {
+    template <typename Input>
+    static void apply(const Input& in, ValueBuilder& b) {
+        b.repairs |= repair_python_int_keys;
+        b.scratch.clear();
+        for (char c : in.string_view())
+            if (c != '_') b.scratch += c;
+        if (b.scratch == "-0") b.scratch = "0";
     }
 };
 template <>
@@ -189,10 +229,7 @@ struct value_action<lv::array_open> {
 template <>
 struct value_action<lv::tuple_open> {
     template <typename Input>
-    static void apply(const Input&, ValueBuilder& b) {
-        b.repairs |= repair_tuple_as_array;
-        b.open(json::array());
-    }
+    static void apply(const Input&, ValueBuilder& b) { b.open(json::array(), ValueBuilder::Frame::tuple); }
 };
 template <>
 struct value_action<lv::object_close> {
@@ -214,7 +251,10 @@ inline void note_cut_after_separator(ValueBuilder& b) {
 template <>
 struct value_action<lv::value_separator> {
     template <typename Input>
-    static void apply(const Input&, ValueBuilder& b) { b.after_separator = true; }
+    static void apply(const Input&, ValueBuilder& b) {
+        b.after_separator = true;
+        b.saw_comma();
+    }
 };
 template <>
 struct value_action<lv::healed_end> {
@@ -228,7 +268,38 @@ struct value_action<lv::healed_end> {
 template <>
 struct value_action<lv::trailing_comma> {
     template <typename Input>
-    static void apply(const Input&, ValueBuilder& b) { b.repairs |= repair_trailing_comma; }
+    static void apply(const Input&, ValueBuilder& b) {
+        b.repairs |= repair_trailing_comma;
+        b.saw_comma();
+    }
+};
+// The block's closer where this container's closer was due: closed as at the end of
+// output, but the output goes on, so nothing is healed; the repair says what was supplied.
+template <>
+struct value_action<lv::closed_at_block_end> {
+    template <typename Input>
+    static void apply(const Input&, ValueBuilder& b) {
+        b.repairs |= repair_missing_value_closer;
+        b.close();
+    }
+};
+template <>
+struct value_action<lv::missing_member_comma> {
+    template <typename Input>
+    static void apply(const Input&, ValueBuilder& b) { b.repairs |= repair_missing_comma; }
+};
+template <>
+struct value_action<lv::missing_item_comma> : value_action<lv::missing_member_comma> {};
+template <>
+struct value_action<lv::unicode_space> {
+    template <typename Input>
+    static void apply(const Input&, ValueBuilder& b) { b.repairs |= repair_unicode_whitespace; }
+};
+// The output ends inside a comment: cut there, as a value lacking only its closers is.
+template <>
+struct value_action<lv::comment_cut_off> {
+    template <typename Input>
+    static void apply(const Input&, ValueBuilder& b) { b.healed = true; }
 };
 template <>
 struct value_action<lv::other_space> {
@@ -273,7 +344,8 @@ struct ValueRead {
     bool healed = false;
     FailureInfo failure;
 };
-ValueRead read_value(std::string_view text, std::size_t pos, std::size_t max_depth);
+// `python_syntax`: the value is a Python literal (integer keys, digit separators).
+ValueRead read_value(std::string_view text, std::size_t pos, std::size_t max_depth, bool python_syntax = false);
 
 std::string_view failure_kind_name(Failure kind);
 

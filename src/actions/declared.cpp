@@ -72,7 +72,11 @@ struct json_action<d::stray_text_then_close> {
 std::optional<Block> read_json_call(ScanContext& ctx, std::size_t at) {
     const CompiledSyntax& s = *active_declared_syntax;
     if (s.opening == Opening::bare) return read_json_block<d::json_call, json_action>(ctx, at, "declared", s.closer, s.markers);
-    return read_named_call<d::json_call, d::named_opening, json_action>(ctx, at, "declared", s.closer, s.markers);
+    std::optional<Block> b = read_named_call<d::json_call, d::named_opening, json_action>(ctx, at, "declared", s.closer, s.markers);
+    // A whole reference with an index separator (Kimi's functions.NAME:0): a '.' in its place
+    // is refused, as the compiled family does.
+    if (b && s.id_whole_reference && s.id_after_name.size() == 1) refuse_dot_for_index(*b, s.id_after_name.front());
+    return b;
 }
 
 // ---------------------------------------------------------------------------------------

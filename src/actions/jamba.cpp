@@ -1,5 +1,6 @@
 // Reader for the jamba family (grammars/jamba.hpp): a call list, or one call object a line
-// (MiniMax-M1), between <tool_calls> tags.
+// (MiniMax-M1), between <tool_calls> tags; each value is read and judged on its own
+// (json_block_reader.hpp).
 #include "grammar_def.hpp"
 #include "jamba.hpp"
 #include "json_block_reader.hpp"
@@ -7,41 +8,10 @@
 namespace toolgram::detail {
 namespace {
 
-// Named for the family, not `action`: GCC gives an instantiation that takes a class
-// template from an unnamed namespace as a template template argument weak, external
-// linkage, so the linker may merge it with another file's `action` one (seen here: this
-// file's specialisation silently replaced by tag.cpp's).
-template <typename Rule>
-struct jamba_action : json_block_action<Rule> {};
-
-// Each value of the block joins one list: a list's elements, or an object itself.
-template <>
-struct jamba_action<grammar::json_block::payload> {
-    template <typename Input>
-    static void apply(const Input&, JsonBlockState& st) {
-        json next = st.take_root();
-        if (!st.has_payload) {
-            st.payload = std::move(next);
-            st.has_payload = true;
-            return;
-        }
-        if (!st.payload.is_array()) {
-            json list = json::array();
-            list.push_back(std::move(st.payload));
-            st.payload = std::move(list);
-        }
-        if (next.is_array()) {
-            for (auto& e : next) st.payload.push_back(std::move(e));
-        } else {
-            st.payload.push_back(std::move(next));
-        }
-    }
-};
-
 std::vector<std::string> markers(const Settings&) { return {"<tool_calls>"}; }
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_json_block<grammar::jamba::block, jamba_action>(ctx, at, "jamba", "</tool_calls>", markers(ctx.settings()));
+    return read_json_block<grammar::jamba::block>(ctx, at, "jamba", "</tool_calls>", markers(ctx.settings()));
 }
 
 std::string render(const std::vector<Call>& calls, const Settings&) {

@@ -22,8 +22,12 @@ const std::vector<std::string>& openers() {
 
 std::vector<std::string> markers(const Settings&) { return openers(); }
 
+// Kimi's call id is `functions.NAME:INDEX`; `functions.NAME.0` is refused, not read as
+// the name `NAME.0` (refuse_dot_for_index).
 std::optional<Block> read_call(ScanContext& ctx, std::size_t at) {
-    return read_named_call<k::call, k::call_header, action>(ctx, at, "kimi_k2", "<|tool_call_end|>", openers());
+    std::optional<Block> b = read_named_call<k::call, k::call_header, action>(ctx, at, "kimi_k2", "<|tool_call_end|>", openers());
+    if (b) refuse_dot_for_index(*b, ":");
+    return b;
 }
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {

@@ -54,12 +54,16 @@ const json* member(const json& o, const char* key) {
 }
 
 // Without the tag, only what Llama writes counts as a call: a name and "parameters"
-// (`{"type": "function", …}` in front allowed), or OpenAI's nested shape. An object with
-// a "description" is a tool definition echoed from the prompt, not a call.
-bool is_bare_call(const json& o) {
+// (`{"type": "function", …}` in front allowed), or OpenAI's nested shape. A run of
+// objects that opens the output may give "arguments" instead (Llama models trained on
+// OpenAI-style traces write it, and vLLM and llama.cpp read both there); further into an
+// answer, that generic shape is an example more often than a call, and auto's own JSON
+// grammar reads a whole output of it. An object with a "description" is a tool
+// definition echoed from the prompt, not a call.
+bool is_bare_call(const json& o, bool opens_output) {
     if (!o.is_object() || member(o, "description")) return false;
     const json* name = member(o, "name");
-    if (name && name->is_string()) return member(o, "parameters") != nullptr;
+    if (name && name->is_string()) return member(o, "parameters") != nullptr || (opens_output && member(o, "arguments") != nullptr);
     const json* type = member(o, "type");
     const json* fn = member(o, "function");
     if (!type || *type != "function" || !fn || !fn->is_object() || member(*fn, "description")) return false;
@@ -70,6 +74,7 @@ bool is_bare_call(const json& o) {
 std::optional<Block> read_block(ScanContext& ctx, std::size_t at, bool tagged_only) {
     const std::string_view text = ctx.text();
     if (tagged_only && text.compare(at, 14, "<|python_tag|>") != 0) return std::nullopt;
+    const bool opens_output = text.find_first_not_of(" \t\r\n") == at;
     LlamaState st;
     const RunResult r = run_rule_at<lj::block, action>(ctx, at, st);
     if (r.failed) {
@@ -77,7 +82,8 @@ std::optional<Block> read_block(ScanContext& ctx, std::size_t at, bool tagged_on
         // key; before that it may be any JSON in an answer.
         if (!st.tagged) {
             const std::string_view seen = text.substr(at, r.failure.offset - std::min(r.failure.offset, at));
-            if (seen.find("\"parameters\"") == std::string_view::npos && seen.find("\"function\"") == std::string_view::npos)
+            if (seen.find("\"parameters\"") == std::string_view::npos && (!opens_output || seen.find("\"arguments\"") == std::string_view::npos) &&
+                seen.find("\"function\"") == std::string_view::npos)
                 return std::nullopt;
         }
         // A cut value runs to the end, anything else ends where it broke.
@@ -89,7 +95,7 @@ std::optional<Block> read_block(ScanContext& ctx, std::size_t at, bool tagged_on
     std::size_t kept = st.objects.size();
     if (!st.tagged) {
         kept = 0;
-        while (kept < st.objects.size() && is_bare_call(st.objects[kept].value)) ++kept;
+        while (kept < st.objects.size() && is_bare_call(st.objects[kept].value, opens_output)) ++kept;
         if (kept == 0) return std::nullopt;
     }
     Block block;

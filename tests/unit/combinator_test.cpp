@@ -88,7 +88,9 @@ TEST_CASE("fallback gate: intent must be shown by a marker or by the caller", "[
         CHECK(r.telemetry.candidate_count == 1);
         REQUIRE(r.telemetry.candidates.size() == 1);
         CHECK(r.telemetry.candidates[0].role == Role::fallback);
-        CHECK(r.telemetry.candidates[0].grammar == "json");
+        // Llama's bare JSON (a fallback in auto, before the generic json) reads an object
+        // with "arguments" that opens the output, as vLLM and llama.cpp do: same gate.
+        CHECK(r.telemetry.candidates[0].grammar == "llama3_json");
         CHECK_FALSE(r.telemetry.candidates[0].accepted);
         CHECK(rejection_reasons(r) == std::vector<std::string>{no_intent});
     }
@@ -102,7 +104,7 @@ TEST_CASE("fallback gate: intent must be shown by a marker or by the caller", "[
         CHECK(r.content.empty());
         CHECK(r.telemetry.parse_mode == "fallback");
         CHECK(r.telemetry.fallback_used);
-        CHECK(r.telemetry.grammar == "json");
+        CHECK(r.telemetry.grammar == "llama3_json");
         CHECK(r.telemetry.rejected.empty());
     }
 
