@@ -251,7 +251,7 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
 
     if (reason.empty()) {
         if (!toolset.empty()) {
-            const auto res = toolset.resolve(c.name);
+            const auto res = toolset.resolve(c.name, c.qualified_name);
             if (res.index < 0) {
                 reason = res.error;
                 format_fault = true;

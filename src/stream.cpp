@@ -886,7 +886,7 @@ struct StreamParser::Impl {
         std::string name;
         const json* schema = nullptr;
         if (!p.toolset.empty()) {
-            const auto res = p.toolset.resolve(c.name);
+            const auto res = p.toolset.resolve(c.name, c.qualified_name);
             if (res.index < 0) return false;
             name = p.toolset.tool(res.index).name;
             schema = &p.toolset.schema(res.index);
