@@ -21,8 +21,12 @@ struct call_separator : sor<lenient::trailing_comma, seq<lenient::value_separato
 struct list_close : one<']'> {};
 struct list_cut_off : eof {};  // the list's `]` was cut off: healed (no value to close)
 struct list_end : sor<list_close, list_cut_off> {};
+// A call of the list, judged on its own when its reading breaks but its `)` is followed
+// by `,` or `]`: one unreadable value loses that call, not its siblings.
+struct list_call_follow : seq<ws, one<',', ']'>> {};
+struct list_call : python_call::alone<list_call_follow> {};
 struct call_list : seq<one<'['>, ws, at<python_call::call_start>,
-                       until<list_end, must<python_call::call>, ws, must<call_separator>>> {};
+                       until<list_end, must<list_call>, ws, must<call_separator>>> {};
 
 struct bare_call : seq<at<python_call::call_start>, python_call::call> {};
 struct trailing_text : plus<any> {};
@@ -32,5 +36,6 @@ struct whole_output : seq<ws, sor<call_list, bare_call>, ws, opt<trailing_text>>
 
 namespace toolgram::grammar::errors {
 template <> inline constexpr const char* message<python_call::call> = "a call name(…) expected";
+template <> inline constexpr const char* message<bracket::list_call> = "a call name(…) expected";
 template <> inline constexpr const char* message<bracket::call_separator> = "',' or ']' expected";
 }  // namespace toolgram::grammar::errors

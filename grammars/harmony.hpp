@@ -2,15 +2,26 @@
 //
 //   <|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city":"Paris"}<|call|>
 //   <|start|>assistant to=functions.get_weather<|channel|>commentary json<|message|>{"city":"Paris"}<|call|>
+//    to=functions.get_weather<|channel|>commentary json<|message|>{"city":"Paris"}<|call|>
 //
 // A call is a message with a recipient: `to=functions.NAME` after the channel, or after
-// the role before the channel. The content type (`<|constrain|>json`, ` json`, or none)
-// sits before `<|message|>`. Servers stop on `<|call|>` and often leave it out: the end
-// of output is a cut-off closer (json_block's healing). A recipient outside `functions.`
-// (the built-in `browser.search`, `python`) is read as written and the tool list judges
-// it. The other messages are not tool syntax: reasoning `<|channel|>analysis<|message|>…<|end|>`
+// the role before the channel; the third form is the second with `<|start|>assistant` in
+// the prompt (engines end the generation prompt there), so the output opens with the
+// recipient (`headless_header`, read only at the output's start). The content type
+// (`<|constrain|>json`, ` json`, `code`, or none) sits before `<|message|>`.
+//
+// Servers stop on `<|call|>` and strip it, as they strip every stop token: a message
+// whose body is complete at the end of output is whole (`call_end_stripped`), not healed;
+// only a body cut inside its JSON heals (lenient::value).
+//
+// A recipient outside `functions.` (the built-in `browser.search`, `python`,
+// `container.exec`) is read as written, namespace and all, and the tool list judges it.
+// A message body that is not JSON (`<|constrain|>code`, a shell command) is read by the
+// reader as raw text up to the message's end, so it is reported, never left in content.
+// The other messages are not tool syntax: reasoning `<|channel|>analysis<|message|>…<|end|>`
 // and the answer `<|channel|>final<|message|>…` are the profile's reasoning delimiters and
-// content markers.
+// content markers; a header abandoned before its `<|message|>` (gpt-oss-20b writes
+// `<|channel|>commentary to=assistant` before its real header) is framing (`stray_header`).
 #pragma once
 
 #include <tao/pegtl.hpp>
@@ -39,6 +50,17 @@ struct header_end : seq<sp, opt<content_type>, sp, message> {};
 struct channel_first : seq<channel, channel_name, sp, recipient, header_end> {};
 struct recipient_first : seq<start, role, sp, recipient, sp, channel, channel_name, header_end> {};
 struct call_header : sor<channel_first, recipient_first> {};
-struct call : json_block::block<call_header, call_end> {};
+struct headless_header : seq<sp, recipient, sp, channel, channel_name, header_end> {};
+
+struct call_end_stripped : eof {};  // the server stripped <|call|>: the message is whole
+struct end : sor<runtime_literal<call_end>, call_end_stripped, literal_prefix_at_end<call_end>,
+                 skip_to_literal<call_end>, json_block::missing_end_tag> {};
+struct call : seq<call_header, json_block::body, end> {};
+struct headless_call : seq<headless_header, json_block::body, end> {};
+
+// A header abandoned for another: `<|channel|>commentary to=assistant` (or with no
+// recipient) straight before the next `<|channel|>`. Addressed to no tool: framing.
+struct assistant_recipient : TAO_PEGTL_STRING("to=assistant") {};
+struct stray_header : seq<channel, channel_name, sp, opt<assistant_recipient, sp>, at<channel>> {};
 
 }  // namespace toolgram::grammar::harmony

@@ -29,8 +29,10 @@ namespace toolgram::grammar::pythonic {
 using namespace tao::pegtl;
 using lenient::ws;
 
-// Bare calls one after another (whitespace or newlines between): Olmo 3's lines.
-struct bare_call : seq<at<python_call::call_start>, python_call::call> {};
+// Bare calls one after another (whitespace or newlines between): Olmo 3's lines. A line
+// whose call cannot be read is judged on its own when the line ends at its `)`.
+struct line_call_follow : seq<star<one<' ', '\t'>>, sor<one<'\r', '\n', '<'>, eof>> {};
+struct bare_call : seq<at<python_call::call_start>, python_call::alone<line_call_follow>> {};
 struct call_lines : seq<bare_call, star<ws, bare_call>> {};
 struct calls : sor<bracket::call_list, call_lines> {};
 

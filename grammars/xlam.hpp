@@ -6,6 +6,7 @@
 //   ```
 //   <think>…</think>[{"name": …, "arguments": …}]
 //   [TOOL_CALLS][{"name": …, "arguments": …}]
+//   <tool_call>[{"name": …, "arguments": …}]</tool_call>
 //   {"tool_calls": [{"name": …, "arguments": …}]}                      (xLAM-1)
 //
 // A bare JSON array of call objects: no marker of its own, so an array is read only when
@@ -13,7 +14,9 @@
 // plain JSON in an answer. Fences and reasoning are the combinator's (a fence that only
 // wraps the calls goes with them; a fence introduced as an example is not a call).
 // `[TOOL_CALLS]` is taken only when a JSON array follows it (Mistral's `NAME[ARGS]` form
-// is not this family's). The payload is json_block's: lenient JSON, healed when only
+// is not this family's). Inside `<tool_call>…</tool_call>` the payload is tool syntax
+// whatever it holds; the wrapper left empty (no call) is syntax holding none
+// (src/unreadable_syntax.cpp), removed from content. The payload is json_block's: lenient JSON, healed when only
 // closers are missing at the end of output, refused when a value was cut.
 #pragma once
 
@@ -34,6 +37,10 @@ struct tool_calls_object : seq<at<tool_calls_object_head>, json_block::payload> 
 struct tool_calls_open : seq<TAO_PEGTL_STRING("[TOOL_CALLS]"), ws, at<one<'['>>> {};
 struct tool_calls_block : json_block::open_block<tool_calls_open> {};
 
-struct block : sor<tool_calls_block, array_block, tool_calls_object> {};
+struct tag_open : TAO_PEGTL_STRING("<tool_call>") {};
+using tag_close = literal<TAO_PEGTL_STRING("</tool_call>")>;  // a Getter, not a rule
+struct tag_block : json_block::block<tag_open, tag_close> {};
+
+struct block : sor<tool_calls_block, tag_block, array_block, tool_calls_object> {};
 
 }  // namespace toolgram::grammar::xlam

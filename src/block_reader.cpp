@@ -25,6 +25,55 @@ Block failed_block(std::string_view grammar, std::size_t begin, std::size_t end,
     return b;
 }
 
+std::optional<Block> read_unreadable(ScanContext& ctx, std::size_t at, std::string_view open, std::string_view close,
+                                     std::string_view grammar) {
+    const std::string_view text = ctx.text();
+    if (open.empty() || close.empty() || text.compare(at, open.size(), open) != 0) return std::nullopt;
+    auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+    // Where the opener stands is known now; only then is the closer looked for, so a
+    // stream does not hold back prose that merely names the tag.
+    std::size_t before = at;
+    while (before > 0 && blank(text[before - 1])) --before;
+    if (before > 0 && text[before - 1] != '\n' && text[before - 1] != '>' && text[before - 1] != ']') return std::nullopt;
+    const std::size_t inner = at + open.size();
+    std::size_t first = inner;  // the first byte inside that is not blank
+    while (first < text.size() && (blank(text[first]) || text[first] == '\n')) ++first;
+    // A closer of "\n": the opener has none, and its block is the first line after it.
+    const bool line = close == "\n";
+    if (line && first == text.size()) {
+        note_end(text);  // an opener with nothing after it yet
+        return std::nullopt;
+    }
+    std::size_t closed = ctx.find(close, line ? first : inner);
+    if (closed == std::string_view::npos) {
+        if (!line) return std::nullopt;
+        closed = text.size();  // the line runs to the end of output (ctx.find told the stream)
+    }
+    const std::size_t again = ctx.find_quiet(open, inner);
+    if (again != std::string_view::npos && again < closed) return std::nullopt;  // that one may be a call
+    const std::size_t end = line ? closed : closed + close.size();
+    {
+        std::size_t e = end;
+        while (!line && e < text.size() && blank(text[e])) ++e;
+        if (e == text.size()) note_end(text);  // what follows decides: more text may come
+        else if (!line && text[e] != '\n' && text[e] != '<' && text[e] != '[') return std::nullopt;
+    }
+    Block b;
+    b.begin = at;
+    b.end = end;
+    if (first >= closed) return b;  // nothing inside: syntax that holds no call
+    Candidate c;
+    c.grammar = std::string(grammar);
+    c.begin = at;
+    c.end = end;
+    c.problem = line ? "nothing after " + std::string(open) + " reads as a call in this syntax"
+                     : "nothing between " + std::string(open) + " and " + std::string(close) +
+                           " reads as a call in this syntax";
+    c.problem_offset = first;
+    b.candidates.push_back(std::move(c));
+    return b;
+}
+
 Candidate candidate_from_state(std::string_view grammar, std::size_t begin, std::size_t end, const BlockState& st) {
     Candidate c;
     c.grammar = std::string(grammar);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -142,6 +143,17 @@ inline Block failed_block_to_closer(ScanContext& ctx, std::string_view grammar, 
     if (end == ctx.text().size()) note_end(ctx.text());  // a block to the end grows with the text
     return failed_block(grammar, at, end, failure, ctx.settings().limits.max_depth);
 }
+
+// Tool syntax that no grammar could read (src/unreadable_syntax.cpp): `open` at `at`, then
+// text, then `close` ("\n": the first line of text after the opener), with no other `open`
+// between. An empty inside is syntax holding no call (a block without candidates, as
+// `<TOOLCALL>[]</TOOLCALL>`); anything else is one rejected candidate, so the model gets
+// the error and its correction prompt. The opener must stand where blocks stand, first on
+// its line or right after a tag, and the closer last on its line or before a tag: "use
+// <tool_call> and </tool_call>" in prose is a mention, not a block. Without the closer
+// nothing is claimed.
+std::optional<Block> read_unreadable(ScanContext& ctx, std::size_t at, std::string_view open, std::string_view close,
+                                     std::string_view grammar);
 
 // A candidate prototype carrying the block state's repairs and notes.
 Candidate candidate_from_state(std::string_view grammar, std::size_t begin, std::size_t end, const BlockState& st);

@@ -26,6 +26,9 @@ struct Candidate {
     Role role = Role::primary;
     std::size_t begin = 0, end = 0;  // the call's source span
     std::string name;                // raw, as written
+    // The name's namespace is part of it (gpt-oss's built-in recipients `browser.search`,
+    // `container.exec`): resolved exactly or ignoring case, never by its tail or loosely.
+    bool qualified_name = false;
     std::optional<std::string> id;
     json arguments = json::object();  // as written: object, JSON string, or anything else
     bool arguments_are_text = false;  // XML-style values: typed from the schema in phase two

@@ -11,6 +11,9 @@
 //  - render: write calls in this syntax (round-trip tests, examples in instructions);
 //  - read_head: only for a grammar whose first block may begin before its marker;
 //  - check: only for a grammar that reads something of the settings it must have.
+// Besides, src/unreadable_syntax.cpp lists each grammar's blocks by opener and closer:
+// where every grammar of a profile declined at such an opener, the block is its syntax
+// holding nothing readable, reported (read_unreadable), never left in content.
 // Every grammar is listed once in src/grammar_registry.cpp; nothing else needs to know it.
 #pragma once
 
@@ -40,6 +43,26 @@ struct GrammarDef {
     // For a grammar that needs something of the settings (the declared grammar, its
     // syntax): throws std::invalid_argument when they lack it. The Parser calls it once.
     void (*check)(const Settings&) = nullptr;
+};
+
+// A block of a grammar's syntax by its opener and closer ("\n": the line after the
+// opener), for read_unreadable (block_reader.hpp).
+struct SyntaxBlock {
+    std::string open, close;
+};
+// The grammar's blocks, as the settings spell them (the tag format's tags, a profile
+// file's markers); empty for a grammar whose syntax has no closer (src/unreadable_syntax.cpp).
+std::vector<SyntaxBlock> syntax_blocks(const GrammarDef& grammar, const Settings& settings);
+
+// A marker as a scan uses it: its grammar, and what it reads there: the grammar's block
+// (read_at), or, for a `broken` one tried only after every grammar declined at that
+// place, the grammar's syntax holding nothing readable (`block`, read_unreadable).
+struct MarkerUse {
+    std::string text;
+    const GrammarDef* grammar = nullptr;
+    bool broken = false;
+    SyntaxBlock block;
+    std::optional<Block> read(ScanContext& ctx, std::size_t at) const;
 };
 
 // Renders calls in a grammar's syntax; throws std::invalid_argument when it cannot.

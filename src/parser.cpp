@@ -65,13 +65,13 @@ void drop_past_candidate_limit(Block& b, std::size_t& kept, std::size_t max_cand
 // Finds blocks of the given grammars: marker scan first, then whole-output readers.
 // `markers` are the role's markers in profile order (Parser::Impl::role_markers).
 std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const GrammarDef*, Role>>& grammars, Role role,
-                        const std::vector<std::pair<std::string, const GrammarDef*>>& markers, std::size_t limit,
+                        const std::vector<detail::MarkerUse>& markers, std::size_t limit,
                         std::size_t answer_begin, std::size_t answer_end,
                         std::pair<std::size_t, std::size_t> intent = {std::string_view::npos, std::string_view::npos}) {
     const auto [intent_at, after_intent] = intent;  // an intent marker in the answer, and where what follows it begins
     const std::string_view text = ctx.text();
     std::array<bool, 256> first{};
-    for (const auto& [m, g] : markers) first[static_cast<unsigned char>(m[0])] = true;
+    for (const auto& m : markers) first[static_cast<unsigned char>(m.text[0])] = true;
     // The markers by their first two bytes (one-byte markers apart), so a position is
     // compared only with those that can start there (auto has some 70, most opening with
     // `<`), still tried in profile order.
@@ -79,7 +79,7 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
     std::vector<std::pair<unsigned, std::size_t>> by_pair;  // (first two bytes, marker index)
     std::vector<std::size_t> single;                        // one-byte markers
     for (std::size_t i = 0; i < markers.size(); ++i) {
-        const std::string& m = markers[i].first;
+        const std::string& m = markers[i].text;
         if (m.size() == 1) single.push_back(i);
         else by_pair.emplace_back(pair_key(static_cast<unsigned char>(m[0]), static_cast<unsigned char>(m[1])), i);
     }
@@ -105,7 +105,7 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
         if (pos >= limit) break;
         tries.clear();
         for (std::size_t i : single)
-            if (text[pos] == markers[i].first[0]) tries.push_back(i);
+            if (text[pos] == markers[i].text[0]) tries.push_back(i);
         if (pos + 1 < text.size()) {
             const unsigned key = pair_key(static_cast<unsigned char>(text[pos]), static_cast<unsigned char>(text[pos + 1]));
             for (auto it = std::lower_bound(by_pair.begin(), by_pair.end(), std::make_pair(key, std::size_t{0}));
@@ -115,10 +115,10 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
         if (!single.empty()) std::sort(tries.begin(), tries.end());
         bool advanced = false;
         for (std::size_t i : tries) {
-            const auto& [marker, grammar] = markers[i];
-            if (text.compare(pos, marker.size(), marker) != 0 || !grammar->read_at) continue;
-            detail::coverage_read_begin(grammar->name);  // a no-op outside `toolgram coverage`
-            std::optional<Block> b = grammar->read_at(ctx, pos);
+            const std::string& marker = markers[i].text;
+            if (text.compare(pos, marker.size(), marker) != 0) continue;
+            detail::coverage_read_begin(markers[i].grammar->name);  // a no-op outside `toolgram coverage`
+            std::optional<Block> b = markers[i].read(ctx, pos);
             detail::coverage_read_end(b);
             if (!b) continue;
             clip_to_limit(*b, limit);
@@ -375,7 +375,7 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
 
     if (reason.empty()) {
         if (!toolset.empty()) {
-            const auto res = toolset.resolve(c.name);
+            const auto res = toolset.resolve(c.name, c.qualified_name);
             if (res.index < 0) {
                 reason = res.error;
                 format_fault = true;

@@ -3,6 +3,7 @@
 // rules: a stream is the one-shot parse taken in the order the text arrives.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <set>
@@ -56,7 +57,9 @@ struct Parser::Impl {
     detail::MarkerSet marker_set;
     // The markers of the primary grammars ([0]) and of the fallbacks ([1]), in profile
     // order, with their grammar: what the one-shot scan compares at each indexed position.
-    std::vector<std::pair<std::string, const GrammarDef*>> role_markers[2];
+    // After all of them, the openers of the grammars' blocks (syntax_blocks), tried only
+    // where every grammar declined: their syntax holding nothing readable.
+    std::vector<detail::MarkerUse> role_markers[2];
 
     Impl(Profile p, std::vector<Tool> t)
         : profile(detail::checked_limits(std::move(p))), tools(std::move(t)), toolset(tools) {
@@ -79,8 +82,18 @@ struct Parser::Impl {
                 for (auto& m : g->markers(s)) {
                     if (m.empty()) continue;
                     marker_set.add(m);
-                    role_markers[role == Role::primary ? 0 : 1].emplace_back(std::move(m), g);
+                    role_markers[role == Role::primary ? 0 : 1].push_back({std::move(m), g});
                 }
+        for (const auto& [g, role] : grammars)
+            for (auto& b : detail::syntax_blocks(*g, s)) {
+                auto& list = role_markers[role == Role::primary ? 0 : 1];
+                if (std::any_of(list.begin(), list.end(), [&](const detail::MarkerUse& m) {
+                        return m.broken && m.block.open == b.open && m.block.close == b.close;
+                    }))
+                    continue;  // the same block of another grammar (auto's <tool_call>)
+                marker_set.add(b.open);
+                list.push_back({b.open, g, true, std::move(b)});
+            }
         for (const auto& d : s.reasoning) {
             marker_set.add(d.open);
             marker_set.add(d.close);

@@ -30,6 +30,9 @@ struct ProfileRow {
     // just those forms as primaries, the rest as fallbacks (or not at all, where a
     // generic fallback reads the very same syntax). Empty: derived from `distinctive`.
     std::vector<GrammarUse> in_auto = {};
+    // Settings only the family's own profile takes, not `auto`: framing tokens that look
+    // like ordinary markup (Granite 3.3's <response>), which auto would strip from anyone.
+    void (*configure_own)(Settings&) = nullptr;
 };
 
 GrammarUse primary(const char* g) { return {g, Role::primary}; }
@@ -48,6 +51,11 @@ void add_content_marker(Settings& s, const std::string& m) {
 // Family settings: reasoning blocks and the tokens that frame an answer.
 void configure_longcat(Settings& s) { add_reasoning(s, {"<longcat_think>", "</longcat_think>"}); }
 void configure_granite(Settings& s) { add_content_marker(s, "<|end_of_text|>"); }
+// Granite 3.3 frames its answer in <response>…</response> after its <think> block.
+void configure_granite_own(Settings& s) {
+    add_content_marker(s, "<response>");
+    add_content_marker(s, "</response>");
+}
 void configure_granite_20b_fc(Settings& s) { add_content_marker(s, "<|endoftext|>"); }
 void configure_jamba(Settings& s) {
     // Hunyuan-A13B frames its answer (tool calls included) in <answer>…</answer>.
@@ -59,6 +67,9 @@ void configure_command_r(Settings& s) {
     add_content_marker(s, "<|START_RESPONSE|>");
     add_content_marker(s, "<|END_RESPONSE|>");
     add_content_marker(s, "<|END_OF_TURN_TOKEN|>");
+    add_content_marker(s, "<|CHATBOT_TOKEN|>");  // R+ opens its turn with it
+    add_content_marker(s, "<|START_TEXT|>");     // Command A frames its answer in these
+    add_content_marker(s, "<|END_TEXT|>");
 }
 
 // The generic formats of FORMATS.md, one profile each.
@@ -98,8 +109,13 @@ void configure_apertus(Settings& s) {
     add_content_marker(s, "<|assistant_end|>");
 }
 void configure_gemma4(Settings& s) {
+    // Gemma 4 sometimes writes the opener's first token twice: the doubled opener is the
+    // same block (not a content marker `<|channel>`, which would also eat part of an
+    // opener cut by the input limit).
+    add_reasoning(s, {"<|channel><|channel>thought", "<channel|>"});
     add_reasoning(s, {"<|channel>thought", "<channel|>"});
-    for (const char* m : {"<turn|>", "<|tool_response>"}) add_content_marker(s, m);
+    // Besides the turn's end, the closer Gemma 4 leaves stray after its answer.
+    for (const char* m : {"<turn|>", "<|tool_response>", "<channel|>"}) add_content_marker(s, m);
 }
 void configure_functiongemma(Settings& s) {
     for (const char* m : {"<end_of_turn>", "<start_function_response>"}) add_content_marker(s, m);
@@ -176,9 +192,9 @@ const std::vector<ProfileRow>& family_rows() {
          {primary("pythonic")}, configure_pythonic, false,
          // The bare list is the bracket format exactly, which auto runs as a fallback.
          {primary("pythonic_tagged")}},
-        {"granite", "Granite 3.0 / 3.1",
+        {"granite", "Granite 3.0 / 3.1 / 3.3",
          "<|tool_call|>[{\"name\": …, \"arguments\": …}] (3.0) or <tool_call>[…] (3.1), no closer",
-         {primary("granite")}, configure_granite},
+         {primary("granite")}, configure_granite, true, {}, configure_granite_own},
         {"granite_20b_fc", "granite-20b-functioncalling",
          "<function_call> {\"name\": …, \"arguments\": …} per call, no closer", {primary("granite_20b_fc")},
          configure_granite_20b_fc},
@@ -220,7 +236,7 @@ const std::vector<ProfileRow>& family_rows() {
     return table;
 }
 
-Profile from_row(const ProfileRow& row) {
+Profile from_row(const ProfileRow& row, bool own = true) {
     Profile p;
     p.name = row.name;
     p.models = row.models;
@@ -228,6 +244,7 @@ Profile from_row(const ProfileRow& row) {
     p.grammars = row.grammars;
     p.distinctive = row.distinctive;
     if (row.configure) row.configure(p.settings);
+    if (own && row.configure_own) row.configure_own(p.settings);
     return p;
 }
 
@@ -247,7 +264,7 @@ Profile make_auto() {
     };
     for (const char* g : {"tag", "xml", "marker"}) add(primary(g));
     for (const auto& row : family_rows()) {
-        Profile family = from_row(row);
+        Profile family = from_row(row, false);
         for (const auto& g : row.grammars)
             if (g.role == Role::primary && row.distinctive && row.in_auto.empty()) add(g);
         for (const auto& g : row.in_auto)

@@ -29,6 +29,44 @@ struct PythonCallState : BlockState {
     std::string pending_keyword;
     std::size_t trailing_from = std::string_view::npos;
     std::vector<Candidate> calls;
+
+    // What a call's reading may have built when it raised (grammar::python_call::alone):
+    // undone, so a call judged on its own leaves nothing in its siblings' arguments or
+    // repairs.
+    struct Checkpoint {
+        std::size_t stack = 0, keys = 0, notes = 0;
+        std::uint32_t repairs = 0;
+        bool healed = false, after_separator = false, has_root = false;
+        std::string unfinished;
+    };
+    Checkpoint checkpoint() const {
+        return {stack.size(), keys.size(), notes.size(), repairs, healed, after_separator, has_root, unfinished};
+    }
+    void rollback(const Checkpoint& c) {
+        stack.resize(c.stack);
+        stack_keys.resize(c.stack);
+        keys.resize(c.keys);
+        notes.resize(c.notes);
+        repairs = c.repairs;
+        healed = c.healed;
+        after_separator = c.after_separator;
+        has_root = c.has_root;
+        unfinished = c.unfinished;
+    }
+    // The call [begin, end) could not be read (`message` at `failure`), but where it ends
+    // is clear: a rejected candidate of its own.
+    void broken_call(const char* begin, const char* end, const char* failure, std::string_view message) {
+        const std::string_view text = ctx->text();
+        const FailureInfo f = classify_failure(text, offset_of(failure), message);
+        Candidate c;
+        c.begin = offset_of(begin);
+        c.end = offset_of(end);
+        c.name = name;
+        c.problem = f.kind == Failure::too_deep ? "nesting deeper than the limit of " + std::to_string(max_depth) + " levels"
+                                                : f.message;
+        c.problem_offset = f.offset;
+        calls.push_back(std::move(c));
+    }
 };
 
 template <typename Rule>

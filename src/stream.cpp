@@ -187,10 +187,7 @@ struct StreamParser::Impl {
     std::vector<StreamEvent> events;
 
     // ---- the marker scan (primary grammars, as parser.cpp's scan)
-    struct Marker {
-        std::string text;
-        const GrammarDef* grammar;
-    };
+    using Marker = detail::MarkerUse;  // the primary grammars' (parser_impl.hpp's role_markers[0])
     std::vector<Marker> markers;
     std::array<bool, 256> first{};
     std::size_t scan = 0;
@@ -264,14 +261,9 @@ struct StreamParser::Impl {
 
     explicit Impl(const Parser& parser_)
         : parser(&parser_), p(*parser_.impl_), s(parser_.impl_->profile.settings) {
-        for (const auto& [g, role] : p.grammars) {
-            if (role == Role::fallback) continue;
-            if (!g->markers) continue;
-            for (auto& m : g->markers(s)) {
-                if (m.empty()) continue;
-                first[static_cast<unsigned char>(m[0])] = true;
-                markers.push_back({std::move(m), g});
-            }
+        for (const auto& m : p.role_markers[0]) {
+            first[static_cast<unsigned char>(m.text[0])] = true;
+            markers.push_back(m);
         }
         for (const auto& d : s.reasoning) {
             openers.push_back(d.open);
@@ -555,16 +547,16 @@ struct StreamParser::Impl {
         std::vector<std::string> wanted;  // not final: strings it looked for at the end
         std::size_t needed = npos;        // not final: how far the text must reach (npos: unknown)
     };
-    Read read(const GrammarDef* g, std::size_t at) {
+    Read read(const Marker& m, std::size_t at) {
         Read r;
         detail::ScanContext ctx(buf, s);
         if (finished) {
-            r.block = g->read_at(ctx, at);
+            r.block = m.read(ctx, at);
             r.final = true;
             return r;
         }
         detail::EndWatchScope watch(buf);
-        r.block = g->read_at(ctx, at);
+        r.block = m.read(ctx, at);
         r.final = !watch.touched();
         if (!r.final) {
             r.wanted = watch.take_wanted();
@@ -606,14 +598,14 @@ struct StreamParser::Impl {
                     }
                     continue;
                 }
-                if (buf.compare(scan, m.text.size(), m.text) != 0 || !m.grammar->read_at) continue;
+                if (buf.compare(scan, m.text.size(), m.text) != 0) continue;
                 // Not worth a new read yet: the block has not grown by a quarter, and what
                 // the last read waited for has not come.
                 const bool early = !finished && resume_marker == i && n < next_try;
                 if (early && (early_reads >= max_early_reads ||
                               (!(needed_at != npos && n >= needed_at) && !wanted_arrived())))
                     return;
-                Read r = read(m.grammar, scan);
+                Read r = read(m, scan);
                 if (!r.final) {
                     resume_marker = i;
                     const std::size_t len = n - scan;
@@ -632,7 +624,7 @@ struct StreamParser::Impl {
                                                [](const Candidate& c) { return c.problem.empty() && !c.cut; });
                     needed_at = whole_call ? r.needed : npos;
                     // A block already past the candidate size limit cannot be announced.
-                    if (len <= s.limits.max_candidate_bytes && !(r.block && provisional(*r.block)))
+                    if (!m.broken && len <= s.limits.max_candidate_bytes && !(r.block && provisional(*r.block)))
                         provisional_at_breaks(m.grammar, scan);
                     return;
                 }
@@ -923,7 +915,7 @@ struct StreamParser::Impl {
         std::string name;
         const json* schema = nullptr;
         if (!p.toolset.empty()) {
-            const auto res = p.toolset.resolve(c.name);
+            const auto res = p.toolset.resolve(c.name, c.qualified_name);
             if (res.index < 0) return false;
             name = p.toolset.tool(res.index).name;
             schema = &p.toolset.schema(res.index);

@@ -107,7 +107,7 @@ ToolSet& ToolSet::operator=(ToolSet&&) noexcept = default;
 const Tool& ToolSet::tool(int index) const { return entries_[static_cast<std::size_t>(index)]->tool; }
 const json& ToolSet::schema(int index) const { return entries_[static_cast<std::size_t>(index)]->schema; }
 
-ToolSet::Resolution ToolSet::resolve(std::string_view raw) const {
+ToolSet::Resolution ToolSet::resolve(std::string_view raw, bool qualified) const {
     Resolution r;
     if (raw.empty()) {
         r.error = "empty tool name";
@@ -135,6 +135,11 @@ ToolSet::Resolution ToolSet::resolve(std::string_view raw) const {
     if (unique([&](const std::string& n) { return n == raw; }, "exact")) return r;
     const std::string low = lower(raw);
     if (unique([&](const std::string& n) { return lower(n) == low; }, "case")) return r;
+    if (qualified) {
+        r.error = "unknown tool \"" + std::string(raw) + "\" (a built-in recipient: only a tool declared under this "
+                  "exact name takes its calls)";
+        return r;
+    }
     const std::size_t cut = raw.find_last_of(".:");
     if (cut != std::string_view::npos && cut + 1 < raw.size()) {
         const std::string_view tail = raw.substr(cut + 1);

@@ -35,8 +35,10 @@ public:
         std::string error;       // why unresolved
     };
     // Exact, then case-insensitive, then namespace tail (functions.x, default_api.x), then
-    // loose alphanumeric (get-weather). An ambiguous match is no match.
-    Resolution resolve(std::string_view raw) const;
+    // loose alphanumeric (get-weather). An ambiguous match is no match. A `qualified` name
+    // is one whose namespace is part of it (gpt-oss's built-in `browser.search` is not a
+    // function `search`): exact or case-insensitive only.
+    Resolution resolve(std::string_view raw, bool qualified = false) const;
 
     const Tool& tool(int index) const;
     const json& schema(int index) const;  // the normalised schema

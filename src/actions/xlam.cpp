@@ -15,14 +15,25 @@ bool is_call_object(const json& v) {
     return read_call_object(v, probe) && probe.has_arguments;
 }
 
-void read_xlam_payload(const JsonBlockState&, const json& payload, const Candidate& proto, std::vector<Candidate>& out) {
-    const bool calls = payload.is_array() ? !payload.empty() && is_call_object(payload.front())
-                                          : payload.is_object() && payload.contains("tool_calls");
+template <typename Rule>
+struct action : json_block_action<Rule> {};
+// The wrapper makes its payload tool syntax: read as calls whatever it holds.
+template <>
+struct action<grammar::xlam::tag_open> {
+    template <typename Input>
+    static void apply(const Input&, JsonBlockState& st) { st.named = true; }
+};
+
+void read_xlam_payload(const JsonBlockState& st, const json& payload, const Candidate& proto, std::vector<Candidate>& out) {
+    const bool calls = st.named || (payload.is_array() ? !payload.empty() && is_call_object(payload.front())
+                                                       : payload.is_object() && payload.contains("tool_calls"));
     if (calls) candidates_from_payload(payload, proto, NameRule::required_in_syntax, out);
 }
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    std::optional<Block> b = read_json_block<grammar::xlam::block>(ctx, at, "xlam", "", {}, read_xlam_payload);
+    const bool wrapped = ctx.text().compare(at, 11, "<tool_call>") == 0;
+    std::optional<Block> b = read_json_block<grammar::xlam::block, action>(ctx, at, "xlam", wrapped ? "</tool_call>" : "",
+                                                                           {"<tool_call>"}, read_xlam_payload);
     if (!b || b->candidates.empty()) return std::nullopt;
     // A bare payload that broke before it showed a call's arguments key is not shown to
     // be a call: an array or object of other JSON in an answer. (A failed block is one
@@ -30,7 +41,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     // reader's own problems sit at the block's start.)
     const Candidate& first = b->candidates.front();
     const bool failed = b->candidates.size() == 1 && !first.problem.empty() && first.problem_offset > at;
-    if (failed && ctx.text().compare(at, 12, "[TOOL_CALLS]") != 0) {
+    if (failed && !wrapped && ctx.text().compare(at, 12, "[TOOL_CALLS]") != 0) {
         const std::string_view seen = ctx.text().substr(at, first.problem_offset - at);
         if (seen.find("\"arguments\"") == std::string_view::npos && seen.find("\"parameters\"") == std::string_view::npos)
             return std::nullopt;
@@ -38,7 +49,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     return b;
 }
 
-std::vector<std::string> markers(const Settings&) { return {"[TOOL_CALLS]", "[", "{\"tool_calls\""}; }
+std::vector<std::string> markers(const Settings&) { return {"[TOOL_CALLS]", "<tool_call>", "[", "{\"tool_calls\""}; }
 
 std::string render(const std::vector<Call>& calls, const Settings&) {
     std::string out = "[";
@@ -55,7 +66,7 @@ std::string instruction(const Settings& s) {
 }  // namespace
 
 extern const GrammarDef xlam_grammar{
-    "xlam", "a JSON array [{\"name\": …, \"arguments\": …}], bare, fenced, after </think> or after [TOOL_CALLS]",
+    "xlam", "a JSON array [{\"name\": …, \"arguments\": …}], bare, fenced, in <tool_call>, after </think> or [TOOL_CALLS]",
     markers, read_at, nullptr, instruction, render,
 };
 

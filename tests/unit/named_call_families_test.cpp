@@ -65,10 +65,15 @@ TEST_CASE("DeepSeek R1 and V3.1 share the section tokens; each declines the othe
         REQUIRE(mine.calls.size() == 1);
         CHECK(mine.calls[0].arguments == json{{"city", "Porto"}});
         CHECK(mine.telemetry.grammar == profile);
+        // The other's call shape is not this grammar's: no call. But it sits in this
+        // family's own section tokens, so the section is reported, not left in content.
         const auto theirs = parse(profile, other);
         CHECK(theirs.calls.empty());
-        CHECK(theirs.telemetry.candidate_count == 0);
-        CHECK(theirs.content == other);  // not this family's syntax: left as it was
+        REQUIRE(theirs.telemetry.candidates.size() == 1);
+        CHECK(theirs.telemetry.candidates[0].reason ==
+              "nothing between <｜tool▁calls▁begin｜> and <｜tool▁calls▁end｜> reads as a call in this syntax");
+        CHECK(theirs.error);
+        CHECK(theirs.content.empty());
     }
 }
 

@@ -71,14 +71,19 @@ TEST_CASE("<tool_call> is decided by its payload: hermes JSON, qwen3_coder <func
         else CHECK(r.telemetry.grammar == row.grammar);
         CHECK(r.content.empty());
     }
-    SECTION("the other families sharing the marker decline it: no candidate, the text stays content") {
+    SECTION("the other families sharing the marker decline it: no call; their own block holding it is reported") {
+        // Each other family's grammar reads no call from the payload; the <tool_call> block
+        // is still that family's syntax, so it is one rejection with an error, not content.
         for (const char* other : {"hermes", "qwen3_coder", "glm45"}) {
             if (row.grammar == other) continue;
             CAPTURE(other);
             const toolgram::Result r = toolgram::Parser(toolgram::builtin_profile(other), weather_tools()).parse(row.text);
             CHECK(r.calls.empty());
-            CHECK(r.telemetry.candidates.empty());
-            CHECK(r.content == row.text);
+            REQUIRE(r.telemetry.candidates.size() == 1);
+            CHECK(r.telemetry.candidates[0].reason == "nothing between <tool_call> and </tool_call> reads as a call in this syntax");
+            CHECK(r.telemetry.saw_tool_syntax);
+            CHECK(r.error);
+            CHECK(r.content.empty());
         }
     }
 }
