@@ -87,10 +87,11 @@ void check_allowed(const toolgram::Parser& parser, const toolgram::Result& r) {
 
 // Grammars whose syntax frames content (Functionary v3.2's `>>>all\n` message header,
 // headless when the output starts with `all\n`) remove that framing without a
-// candidate, as a content marker is removed. Whether such framing occurs here: one of
+// candidate, as a content marker is removed (and so does functionary_v32_marked, auto's
+// reading of the same messages from a `>>>` on). Whether such framing occurs here: one of
 // the grammar's markers in the input, or a headless message read from the whole input.
 bool frames_content(const toolgram::Profile& profile, std::string_view text) {
-    static constexpr std::string_view framing_grammars[] = {"functionary_v32"};
+    static constexpr std::string_view framing_grammars[] = {"functionary_v32", "functionary_v32_marked"};
     for (const auto& use : profile.grammars) {
         if (std::find(std::begin(framing_grammars), std::end(framing_grammars), use.grammar) ==
             std::end(framing_grammars))
