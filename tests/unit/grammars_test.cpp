@@ -514,7 +514,7 @@ TEST_CASE("text KV grammar: a label inside a word is not a label", "[grammar][te
     check_no_syntax(parser.parse(text), text);
 }
 
-TEST_CASE("text KV grammar: a name runs to 256 bytes; a longer line is prose, not a call", "[grammar][text_kv]") {
+TEST_CASE("text KV grammar: a name runs to 256 bytes, and a longer line is prose, not a call", "[grammar][text_kv]") {
     // The bound is what keeps a line of labels with no end (`Action: Action: …`) linear.
     toolgram::Profile profile = toolgram::builtin_profile("text_kv");
     profile.settings.tool_required = true;

@@ -154,7 +154,7 @@ std::string slurp(const std::string& path) {
 // ---------------------------------------------------------------------------------------
 // The bounded JSON reader itself.
 
-TEST_CASE("bounded JSON: 256 levels load, copy, dump and compare on a 256 KiB stack; 257 are refused where they start",
+TEST_CASE("bounded JSON: 256 levels load, copy, dump and compare on a 256 KiB stack, and 257 are refused where they start",
           "[hostile-files][json-document]") {
     // Arrays and objects alternate: an object level costs more stack to copy than an array's.
     std::string at_bound;
@@ -207,7 +207,7 @@ TEST_CASE("bounded JSON: 256 levels load, copy, dump and compare on a 256 KiB st
     CHECK(very_deep.code == 0);
 }
 
-TEST_CASE("bounded JSON: a key given twice is refused with its path and place; 100,000 keys keep their order",
+TEST_CASE("bounded JSON: a key given twice is refused with its path and place, and 100,000 keys keep their order",
           "[hostile-files][json-document]") {
     const toolgram::detail::DocumentRead twice = read_json_document(R"({"a": 1, "b": {"c": 2, "c": 3}})");
     REQUIRE(twice.error);

@@ -116,7 +116,7 @@ const std::string ambiguous = "; which counts is ambiguous";
 
 }  // namespace
 
-TEST_CASE("alias keys that disagree are refused like a repeated key; alias keys that agree are one value, reported",
+TEST_CASE("alias keys that disagree are refused like a repeated key, and alias keys that agree are one value, reported",
           "[resolution][aliases]") {
     const Parser hermes = parser_for("hermes");
     SECTION("JSON call objects (block_reader's read_call_object: every JSON family)") {
@@ -426,7 +426,7 @@ TEST_CASE("a healed call says so in to_json, to_openai_message and the stream, a
 }
 
 #ifdef TOOLGRAM_CLI
-TEST_CASE("cli: --refuse-healed refuses healed calls in parse and stream; calls carry healed", "[resolution][cli]") {
+TEST_CASE("cli: --refuse-healed refuses healed calls in parse and stream, and calls carry healed", "[resolution][cli]") {
     const std::string dir = "/tmp/toolgram_resolution_" + std::to_string(getpid());
     REQUIRE(system(("mkdir -p '" + dir + "'").c_str()) == 0);
     const std::string input = dir + "/in.txt", tools_path = dir + "/tools.json";

@@ -109,7 +109,7 @@ TEST_CASE("a closer left out just before the block's closer is supplied, reporte
     DYNAMIC_SECTION(row.what) { check_row(row, tools()); }
 }
 
-TEST_CASE("keys beside the name: declared parameters join the arguments, reported; any other refuses the call",
+TEST_CASE("keys beside the name: declared parameters join the arguments, reported, and any other refuses the call",
           "[json_calls][beside]") {
     const auto row = GENERATE(values<Row>({
         {"no arguments key: the keys are the arguments", "hermes",

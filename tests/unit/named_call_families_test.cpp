@@ -53,7 +53,7 @@ TEST_CASE("PEGTL analyze finds no cycle without progress in the named-call famil
     CHECK(pg::analyze<g::functionary_v32::text_header>() == 0);
 }
 
-TEST_CASE("DeepSeek R1 and V3.1 share the section tokens; each declines the other's call shape",
+TEST_CASE("DeepSeek R1 and V3.1 share the section tokens, and each declines the other's call shape",
           "[families][deepseek]") {
     const std::string r1 = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n"
                            "{\"city\": \"Porto\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>";
