@@ -523,6 +523,7 @@ struct StreamParser::Impl {
     Read read(const GrammarDef* g, std::size_t at) {
         Read r;
         detail::ScanContext ctx(buf, s);
+        ctx.use_tools(&p.toolset);
         if (finished) {
             r.block = g->read_at(ctx, at);
             r.final = true;
@@ -658,6 +659,7 @@ struct StreamParser::Impl {
         while (start < buf.size() && is_blank(buf[start])) ++start;
         if (start >= buf.size()) return;
         detail::ScanContext ctx(buf, s);
+        ctx.use_tools(&p.toolset);
         detail::EndWatchScope watch(buf);
         for (const auto& [g, role] : p.grammars) {
             if (role != Role::primary || !g->read_head) continue;
@@ -678,6 +680,7 @@ struct StreamParser::Impl {
         while (end > *ab && is_space(buf[end - 1])) --end;
         const std::string_view answer = std::string_view(buf).substr(0, end);
         detail::ScanContext ctx(answer, s);
+        ctx.use_tools(&p.toolset);
         detail::EndWatchScope watch(answer);
         for (const auto& [g, role] : p.grammars) {
             if (role != Role::primary || !g->read_whole) continue;
@@ -866,6 +869,7 @@ struct StreamParser::Impl {
             if (p == npos || p <= at) return;
             const std::string_view view = std::string_view(buf).substr(0, p + 1);
             detail::ScanContext ctx(view, s);
+            ctx.use_tools(&this->p.toolset);
             std::optional<Block> b = g->read_at(ctx, at);
             if (b && provisional(*b)) return;
         }
