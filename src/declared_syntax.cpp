@@ -127,12 +127,14 @@ std::unique_ptr<CompiledSyntax> compile_syntax(const DeclaredSyntax& s) {
         // mention `<parameter`), or the call's closer.
         c->value_ends = c->param_close;
         if (p.key_attribute.empty()) {
-            c->value_ends.insert(c->value_ends.end(), c->param_open.begin(), c->param_open.end());
+            c->param_open_needles = c->param_open;
         } else {
             for (const auto& open : p.open) c->owned.push_back(open + " " + p.key_attribute + "=");
-            c->value_ends.insert(c->value_ends.end(), c->owned.begin(), c->owned.end());
+            c->param_open_needles = views(c->owned);
         }
+        c->value_ends.insert(c->value_ends.end(), c->param_open_needles.begin(), c->param_open_needles.end());
         c->value_ends.insert(c->value_ends.end(), c->call_close.begin(), c->call_close.end());
+        c->newline_each_side = p.newlines == DeclaredSyntax::Newlines::layout;
         const std::string key_part = p.key_attribute.empty() ? "NAME" + p.key_end.front()
                                                              : " " + p.key_attribute + "=\"NAME\">";
         c->parameter_message = (p.open.empty() ? std::string() : p.open.front()) + key_part +
