@@ -152,6 +152,10 @@ struct parameter_close_of {
 struct value_ends_of {
     template <typename S> static const auto& get(const S& st) { return syntax_of(st).value_ends; }
 };
+struct parameter_open_needles_of {
+    template <typename S> static const auto& get(const S& st) { return syntax_of(st).param_open_needles; }
+};
+
 struct name_chars_of {
     template <typename S> static const auto& get(const S& st) { return syntax_of(st).name; }
 };
@@ -182,6 +186,9 @@ struct has_value_open {
 };
 struct parameter_head_of {
     template <typename S> static std::size_t get(const S& st) { return syntax_of(st).parameter_head; }
+};
+struct is_key_value {
+    template <typename S> static std::size_t get(const S& st) { return syntax_of(st).parameter_head == 2; }
 };
 struct calls_commit {
     template <typename S> static std::size_t get(const S& st) { return syntax_of(st).committed; }
@@ -255,11 +262,30 @@ struct parameter_head
     : select<parameter_head_of, token_parameter_open, attribute_parameter_open, bare_parameter_open> {};
 struct value_open : runtime_any_literal<value_open_of> {};
 struct parameter_open : seq<parameter_head, select<has_value_open, success, seq<params::ws, value_open>>> {};
-struct parameter_value : text_until_any_literal<value_ends_of> {};
 struct parameter_close : runtime_any_literal<parameter_close_of> {};
+struct next_call : sor<call_open, section_close> {};
+
+// Tagged parameters end where the structure after a candidate end shows it is one
+// (param_value.hpp), as in the built-in families; key-value pairs, with no tags a value
+// could hold, at the first separator or key.
+struct call_body_start : seq<named_opening, params::ws, sor<parameter_start, call_close>> {};
+struct value_syntax {  // a Syntax (param_value.hpp), not a rule
+    using open = parameter_open;
+    using close = parameter_close;
+    using call_close = declared::call_close;
+    using call_next = next_call;
+    using open_spellings = parameter_open_needles_of;
+    using close_spellings = parameter_close_of;
+    using call_close_spellings = call_close_of;
+    using nested = params::nested_list<params::nested<seq<section_open, params::ws, named_opening>,
+                                                      section_open_of, section_close_of>,
+                                       params::nested<call_body_start, call_open_of, call_close_of>>;
+};
+struct tagged_value : params::value<value_syntax> {};
+struct key_value_value : text_until_any_literal<value_ends_of> {};
+struct parameter_value : select<is_key_value, tagged_value, key_value_value> {};
 struct parameter : params::parameter<parameter_open, parameter_value, parameter_close> {};
 
-struct next_call : sor<call_open, section_close> {};
 struct declining_call : params::call<named_opening, parameter, call_close, next_call> {};
 struct committed_call : params::committed_call<named_opening, parameter, call_close, next_call> {};
 struct params_call : select<calls_commit, declining_call, committed_call> {};

@@ -9,9 +9,10 @@
 //
 // V4 names the block `tool_calls`. Several invokes per block. `string="true"` marks a text
 // value (typed from the schema later, so a zip code stays a string); `string="false"` a
-// JSON value (the reader decides per parameter from the attribute). A value ends at
-// `</｜DSML｜parameter>`, or at the next `<｜DSML｜parameter name=` or `</｜DSML｜invoke>` when
-// its closer was left out; `</｜DSML｜invoke>` may be left out before the next invoke or
+// JSON value (the reader decides per parameter from the attribute); text is written
+// verbatim by the template. A value ends at `</｜DSML｜parameter>`, or at the next
+// `<｜DSML｜parameter name=` or `</｜DSML｜invoke>` when its closer was left out, where the
+// structure after it shows that is the end (grammars/param_value.hpp); `</｜DSML｜invoke>` may be left out before the next invoke or
 // the block's closer. The block alone is a mention in prose; once an invoke opens the
 // call commits, so anything but parameters there is a rejected call. Invokes without the
 // block are read too.
@@ -37,9 +38,24 @@ struct invoke_close : TAO_PEGTL_STRING("</｜DSML｜invoke>") {};
 struct parameter_start : TAO_PEGTL_STRING("<｜DSML｜parameter") {};
 struct parameter_open : params::attribute_open<parameter_start> {};
 struct parameter_close : TAO_PEGTL_STRING("</｜DSML｜parameter>") {};
-struct parameter_value : text_until_first<literal<TAO_PEGTL_STRING("</｜DSML｜parameter>")>,
-                                          literal<TAO_PEGTL_STRING("<｜DSML｜parameter name=")>,
-                                          literal<TAO_PEGTL_STRING("</｜DSML｜invoke>")>> {};
+
+struct invoke_body_start : seq<invoke_open, params::ws, sor<parameter_open, invoke_close>> {};
+struct value_syntax {  // a Syntax (param_value.hpp), not a rule
+    using open = parameter_open;
+    using close = parameter_close;
+    using call_close = invoke_close;
+    using call_next = sor<invoke_start, block_close>;
+    using open_spellings = params::spellings<TAO_PEGTL_STRING("<｜DSML｜parameter name=")>;
+    using close_spellings = params::spellings<TAO_PEGTL_STRING("</｜DSML｜parameter>")>;
+    using call_close_spellings = params::spellings<TAO_PEGTL_STRING("</｜DSML｜invoke>")>;
+    using nested = params::nested_list<
+        params::nested<seq<block_open, params::ws, invoke_open>,
+                       params::spellings<TAO_PEGTL_STRING("<｜DSML｜function_calls>"), TAO_PEGTL_STRING("<｜DSML｜tool_calls>")>,
+                       params::spellings<TAO_PEGTL_STRING("</｜DSML｜function_calls>"), TAO_PEGTL_STRING("</｜DSML｜tool_calls>")>>,
+        params::nested<invoke_body_start, params::spellings<TAO_PEGTL_STRING("<｜DSML｜invoke")>,
+                       params::spellings<TAO_PEGTL_STRING("</｜DSML｜invoke>")>>>;
+};
+struct parameter_value : params::value<value_syntax> {};
 struct parameter : params::parameter<parameter_open, parameter_value, parameter_close> {};
 
 struct invoke : params::committed_call<invoke_open, parameter, invoke_close, sor<invoke_start, block_close>> {};

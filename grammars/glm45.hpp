@@ -11,9 +11,11 @@
 // `<tool_call>` is also the opener of hermes, qwen3_coder and Granite 3.1, so a block
 // whose opener is not followed at once by a bare name and then `<arg_key>`, `</tool_call>`
 // or the end of output is declined (a JSON payload, `<function=`, prose). After that the call
-// commits: anything but arguments before `</tool_call>` is a rejected call. A value ends
-// at `</arg_value>`, or at the next `<arg_key>` or `</tool_call>` when its closer was left
-// out; `</tool_call>` may be left out before the next `<tool_call>`.
+// commits: anything but arguments before `</tool_call>` is a rejected call. Values are
+// written verbatim by the template. A value ends at `</arg_value>`, or at the next
+// `<arg_key>` or `</tool_call>` when its closer was left out, where the structure after it
+// shows that is the end (grammars/param_value.hpp: a value may hold these tags, or an
+// example call); `</tool_call>` may be left out before the next `<tool_call>`.
 #pragma once
 
 #include <tao/pegtl.hpp>
@@ -36,16 +38,26 @@ struct key_close : TAO_PEGTL_STRING("</arg_key>") {};
 struct key_text : plus<not_one<'<'>> {};
 struct value_open : TAO_PEGTL_STRING("<arg_value>") {};
 struct value_close : TAO_PEGTL_STRING("</arg_value>") {};
-struct value_text : text_until_first<literal<TAO_PEGTL_STRING("</arg_value>")>, literal<TAO_PEGTL_STRING("<arg_key>")>,
-                                     literal<TAO_PEGTL_STRING("</tool_call>")>> {};
-
 struct argument_open : seq<key_open, key_text, key_close, params::ws, value_open> {};
-struct argument : params::parameter<argument_open, value_text, value_close> {};
 
 // The name straight after the opener (prose puts a space there: "<tool_call> and
 // </tool_call> tags"), then what only a GLM call can hold next.
 struct name_line_break : opt<opt<one<'\r'>>, one<'\n'>> {};
 struct call_open : seq<open, name_line_break, call_name, params::ws, at<sor<key_open, close, eof>>> {};
+
+struct value_syntax {  // a Syntax (param_value.hpp), not a rule
+    using open = argument_open;
+    using close = value_close;
+    using call_close = glm45::close;
+    using call_next = glm45::open;
+    using open_spellings = params::spellings<TAO_PEGTL_STRING("<arg_key>")>;
+    using close_spellings = params::spellings<TAO_PEGTL_STRING("</arg_value>")>;
+    using call_close_spellings = params::spellings<TAO_PEGTL_STRING("</tool_call>")>;
+    using nested = params::nested_list<params::nested<call_open, params::spellings<TAO_PEGTL_STRING("<tool_call>")>,
+                                                      params::spellings<TAO_PEGTL_STRING("</tool_call>")>>>;
+};
+struct value_text : params::value<value_syntax> {};
+struct argument : params::parameter<argument_open, value_text, value_close> {};
 struct call : params::committed_call<call_open, argument, close, open> {};
 
 struct block : seq<call> {};

@@ -3,11 +3,12 @@
 //   <function name="get_weather"><param name="city">Antwerp</param></function>
 //
 // One element per call, no wrapper; several calls follow one another. Names are
-// attributes; values are text typed from the schema later (one leading and one trailing
-// newline are layout), or a CDATA section taken exactly as written, which may then hold
-// `</param>` or anything else but `]]>`. A text value ends at `</param>`, or at the next
-// `<param name=` or `</function>` when its closer was left out; `</function>` may be left
-// out before the next `<function`. An opening tag that is not followed by a parameter,
+// attributes; values are text typed from the schema later, written verbatim by the
+// template, or a CDATA section (the template's escape for values holding `<`, `&` or a
+// line break) taken exactly as written, which may then hold `</param>` or anything else
+// but `]]>`. A value ends at `</param>`, or at the next `<param name=` or `</function>`
+// when its closer was left out, where the structure after it shows that is the end
+// (grammars/param_value.hpp); `</function>` may be left out before the next `<function`. An opening tag that is not followed by a parameter,
 // `</function>` or the end of output is a mention in prose; after that the call commits,
 // so anything but parameters inside it is a rejected call.
 #pragma once
@@ -31,12 +32,19 @@ struct function_open
     : seq<params::attribute_open<function_start>, at<params::ws, sor<param_start, function_close, eof>>> {};
 
 struct param_open : params::attribute_open<param_start> {};
-struct cdata_value : seq<params::ws, markup::cdata_open,
-                         sor<seq<markup::cdata_text, markup::cdata_close>, params::value_cut>, params::ws> {};
-struct text_value
-    : text_until_first<literal<TAO_PEGTL_STRING("</param>")>, literal<TAO_PEGTL_STRING("<param name=")>,
-                       literal<TAO_PEGTL_STRING("</function>")>> {};
-struct param_value : sor<cdata_value, text_value> {};
+
+struct value_syntax {  // a Syntax (param_value.hpp), not a rule
+    using open = param_open;
+    using close = param_close;
+    using call_close = function_close;
+    using call_next = function_start;
+    using open_spellings = params::spellings<TAO_PEGTL_STRING("<param name=")>;
+    using close_spellings = params::spellings<TAO_PEGTL_STRING("</param>")>;
+    using call_close_spellings = params::spellings<TAO_PEGTL_STRING("</function>")>;
+    using nested = params::nested_list<params::nested<function_open, params::spellings<TAO_PEGTL_STRING("<function")>,
+                                                      params::spellings<TAO_PEGTL_STRING("</function>")>>>;
+};
+struct param_value : params::value<value_syntax> {};
 struct param : params::parameter<param_open, param_value, param_close> {};
 
 struct function : params::committed_call<function_open, param, function_close, function_start> {};

@@ -10,10 +10,11 @@
 //   </minimax:tool_call>
 //
 // Several invokes per block. Names are attributes; values are text (JSON for arrays and
-// objects), typed from the schema later; one leading and one trailing newline are layout.
-// A value ends at `</parameter>`, or at the next `<parameter name=` or `</invoke>` when
-// its closer was left out; `</invoke>` may be left out before the next `<invoke` or the
-// block's closer. The wrapper alone is a mention (prose); once an invoke opens inside it
+// objects), typed from the schema later, written verbatim by the template. A value ends at
+// `</parameter>`, or at the next `<parameter name=` or `</invoke>` when its closer was left
+// out, where the structure after it shows that is the end (grammars/param_value.hpp: a value
+// may hold these tags, or an example invoke); `</invoke>` may be left out before the next
+// `<invoke` or the block's closer. The wrapper alone is a mention (prose); once an invoke opens inside it
 // the call commits, so anything but parameters there is a rejected call.
 #pragma once
 
@@ -36,9 +37,23 @@ struct invoke_close : TAO_PEGTL_STRING("</invoke>") {};
 struct parameter_start : TAO_PEGTL_STRING("<parameter") {};
 struct parameter_open : params::attribute_open<parameter_start> {};
 struct parameter_close : TAO_PEGTL_STRING("</parameter>") {};
-struct parameter_value
-    : text_until_first<literal<TAO_PEGTL_STRING("</parameter>")>, literal<TAO_PEGTL_STRING("<parameter name=")>,
-                       literal<TAO_PEGTL_STRING("</invoke>")>> {};
+
+struct invoke_body_start : seq<invoke_open, params::ws, sor<parameter_open, invoke_close>> {};
+struct value_syntax {  // a Syntax (param_value.hpp), not a rule
+    using open = parameter_open;
+    using close = parameter_close;
+    using call_close = invoke_close;
+    using call_next = sor<invoke_start, block_close>;
+    using open_spellings = params::spellings<TAO_PEGTL_STRING("<parameter name=")>;
+    using close_spellings = params::spellings<TAO_PEGTL_STRING("</parameter>")>;
+    using call_close_spellings = params::spellings<TAO_PEGTL_STRING("</invoke>")>;
+    using nested = params::nested_list<
+        params::nested<seq<block_open, params::ws, invoke_open>, params::spellings<TAO_PEGTL_STRING("<minimax:tool_call>")>,
+                       params::spellings<TAO_PEGTL_STRING("</minimax:tool_call>")>>,
+        params::nested<invoke_body_start, params::spellings<TAO_PEGTL_STRING("<invoke")>,
+                       params::spellings<TAO_PEGTL_STRING("</invoke>")>>>;
+};
+struct parameter_value : params::value<value_syntax> {};
 struct parameter : params::parameter<parameter_open, parameter_value, parameter_close> {};
 
 struct invoke : params::committed_call<invoke_open, parameter, invoke_close, sor<invoke_start, block_close>> {};

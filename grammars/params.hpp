@@ -19,6 +19,7 @@
 #include <tao/pegtl.hpp>
 
 #include "markup.hpp"
+#include "param_value.hpp"
 
 namespace toolgram::grammar::params {
 using namespace tao::pegtl;
@@ -30,6 +31,8 @@ struct ws : star<space> {};
 template <typename Start>
 struct attribute_open : seq<Start, plus<space>, markup::attributes, ws, one<'>'>> {};
 
+// A value's text is the family's `value<Syntax>` (param_value.hpp): it ends where the
+// structure after it shows, not at the first closer, since values may hold the markup.
 // A value with no terminator before the end of output: cut there.
 struct value_cut : rest_of_input {};
 template <typename Open, typename Value, typename Close>

@@ -8,14 +8,19 @@
 //   </function>
 //   </tool_call>
 //
-// Values are text (typed from the schema later); one leading and one trailing newline
-// are layout. Real outputs drop the <tool_call> wrapper, drop or add newlines, and leave
-// out `</parameter>` before the next parameter: a value ends at whichever of
-// `</parameter>`, `<parameter=`, `</function>` comes first; `</function>` may be left out
-// before the next `<function=` or `</tool_call>`. A value with no terminator before the
-// end of output was cut and is never accepted. `<function=NAME>` is also Functionary
-// v3.1's opener (with a JSON body), so a function that holds anything but parameters is
-// declined, not rejected. The `<function=…>` rules are shared with seed_oss.
+// Values are text (typed from the schema later); the template writes a line break on each
+// side of a value, and those two are layout (the reader's ValueLayout). Real outputs drop
+// the <tool_call> wrapper, drop or add newlines, and leave out `</parameter>` before the
+// next parameter; a value may hold the syntax's own tags (a file holding `</parameter>`,
+// an example call), so it ends where the structure after a candidate end shows it is one
+// (grammars/param_value.hpp: a closer then the next parameter or the call's real closer;
+// a declared parameter's opener or the call's real closer where the closer was left out),
+// and an example `<tool_call>…</tool_call>` or `<function=…>…</function>` inside it is
+// skipped. `</function>` may be left out before the next `<function=` or `</tool_call>`.
+// A value with no end before the end of output was cut and is never accepted.
+// `<function=NAME>` is also Functionary v3.1's opener (with a JSON body), so a function
+// that holds anything but parameters is declined, not rejected. The `<function=…>` rules
+// are shared with seed_oss.
 #pragma once
 
 #include <tao/pegtl.hpp>
@@ -36,14 +41,35 @@ struct function_close : TAO_PEGTL_STRING("</function>") {};
 
 struct parameter_name : tag_text {};
 struct parameter_open : seq<TAO_PEGTL_STRING("<parameter="), parameter_name, one<'>'>> {};
-struct parameter_value
-    : text_until_first<literal<TAO_PEGTL_STRING("</parameter>")>, literal<TAO_PEGTL_STRING("<parameter=")>,
-                       literal<TAO_PEGTL_STRING("</function>")>> {};
 struct parameter_close : TAO_PEGTL_STRING("</parameter>") {};
-struct parameter : params::parameter<parameter_open, parameter_value, parameter_close> {};
 
 struct wrapper_open : TAO_PEGTL_STRING("<tool_call>") {};
 struct wrapper_close : TAO_PEGTL_STRING("</tool_call>") {};
+
+// The tags a value may hold and how to tell them from the real ones (param_value.hpp);
+// `Wrapper…` are the family's block tags (Seed-OSS composes these rules in its own).
+struct function_body_start : seq<function_open, params::ws, sor<parameter_open, function_close>> {};
+template <typename WrapperOpen, typename WrapperClose, typename WrapperOpenS, typename WrapperCloseS>
+struct value_syntax_in {
+    using open = parameter_open;
+    using close = parameter_close;
+    using call_close = function_close;
+    using call_next = sor<WrapperClose, function_start, WrapperOpen>;
+    using open_spellings = params::spellings<TAO_PEGTL_STRING("<parameter=")>;
+    using close_spellings = params::spellings<TAO_PEGTL_STRING("</parameter>")>;
+    using call_close_spellings = params::spellings<TAO_PEGTL_STRING("</function>")>;
+    using nested = params::nested_list<
+        params::nested<seq<WrapperOpen, params::ws, function_open>, params::spellings<WrapperOpenS>,
+                       params::spellings<WrapperCloseS>>,
+        params::nested<function_body_start, params::spellings<TAO_PEGTL_STRING("<function=")>,
+                       params::spellings<TAO_PEGTL_STRING("</function>")>>>;
+};
+using value_syntax = value_syntax_in<wrapper_open, wrapper_close, TAO_PEGTL_STRING("<tool_call>"),
+                                     TAO_PEGTL_STRING("</tool_call>")>;  // a Syntax, not a rule
+
+struct parameter_value : params::value<value_syntax> {};
+struct parameter : params::parameter<parameter_open, parameter_value, parameter_close> {};
+
 struct function : params::call<function_open, parameter, function_close, sor<wrapper_close, function_start>> {};
 struct wrapped : params::wrapper<wrapper_open, function, wrapper_close> {};
 

@@ -7,9 +7,10 @@
 //   </seed:tool_call>
 //
 // qwen3_coder's function and parameter syntax (its rules, composed here) inside Seed's
-// own wrapper, one block per call. Values are text typed from the schema; one leading and
-// one trailing newline are layout. Closers the model leaves out are tolerated as in
-// qwen3_coder. The wrapper is distinctive, so once `<seed:tool_call>` and `<function=NAME>`
+// own wrapper, one block per call. Values are text typed from the schema, written verbatim
+// by Seed's template (`<parameter=K>V</parameter>`), so no line break around one is layout.
+// Where a value ends, when it holds the syntax's own tags, is decided as in qwen3_coder
+// with Seed's wrapper; closers the model leaves out are tolerated as there. The wrapper is distinctive, so once `<seed:tool_call>` and `<function=NAME>`
 // are seen the call commits: anything but parameters inside it is a rejected call.
 // Reasoning is `<seed:think>…</seed:think>` (profile settings).
 #pragma once
@@ -24,8 +25,16 @@ using namespace tao::pegtl;
 
 struct wrapper_open : TAO_PEGTL_STRING("<seed:tool_call>") {};
 struct wrapper_close : TAO_PEGTL_STRING("</seed:tool_call>") {};
-struct function : params::committed_call<qwen3_coder::function_open, qwen3_coder::parameter, qwen3_coder::function_close,
+using value_syntax = qwen3_coder::value_syntax_in<wrapper_open, wrapper_close, TAO_PEGTL_STRING("<seed:tool_call>"),
+                                                  TAO_PEGTL_STRING("</seed:tool_call>")>;  // a Syntax, not a rule
+struct parameter_value : params::value<value_syntax> {};
+struct parameter : params::parameter<qwen3_coder::parameter_open, parameter_value, qwen3_coder::parameter_close> {};
+struct function : params::committed_call<qwen3_coder::function_open, parameter, qwen3_coder::function_close,
                                          sor<wrapper_close, qwen3_coder::function_start>> {};
 struct block : params::wrapper<wrapper_open, function, wrapper_close> {};
 
 }  // namespace toolgram::grammar::seed_oss
+
+namespace toolgram::grammar::errors {
+template <> inline constexpr const char* message<seed_oss::parameter> = message<qwen3_coder::parameter>;
+}  // namespace toolgram::grammar::errors

@@ -10,8 +10,9 @@
 // so a section whose call is not `function<｜tool_sep｜><steptml:invoke …>` is declined;
 // after the invoke's opening tag the call commits, so anything but parameters there is a
 // rejected call. A value ends at `</steptml:parameter>`, or at the next
-// `<steptml:parameter name=` or `</steptml:invoke>` when its closer was left out; the
-// invoke's, the call's and the section's closers may each be left out. A call without
+// `<steptml:parameter name=` or `</steptml:invoke>` when its closer was left out, where the
+// structure after it shows that is the end (grammars/param_value.hpp); the invoke's, the
+// call's and the section's closers may each be left out. A call without
 // the section tokens is read too.
 #pragma once
 
@@ -39,9 +40,25 @@ struct invoke_close : TAO_PEGTL_STRING("</steptml:invoke>") {};
 struct parameter_start : TAO_PEGTL_STRING("<steptml:parameter") {};
 struct parameter_open : params::attribute_open<parameter_start> {};
 struct parameter_close : TAO_PEGTL_STRING("</steptml:parameter>") {};
-struct parameter_value : text_until_first<literal<TAO_PEGTL_STRING("</steptml:parameter>")>,
-                                          literal<TAO_PEGTL_STRING("<steptml:parameter name=")>,
-                                          literal<TAO_PEGTL_STRING("</steptml:invoke>")>> {};
+
+struct invoke_body_start : seq<invoke_open, params::ws, sor<parameter_open, invoke_close>> {};
+struct value_syntax {  // a Syntax (param_value.hpp), not a rule
+    using open = parameter_open;
+    using close = parameter_close;
+    using call_close = invoke_close;
+    using call_next = sor<call_end, calls_end, call_begin>;
+    using open_spellings = params::spellings<TAO_PEGTL_STRING("<steptml:parameter name=")>;
+    using close_spellings = params::spellings<TAO_PEGTL_STRING("</steptml:parameter>")>;
+    using call_close_spellings = params::spellings<TAO_PEGTL_STRING("</steptml:invoke>")>;
+    using nested = params::nested_list<
+        params::nested<seq<calls_begin, params::ws, call_open>, params::spellings<TAO_PEGTL_STRING("<｜tool_calls_begin｜>")>,
+                       params::spellings<TAO_PEGTL_STRING("<｜tool_calls_end｜>")>>,
+        params::nested<seq<call_open, params::ws, invoke_open>, params::spellings<TAO_PEGTL_STRING("<｜tool_call_begin｜>")>,
+                       params::spellings<TAO_PEGTL_STRING("<｜tool_call_end｜>")>>,
+        params::nested<invoke_body_start, params::spellings<TAO_PEGTL_STRING("<steptml:invoke")>,
+                       params::spellings<TAO_PEGTL_STRING("</steptml:invoke>")>>>;
+};
+struct parameter_value : params::value<value_syntax> {};
 struct parameter : params::parameter<parameter_open, parameter_value, parameter_close> {};
 
 struct invoke

@@ -122,17 +122,22 @@ std::unique_ptr<CompiledSyntax> compile_syntax(const DeclaredSyntax& s) {
         c->param_close = views(p.close);
         c->key_attribute = p.key_attribute;
         c->key = key_chars(s);
-        // Where a value ends when its closer was left out: the next parameter (with an
-        // attribute key, its opener and the attribute: `<parameter name=`, so a value may
-        // mention `<parameter`), or the call's closer.
-        c->value_ends = c->param_close;
+        // Where a tagged value may end when its closer was left out: the next parameter
+        // (with an attribute key, its opener and the attribute: `<parameter name=`, so a
+        // value may mention `<parameter`), searched for by grammars/param_value.hpp.
         if (p.key_attribute.empty()) {
-            c->value_ends.insert(c->value_ends.end(), c->param_open.begin(), c->param_open.end());
+            c->param_open_needles = c->param_open;
         } else {
             for (const auto& open : p.open) c->owned.push_back(open + " " + p.key_attribute + "=");
-            c->value_ends.insert(c->value_ends.end(), c->owned.begin(), c->owned.end());
+            c->param_open_needles = views(c->owned);
         }
-        c->value_ends.insert(c->value_ends.end(), c->call_close.begin(), c->call_close.end());
+        // A key_value pair, with no tags a value could hold, ends at its separator or the
+        // call's closer, whichever comes first.
+        if (s.arguments.style == DeclaredSyntax::Style::key_value) {
+            c->value_ends = c->param_close;
+            c->value_ends.insert(c->value_ends.end(), c->call_close.begin(), c->call_close.end());
+        }
+        c->newline_each_side = p.newlines == DeclaredSyntax::Newlines::layout;
         const std::string key_part = p.key_attribute.empty() ? "NAME" + p.key_end.front()
                                                              : " " + p.key_attribute + "=\"NAME\">";
         c->parameter_message = (p.open.empty() ? std::string() : p.open.front()) + key_part +

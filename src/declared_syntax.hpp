@@ -66,7 +66,11 @@ struct CompiledSyntax {
     Spellings param_open, key_end, value_open, param_close;
     std::string_view key_attribute;
     CharClass key;
-    Spellings value_ends;  // a value without its closer ends at the first of these
+    Spellings value_ends;  // key_value: a value ends at the first of these
+    // For tagged parameters (grammars/param_value.hpp): the spellings a parameter's opener
+    // starts with, and whether one line break on each side of a value is layout.
+    Spellings param_open_needles;
+    bool newline_each_side = true;
     std::string parameter_message;
 
     std::vector<std::string> markers;  // where a block may open: what the scanner looks for

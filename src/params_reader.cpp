@@ -1,6 +1,10 @@
 // Candidate building for named-parameter families (see params_reader.hpp).
 #include "params_reader.hpp"
 
+#include <algorithm>
+
+#include "toolset.hpp"
+
 namespace toolgram::detail {
 
 std::string_view strip_layout_newlines(std::string_view s) {
@@ -28,9 +32,118 @@ void ParamsState::begin_call(std::string_view name, std::size_t begin) {
     current.arguments_are_text = true;
     key.clear();
     in_call = true;
+    // The parameters the tool declares tell its tags from text that looks like them.
+    declared_ = nullptr;
+    closed_ = false;
+    const ToolSet* tools = ctx ? ctx->tools() : nullptr;
+    if (tools && !tools->empty()) {
+        const ToolSet::Resolution r = tools->resolve(current.name);
+        if (r.index >= 0) {
+            const json& schema = tools->schema(r.index);
+            if (schema.is_object()) {
+                if (const auto p = schema.find("properties"); p != schema.end() && p->is_object()) declared_ = &*p;
+                const auto extra = schema.find("additionalProperties");
+                closed_ = extra != schema.end() && *extra == false;
+            }
+        }
+    }
 }
 
-void ParamsState::set_text(std::string_view raw) { set_argument(current, key, std::string(strip_layout_newlines(raw))); }
+namespace {
+
+// The text inside a value that is one CDATA section (blanks around it aside), if it is one.
+std::optional<std::string_view> cdata_inner(std::string_view raw) {
+    constexpr std::string_view open = "<![CDATA[", close = "]]>";
+    const auto b = raw.find_first_not_of(" \t\r\n");
+    if (b == std::string_view::npos || raw.compare(b, open.size(), open) != 0) return std::nullopt;
+    const auto e = raw.find_last_not_of(" \t\r\n") + 1;
+    if (e < b + open.size() + close.size() || raw.compare(e - close.size(), close.size(), close) != 0)
+        return std::nullopt;
+    const std::string_view inner = raw.substr(b + open.size(), e - close.size() - b - open.size());
+    if (inner.find(close) != std::string_view::npos) return std::nullopt;  // two sections, or text between
+    return inner;
+}
+
+}  // namespace
+
+void ParamsState::set_text(std::string_view raw) {
+    if (const auto inner = cdata_inner(raw)) {
+        set_argument(current, key, std::string(*inner));
+        if (!layout.cdata_native && std::find(current.notes.begin(), current.notes.end(), "cdata_unwrapped") == current.notes.end())
+            current.notes.push_back("cdata_unwrapped");
+    } else if (layout.newline_each_side) {
+        set_argument(current, key, std::string(strip_layout_newlines(raw)));
+    } else {
+        std::string_view v = raw;
+        if (closer_missing_ && !v.empty() && v.back() == '\n') {
+            v.remove_suffix(1);
+            if (!v.empty() && v.back() == '\r') v.remove_suffix(1);
+        }
+        set_argument(current, key, std::string(v));
+    }
+    closer_missing_ = false;
+    settle_value_doubt();
+}
+
+ParamsState ParamsState::scratch() const {
+    ParamsState s;
+    s.ctx = ctx;
+    s.settings = settings;
+    s.base = base;
+    s.max_depth = max_depth;
+    s.allow_skip = allow_skip;
+    return s;
+}
+
+bool ParamsState::parameter_undeclared(std::string_view k) const {
+    return declared_ && !declared_->contains(trim_text(k));
+}
+
+bool ParamsState::parameter_refused(std::string_view k) const { return closed_ && parameter_undeclared(k); }
+
+void ParamsState::value_doubt(grammar::params::doubt why, std::string_view text, std::size_t offset) {
+    if (!doubt_.empty()) return;  // the first reason is the value's
+    using grammar::params::doubt;
+    const std::string value = "the value of parameter \"" + key + "\"";
+    const std::string tool = current.name.empty() ? std::string("the tool") : current.name;
+    const std::string shown(text.substr(0, std::min<std::size_t>(text.size(), 64)));
+    switch (why) {
+        case doubt::undeclared_after_close:
+            doubt_ = value + " is followed by a parameter \"" + shown + "\" that " + tool +
+                     " does not declare: whether that tag ends the value or is part of it is ambiguous";
+            break;
+        case doubt::undeclared_open:
+            doubt_ = value + " runs into a parameter \"" + shown + "\" that " + tool +
+                     " does not declare: whether that tag starts a parameter or is part of the value is ambiguous";
+            break;
+        case doubt::closer_held:
+            doubt_ = value + " holds " + shown +
+                     " yet its own closer is missing: which of them ends the value is ambiguous";
+            break;
+        case doubt::nested_twice:
+            doubt_ = value + " holds a call (" + shown +
+                     ") with another call inside it: where the value ends is ambiguous";
+            break;
+        case doubt::nested_end:
+            doubt_ = value + " holds a call (" + shown +
+                     ") whose end cannot be told from the value's: where the value ends is ambiguous";
+            break;
+        case doubt::call_closer_held:
+            doubt_ = value + " has no closer but holds " + shown +
+                     " with text after it: whether that ends the call is ambiguous";
+            break;
+    }
+    doubt_offset_ = offset;
+}
+
+void ParamsState::settle_value_doubt() {
+    if (doubt_.empty()) return;
+    if (current.problem.empty()) {
+        current.problem = std::move(doubt_);
+        current.problem_offset = doubt_offset_;
+    }
+    doubt_.clear();
+}
 
 void ParamsState::set_json_value(std::string_view raw) {
     const std::string text = trim_text(raw);
@@ -44,6 +157,7 @@ void ParamsState::set_json_value(std::string_view raw) {
         set_argument(current, key, text);  // typed (or refused) from the schema in phase two
         current.notes.push_back("parameter \"" + key + "\" marked as JSON is not JSON; kept as text");
     }
+    settle_value_doubt();
 }
 
 void ParamsState::end_call(std::size_t end) {

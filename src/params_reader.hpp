@@ -4,8 +4,11 @@
 // A family's grammar names its own rules; its action template maps each of them to one
 // of the behaviours below (`template <> struct action<fam::function_name> :
 // params::call_name {}`), so the rules stay the family's and the candidate-building code
-// is written once. Values stay text and are typed from the tool's schema in phase two;
-// one leading and one trailing newline around a value are layout, not value.
+// is written once. Values stay text and are typed from the tool's schema in phase two.
+// What around a value is layout is the family's (its ValueLayout, from its chat template);
+// a value that is one CDATA section is unwrapped. Where a value ends when it may hold the
+// syntax's own markup is decided by grammars/param_value.hpp with the tool's declared
+// parameters (parameter_undeclared), and a value whose end stays ambiguous refuses its call.
 #pragma once
 
 #include <optional>
@@ -18,16 +21,55 @@
 
 namespace toolgram::detail {
 
+// What a family's chat template writes around a text value, so what the reader removes as
+// layout: data in each family's definition (src/actions/FAMILY.cpp).
+struct ValueLayout {
+    // Qwen3-Coder's template writes `<parameter=K>\nV\n</parameter>`: one line break on
+    // each side is layout. The other templates write values verbatim, so a value's own
+    // trailing line break (a file's last line) is the value's.
+    bool newline_each_side = false;
+    // CDATA is the syntax's own escape (MiniCPM 5's template wraps values holding `<`, `&`
+    // or a line break in it): unwrapped without a repair. Elsewhere a value written as one
+    // CDATA section is unwrapped too, reported as the repair `cdata_unwrapped`.
+    bool cdata_native = false;
+};
+
 struct ParamsState : BlockState {
     std::vector<Candidate> calls;
     Candidate current;
     std::string key;
     bool in_call = false;
+    ValueLayout layout;
 
     void begin_call(std::string_view name, std::size_t begin);
-    void set_text(std::string_view raw);         // a text value, layout newlines removed
+    void set_text(std::string_view raw);         // a text value: CDATA unwrapped, or layout removed
     void set_json_value(std::string_view raw);   // a value the syntax marks as JSON
     void end_call(std::size_t end);
+
+    // For grammars/param_value.hpp: a state on the same text for reading a tag's key with
+    // the family's actions; whether the call's tool is known to declare no parameter `key`;
+    // why the value just read has no certain end (the call is refused with it).
+    ParamsState scratch() const;
+    bool parameter_undeclared(std::string_view key) const;
+    // Whether it also allows no parameter but those (`additionalProperties: false`): after a
+    // closer, a well-formed opener of a parameter the schema admits is read as one, as every
+    // engine reads it; one the schema refuses leaves which text is the value's in doubt.
+    bool parameter_refused(std::string_view key) const;
+    void value_doubt(grammar::params::doubt why, std::string_view text, std::size_t offset);
+    void clear_value_doubt() { doubt_.clear(); }
+    // The value ended where its closer was left out: the line break a model writes between
+    // a closer and the next tag (every template does) then ends the value's text, and is layout.
+    void value_closer_missing(bool missing) { closer_missing_ = missing; }
+    // A doubt about the value just read, made the call's problem (its reason).
+    void settle_value_doubt();
+    bool has_value_doubt() const { return !doubt_.empty(); }
+
+private:
+    const json* declared_ = nullptr;  // the call's tool's `properties`, when known
+    bool closed_ = false;             // and its schema admits no others
+    std::string doubt_;
+    std::size_t doubt_offset_ = 0;
+    bool closer_missing_ = false;
 };
 
 // One leading and one trailing newline (\n or \r\n) are layout around a value.
@@ -52,10 +94,6 @@ struct param_value {
     template <typename Input>
     static void apply(const Input& in, ParamsState& st) { st.set_text(in.string_view()); }
 };
-struct param_raw_value {  // a value taken as written (CDATA): no layout to remove
-    template <typename Input>
-    static void apply(const Input& in, ParamsState& st) { set_argument(st.current, st.key, in.string()); }
-};
 struct param_json_value {
     template <typename Input>
     static void apply(const Input& in, ParamsState& st) { st.set_json_value(in.string_view()); }
@@ -63,6 +101,10 @@ struct param_json_value {
 struct param_value_cut {
     template <typename Input>
     static void apply(const Input& in, ParamsState& st) {
+        if (st.has_value_doubt()) {  // not cut: no end can be told from the value's own text
+            st.settle_value_doubt();
+            return;
+        }
         st.current.problem = "output cut inside the value of parameter \"" + st.key + "\"";
         st.current.problem_offset = st.offset_of(in.begin());
         st.current.cut = true;
@@ -119,14 +161,18 @@ template <> struct shape_action<grammar::params::wrapper_close_missing> : missin
 
 }  // namespace params
 
-// Runs a params rule at `at`; `closer` bounds a block that broke.
+// Runs a params rule at `at`; `closer` bounds a block that broke; `layout` is what the
+// family's template writes around a value (by default a line break on each side, as
+// Qwen3-Coder's does: what every family was read with before the layout was theirs).
 // `Control` raises the errors (a grammar whose messages are known only at run time brings
 // its own).
 template <typename Rule, template <typename...> class Action,
           template <typename...> class Control = grammar::errors::control>
 std::optional<Block> read_params_block(ScanContext& ctx, std::size_t at, std::string_view grammar,
-                                       std::string_view closer) {
+                                       std::string_view closer,
+                                       ValueLayout layout = {.newline_each_side = true}) {
     ParamsState st;
+    st.layout = layout;
     const RunResult r = run_rule_at<Rule, Action, Control>(ctx, at, st);
     if (r.failed) return failed_block_to_closer(ctx, grammar, at, r.failure, closer);
     if (!r.matched || st.calls.empty()) return std::nullopt;

@@ -455,6 +455,7 @@ Result Parser::Impl::parse(std::string_view text) const {
     const Settings& settings = profile.settings;
     const Limits& limits = settings.limits;
     ScanContext ctx(text, settings);
+    ctx.use_tools(&toolset);
     const detail::MarkerIndex index(marker_set, text);
     ctx.use_index(&index);
     const std::size_t limit = std::min(text.size(), limits.max_input_bytes);

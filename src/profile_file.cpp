@@ -185,7 +185,8 @@ DeclaredSyntax::Arguments read_arguments(const json& j, const std::string& path)
     }
     if (const json* v = f.get("parameter")) {
         if (!params) fail(f.path("parameter"), only_named);
-        const Fields p(*v, f.path("parameter"), {"open", "key_end", "key_attribute", "value_open", "close", "key"});
+        const Fields p(*v, f.path("parameter"),
+                       {"open", "key_end", "key_attribute", "value_open", "close", "key", "newlines"});
         DeclaredSyntax::Parameter& out = a.parameter;
         if (a.style == DeclaredSyntax::Style::parameters) out.open = spellings_of(p.need("open"), p.path("open"));
         else if (const json* o = p.get("open")) out.open = spellings_of(*o, p.path("open"));
@@ -194,6 +195,12 @@ DeclaredSyntax::Arguments read_arguments(const json& j, const std::string& path)
         if (const json* k = p.get("value_open")) out.value_open = spellings_of(*k, p.path("value_open"));
         out.close = spellings_of(p.need("close"), p.path("close"));
         if (const json* k = p.get("key")) read_chars(Fields(*k, p.path("key"), {"stop_chars", "chars", "first_chars"}), out.key);
+        if (const json* n = p.get("newlines")) {
+            if (a.style != DeclaredSyntax::Style::parameters) fail(p.path("newlines"), "only with style \"parameters\"");
+            out.newlines = choice_of<DeclaredSyntax::Newlines>(
+                *n, p.path("newlines"), "value",
+                {{"layout", DeclaredSyntax::Newlines::layout}, {"kept", DeclaredSyntax::Newlines::kept}});
+        }
     } else if (params) {
         f.need("parameter");
     }

@@ -142,7 +142,10 @@ void configure_harmony(Settings& s) {
 const std::vector<ProfileRow>& family_rows() {
     static const std::vector<ProfileRow> table = {
         {"hermes", "Hermes 2 Pro / 3, Qwen2.5, Qwen3, QwQ, ERNIE 4.5, EXAONE, Granite 4",
-         "<tool_call>{\"name\": …, \"arguments\": …}</tool_call>, one block per call", {primary("hermes")}},
+         "<tool_call>{\"name\": …, \"arguments\": …}</tool_call>, one block per call",
+         // Hermes 2 Pro's legacy <function=NAME>{…}</function> and <function name="NAME">{…}</function>
+         // too; `auto` runs functionary_v31 in its own row's place.
+         {primary("hermes"), primary("functionary_v31")}, nullptr, true, {primary("hermes")}},
         {"longcat", "LongCat-Flash",
          "<longcat_tool_call>{\"name\": …, \"arguments\": …}</longcat_tool_call>, one block per call",
          {primary("longcat")}, configure_longcat},

@@ -22,6 +22,8 @@
 
 namespace toolgram::detail {
 
+class ToolSet;
+
 class ScanContext {
 public:
     ScanContext(std::string_view text, const Settings& settings) : text_(text), settings_(&settings) {}
@@ -31,6 +33,10 @@ public:
     // The marker index over this text (it must outlive the context), or none.
     void use_index(const MarkerIndex* index) { index_ = index; }
     const MarkerIndex* index() const { return index_; }
+    // The parser's tools (they must outlive the context), or none: readers that must tell
+    // a parameter's tag from text that looks like one ask which parameters a tool declares.
+    void use_tools(const ToolSet* tools) { tools_ = tools; }
+    const ToolSet* tools() const { return tools_; }
 
     // As find_ci(text[0, end), needle): where `needle` first occurs ignoring ASCII case,
     // ending by `end`; npos when it does not.
@@ -80,6 +86,7 @@ private:
     std::string_view text_;
     const Settings* settings_;
     const MarkerIndex* index_ = nullptr;
+    const ToolSet* tools_ = nullptr;
     struct ViewHash {
         using is_transparent = void;
         std::size_t operator()(std::string_view v) const noexcept { return std::hash<std::string_view>{}(v); }

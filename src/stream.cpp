@@ -19,10 +19,12 @@
 //
 // Cost: each new byte is scanned once by each incremental search; a block is re-read
 // only after it has grown by a quarter (and at least 8 bytes), so the reads of one
-// block cost a constant times its length, whatever the chunking. At most three more
+// block cost a constant times its length, whatever the chunking. At most four more
 // reads come between two of those: when a string the last read looked for at the end
 // (its closer) arrives, or, once the block holds a whole call, the bytes its rules asked
-// for; so a finished call is reported when its closer comes, not a quarter later.
+// for; so a finished call is reported when its closer comes, not a quarter later. (Four:
+// a named-parameter value's end is decided by the tag after its closer, so the last value
+// of a call takes one read more than its closer alone, grammars/param_value.hpp.)
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -43,7 +45,7 @@ constexpr std::size_t npos = std::string_view::npos;
 constexpr std::size_t far = static_cast<std::size_t>(-1);  // an end not known yet
 // Reads of a waiting block brought on by what its last read awaited, between two reads
 // brought on by growth (see update_scan).
-constexpr std::size_t max_early_reads = 3;
+constexpr std::size_t max_early_reads = 4;
 
 bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
@@ -550,6 +552,7 @@ struct StreamParser::Impl {
     Read read(const Marker& m, std::size_t at) {
         Read r;
         detail::ScanContext ctx(buf, s);
+        ctx.use_tools(&p.toolset);
         if (finished) {
             r.block = m.read(ctx, at);
             r.final = true;
@@ -685,6 +688,7 @@ struct StreamParser::Impl {
         while (start < buf.size() && is_blank(buf[start])) ++start;
         if (start >= buf.size()) return;
         detail::ScanContext ctx(buf, s);
+        ctx.use_tools(&p.toolset);
         detail::EndWatchScope watch(buf);
         for (const auto& [g, role] : p.grammars) {
             if (role != Role::primary || !g->read_head) continue;
@@ -705,6 +709,7 @@ struct StreamParser::Impl {
         while (end > *ab && is_space(buf[end - 1])) --end;
         const std::string_view answer = std::string_view(buf).substr(0, end);
         detail::ScanContext ctx(answer, s);
+        ctx.use_tools(&p.toolset);
         detail::EndWatchScope watch(answer);
         for (const auto& [g, role] : p.grammars) {
             if (role != Role::primary || !g->read_whole) continue;
@@ -893,6 +898,7 @@ struct StreamParser::Impl {
             if (p == npos || p <= at) return;
             const std::string_view view = std::string_view(buf).substr(0, p + 1);
             detail::ScanContext ctx(view, s);
+            ctx.use_tools(&this->p.toolset);
             std::optional<Block> b = g->read_at(ctx, at);
             if (b && provisional(*b)) return;
         }

@@ -149,6 +149,10 @@ struct DeclaredSyntax {
     // ends at its closer, or, where that was left out, at the next parameter or the
     // call's closer. For key_value, `open` is empty and `close` is the separator after a
     // value (`city=Paris; days=3`).
+    // What a tagged value's line breaks are: one on each side is layout (Qwen3-Coder's
+    // template writes `<parameter=K>\nV\n</parameter>`), or every one is the value's (the
+    // templates that write values verbatim: GLM, MiniMax, Seed-OSS, DeepSeek).
+    enum class Newlines { layout, kept };
     struct Parameter {
         std::vector<std::string> open;
         std::vector<std::string> key_end;
@@ -156,6 +160,7 @@ struct DeclaredSyntax {
         std::vector<std::string> value_open;
         std::vector<std::string> close;
         Chars key;
+        Newlines newlines = Newlines::layout;
     };
     struct Arguments {
         Style style = Style::json;

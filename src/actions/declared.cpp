@@ -166,17 +166,19 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     const CompiledSyntax* s = scope.get();
     if (!s) return std::nullopt;
     if (s->pythonic) return read_python(ctx, at, *s);
-    if (s->parameters) return read_params_block<d::params_block, params_action, d::control>(ctx, at, "declared", s->closer);
+    if (s->parameters)
+        return read_params_block<d::params_block, params_action, d::control>(ctx, at, "declared", s->closer,
+                                                                             ValueLayout{.newline_each_side = s->newline_each_side});
     if (s->has_section) return read_call_section<d::section_open, d::section_close>(ctx, at, read_json_call);
     return read_json_call(ctx, at);
 }
 
 // A parameter's text, with a line break on each side where the value itself begins or
-// ends with one (one on each side is layout, and would otherwise eat the value's own).
-std::string parameter_value_text(const json& value) {
+// ends with one and one on each side is layout (which would otherwise eat the value's own).
+std::string parameter_value_text(const json& value, bool newline_layout) {
     std::string text = parameter_text(value);
     const bool edge_break = !text.empty() && (text.front() == '\n' || text.front() == '\r' || text.back() == '\n');
-    return edge_break ? "\n" + text + "\n" : text;
+    return newline_layout && edge_break ? "\n" + text + "\n" : text;
 }
 
 // Writes calls with the first spelling of every token and no layout of its own: the
@@ -212,7 +214,8 @@ std::string render(const std::vector<Call>& calls, const Settings& settings) {
                 out += first(p.open);
                 out += p.key_attribute.empty() ? it.key() + first(p.key_end)
                                                : " " + p.key_attribute + "=" + json(it.key()).dump() + ">";
-                out += first(p.value_open) + parameter_value_text(*it) + first(p.close);
+                out += first(p.value_open) +
+                       parameter_value_text(*it, p.newlines == DeclaredSyntax::Newlines::layout) + first(p.close);
             }
         }
         out += first(s->call.close);

@@ -32,13 +32,17 @@ std::vector<std::string> markers(const Settings&) {
     return {"<｜DSML｜function_calls>", "<｜DSML｜tool_calls>", "<｜DSML｜invoke"};
 }
 
+// DeepSeek V3.2's template writes `<｜DSML｜parameter name="K" string="true">` + value +
+// `</｜DSML｜parameter>`: values verbatim.
+constexpr ValueLayout layout{};
+
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     const std::string_view text = ctx.text();
     const std::string_view closer =
         text.compare(at, std::string_view("<｜DSML｜tool_calls>").size(), "<｜DSML｜tool_calls>") == 0
             ? "</｜DSML｜tool_calls>"
             : "</｜DSML｜function_calls>";
-    return read_params_block<d::block, action>(ctx, at, "deepseek_v32", closer);
+    return read_params_block<d::block, action>(ctx, at, "deepseek_v32", closer, layout);
 }
 
 // As DeepSeek V3.2 writes calls: one block, one invoke per call, a line per element;

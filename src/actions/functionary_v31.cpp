@@ -1,4 +1,5 @@
-// Reader for the functionary_v31 family (grammars/functionary_v31.hpp): a named json_block.
+// Reader for the functionary_v31 family (grammars/functionary_v31.hpp): a named json_block,
+// named after `<function=` or by the tag's name attribute.
 #include "functionary_v31.hpp"
 #include "grammar_def.hpp"
 #include "named_call_reader.hpp"
@@ -11,9 +12,14 @@ namespace f = grammar::functionary_v31;
 template <typename Rule>
 struct action : json_block_action<Rule> {};
 template <> struct action<f::function_name> : named_call::name {};
+template <>
+struct action<f::tag_start> {  // the attributes read are this tag's only
+    template <typename Input>
+    static void apply(const Input&, BlockState& st) { st.clear_attributes(); }
+};
 template <> struct action<f::call_header> : named_call::header {};
 
-std::vector<std::string> markers(const Settings&) { return {"<function="}; }
+std::vector<std::string> markers(const Settings&) { return {"<function=", "<function "}; }
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     return read_named_call<f::call, f::call_header, action>(ctx, at, "functionary_v31", "</function>",
@@ -35,7 +41,8 @@ std::string instruction(const Settings& s) {
 }  // namespace
 
 extern const GrammarDef functionary_v31_grammar{
-    "functionary_v31", "<function=NAME>{…}</function>", markers, read_at, nullptr, instruction, render,
+    "functionary_v31", "<function=NAME>{…}</function> or <function name=NAME>{…}</function>", markers, read_at, nullptr,
+    instruction, render,
 };
 
 }  // namespace toolgram::detail

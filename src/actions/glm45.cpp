@@ -18,8 +18,11 @@ template <> struct action<g::call> : params::call_end {};
 
 std::vector<std::string> markers(const Settings&) { return {"<tool_call>"}; }
 
+// GLM-4.5's template writes `<arg_value>` + value + `</arg_value>`: values verbatim.
+constexpr ValueLayout layout{};
+
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_params_block<g::block, action>(ctx, at, "glm45", "</tool_call>");
+    return read_params_block<g::block, action>(ctx, at, "glm45", "</tool_call>", layout);
 }
 
 // As GLM-4.5's chat template writes calls: one block per call, a line per element;

@@ -15,14 +15,17 @@ template <> struct action<m::function_start> : params::tag_begin {};
 template <> struct action<m::function_open> : params::call_name_attribute {};
 template <> struct action<m::param_start> : params::tag_begin {};
 template <> struct action<m::param_open> : params::param_key_attribute {};
-template <> struct action<grammar::markup::cdata_text> : params::param_raw_value {};
-template <> struct action<m::text_value> : params::param_value {};
+template <> struct action<m::param_value> : params::param_value {};
 template <> struct action<m::function> : params::call_end {};
 
 std::vector<std::string> markers(const Settings&) { return {"<function name="}; }
 
+// MiniCPM 5's template writes `<param name="K">` + value + `</param>`, the value verbatim or,
+// when it holds `<`, `&` or a line break, as `<![CDATA[value]]>`.
+constexpr ValueLayout layout{.cdata_native = true};
+
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_params_block<m::block, action>(ctx, at, "minicpm5", "</function>");
+    return read_params_block<m::block, action>(ctx, at, "minicpm5", "</function>", layout);
 }
 
 // Text that a plain value could not carry back unchanged goes in a CDATA section.

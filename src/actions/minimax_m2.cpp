@@ -20,8 +20,11 @@ template <> struct action<m::invoke> : params::call_end {};
 
 std::vector<std::string> markers(const Settings&) { return {"<minimax:tool_call>"}; }
 
+// MiniMax-M2's template writes `<parameter name="K">` + value + `</parameter>`: verbatim.
+constexpr ValueLayout layout{};
+
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_params_block<m::block, action>(ctx, at, "minimax_m2", "</minimax:tool_call>");
+    return read_params_block<m::block, action>(ctx, at, "minimax_m2", "</minimax:tool_call>", layout);
 }
 
 // As MiniMax-M2 writes calls: one block, one invoke per call, a line per element;

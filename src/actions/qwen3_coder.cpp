@@ -17,8 +17,11 @@ template <> struct action<q::function> : params::call_end {};
 
 std::vector<std::string> markers(const Settings&) { return {"<tool_call>", "<function="}; }
 
+// Qwen3-Coder's template writes `<parameter=K>\nV\n</parameter>`: a line break on each side.
+constexpr ValueLayout layout{.newline_each_side = true};
+
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_params_block<q::block, action>(ctx, at, "qwen3_coder", "</tool_call>");
+    return read_params_block<q::block, action>(ctx, at, "qwen3_coder", "</tool_call>", layout);
 }
 
 std::string render(const std::vector<Call>& calls, const Settings&) {

@@ -14,13 +14,16 @@ template <typename Rule>
 struct action : params::shape_action<Rule> {};
 template <> struct action<q::function_name> : params::call_name {};
 template <> struct action<q::parameter_name> : params::param_key {};
-template <> struct action<q::parameter_value> : params::param_value {};
+template <> struct action<s::parameter_value> : params::param_value {};
 template <> struct action<s::function> : params::call_end {};
 
 std::vector<std::string> markers(const Settings&) { return {"<seed:tool_call>"}; }
 
+// Seed-OSS's template writes `<parameter=K>` + value + `</parameter>`: values verbatim.
+constexpr ValueLayout layout{};
+
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_params_block<s::block, action>(ctx, at, "seed_oss", "</seed:tool_call>");
+    return read_params_block<s::block, action>(ctx, at, "seed_oss", "</seed:tool_call>", layout);
 }
 
 // As Seed-OSS's chat template writes calls: one block per call, values inline.

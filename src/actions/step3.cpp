@@ -20,8 +20,12 @@ template <> struct action<s3::invoke> : params::call_end {};
 
 std::vector<std::string> markers(const Settings&) { return {"<｜tool_calls_begin｜>", "<｜tool_call_begin｜>"}; }
 
+// Step-3's template teaches `<steptml:parameter name="K">[parameter value]</steptml:parameter>`:
+// values verbatim.
+constexpr ValueLayout layout{};
+
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_params_block<s3::block, action>(ctx, at, "step3", "<｜tool_calls_end｜>");
+    return read_params_block<s3::block, action>(ctx, at, "step3", "<｜tool_calls_end｜>", layout);
 }
 
 // As Step-3 writes calls: one section, the call tokens of each call back to back; strings

@@ -120,6 +120,20 @@ void add_text_parameter(const Element& p, Candidate& c) {
     set_argument(c, key ? key->value : p.name, value_text(p));
 }
 
+// Whether a JSON body beside a name attribute is a call object (`{"name": …, "arguments":
+// …}`, naming the call again) rather than the arguments of the call the attribute names:
+// it has a name key and an arguments key, or a name key that repeats the attribute's.
+bool body_names_a_call(const json& body, const std::vector<Given>& names) {
+    if (!body.is_object()) return true;
+    const json* name = nullptr;
+    for (const char* k : name_aliases)
+        if (auto it = body.find(k); it != body.end() && it->is_string()) name = &*it;
+    if (!name) return false;
+    for (const char* k : {"arguments", "parameters", "params", "args", "input"})
+        if (body.contains(k)) return true;
+    return *name == names.front().value;
+}
+
 void read_call(ScanContext& ctx, const Element& e, const Candidate& proto, std::vector<Candidate>& out) {
     Candidate c = proto;
     c.begin = e.begin;
@@ -127,13 +141,26 @@ void read_call(ScanContext& ctx, const Element& e, const Candidate& proto, std::
     c.healed = c.healed || e.healed;
 
     // A JSON body straight inside the call element: <tool_call>{"name": …}</tool_call>.
-    // A name attribute beside it must name the same tool.
+    // A name attribute beside it must name the same tool; or, where the body names no call,
+    // the attribute names the call and the body is its arguments:
+    // <function_call name="Bash">{"command": "pwd"}</function_call>.
     if (e.children.empty() && !e.cut) {
         const std::string body = trimmed(e.text);
         if (!body.empty() && body.front() == '{') {
             const ValueRead r = read_value(body, 0, ctx.settings().limits.max_depth);
             if (r.ok && !r.healed) {
                 c.repairs |= r.repairs;
+                const std::vector<Given> attribute_names = given(e, name_aliases, {}, Children::none);
+                if (!attribute_names.empty() && !body_names_a_call(r.value, attribute_names)) {
+                    if (const Given* name = resolve_given(attribute_names, e, "name", c)) c.name = name->value;
+                    const std::vector<Given> ids = given(e, {"id"}, {}, Children::none);
+                    if (const Given* id = resolve_given(ids, e, "id", c)) c.id = id->value;
+                    if (r.end != body.size()) c.notes.push_back("trailing_text_ignored");
+                    c.arguments = r.value;
+                    c.arguments_are_text = false;
+                    out.push_back(std::move(c));
+                    return;
+                }
                 const std::size_t first = out.size();
                 candidates_from_payload(r.value, c, NameRule::required_in_syntax, out);
                 const std::vector<Given> names = given(e, name_aliases, {}, Children::none);
@@ -184,6 +211,19 @@ void read_call(ScanContext& ctx, const Element& e, const Candidate& proto, std::
             c.arguments_are_text = true;
             add_text_parameter(p, c);
         }
+    }
+    // Text the call holds that was read as nothing (no element could be read from it: a
+    // value holding its own close tag breaks them; a JSON body that is not JSON) is never
+    // dropped for empty arguments.
+    if (!args && e.children.empty() && !e.cut) {
+        const std::string body = trimmed(e.text);
+        if (!body.empty())
+            refuse(c,
+                   body.front() == '{'
+                       ? "the body of <" + e.name + "> is not valid JSON"
+                       : "<" + e.name + "> holds text that is neither elements nor a JSON body (a value that holds "
+                         "markup such as </parameter> must be written as <![CDATA[…]]>)",
+                   e.begin);
     }
     if (c.name.empty() && c.problem.empty()) {
         c.problem = "<" + e.name + "> names no tool (expected a name attribute or a <name> element)";

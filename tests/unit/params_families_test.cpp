@@ -129,6 +129,15 @@ TEST_CASE("megabytes of unclosed openers are scanned in linear time", "[families
                   "<steptml:parameter name=\"city\">Paris"},
         {"deepseek_v32", "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n"
                          "<｜DSML｜parameter name=\"city\" string=\"false\">[1, "},
+        // Values holding the syntax's own tags (grammars/param_value.hpp): closers followed by
+        // text, example calls never closed, CDATA never closed.
+        {"qwen3_coder", "<tool_call>\n<function=get_weather>\n<parameter=city>\nx</parameter> y</function> z"},
+        {"qwen3_coder", "<function=write_file>\n<parameter=content>\n<tool_call>\n<function=get_weather>\n<parameter=city>\nP\n"},
+        {"qwen3_coder", "<tool_call>\n<function=get_weather>\n<parameter=city>\n<![CDATA[x</parameter>"},
+        {"seed_oss", "<seed:tool_call>\n<function=get_weather>\n<parameter=city>a</parameter> b</function> c"},
+        {"glm45", "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>a</arg_value> b</tool_call> c"},
+        {"minimax_m2", "<minimax:tool_call><invoke name=\"get_weather\"><parameter name=\"city\">a</parameter> b</invoke> c"},
+        {"minicpm5", "<function name=\"get_weather\"><param name=\"city\">a</param> b</function> c"},
     }));
     std::string text;
     while (text.size() < (1u << 20)) text += row.unit;

@@ -1,0 +1,371 @@
+// Where a named parameter's text value ends, when the value may hold the syntax's own
+// markup (a coding agent writing a file that contains `</parameter>`, `</function>` or a
+// whole example call).
+//
+// The first closer is not always the value's end, and a closer the model left out is not
+// always missing. A candidate end is taken only where the structure that must follow it
+// does follow, decided with what is known:
+//
+//   - a parameter's closer ends the value when, after whitespace, the next parameter's
+//     opener, the call's closer, what may follow a call (the next call, the wrapper's
+//     closer) or the end of output follows; before other text it is part of the value;
+//   - a parameter opener (the closer left out) ends it when it names a parameter the tool
+//     declares (any name when the tool's parameters are unknown);
+//   - the call's closer (the parameter's closer left out) ends it only when what may
+//     follow a call, or the end of output, follows it: before text it is the value's;
+//   - a call opener, or a wrapper opener, that is followed by a call's structure is an
+//     example call inside the value: it is skipped to its closer, and nothing in it ends
+//     the value.
+//
+// Where the reading still rests on a guess, the value gets its natural end and the state
+// is told why it is ambiguous (`value_doubt`), so the call is refused with that reason,
+// never accepted with arguments the model may not have written: a parameter opener that
+// names no declared parameter in place of a closer, or right after a closer one that the
+// schema refuses (`additionalProperties: false`; one it admits is read as a parameter, as
+// every engine reads it); a value that
+// holds its own closer and yet ends where that closer was left out; an example call
+// nested in an example call; an example call whose end cannot be told from the value's.
+//
+// Every decision looks at the token and the few bytes after it, never further: a stream
+// can finish a call as soon as its closers stand (readings that look past the text, a
+// closer whose next token has not arrived, report to its end watch through the input and
+// the searches, as every rule does). Linear: every token is found through the state's
+// cached searches from a position that only grows, and each is looked at once.
+//
+// The state provides offset_of, find, find_quiet and awaited (as runtime_literal.hpp's
+// rules use), `key` (the parameter being read), `scratch()` (a fresh state on the same
+// text, for reading an opener's key with the family's actions), `parameter_undeclared(k)`,
+// `parameter_refused(k)`,
+// `value_doubt(kind, text, offset)` / `clear_value_doubt()`, and `value_closer_missing(b)`
+// (whether the value just read ended where its closer was left out).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <string_view>
+
+#include <tao/pegtl.hpp>
+#include <tao/pegtl/contrib/analyze_traits.hpp>
+
+#include "markup.hpp"
+#include "runtime_literal.hpp"
+
+namespace toolgram::grammar::params {
+using namespace tao::pegtl;
+
+// The spellings of a token, as a Getter for searches (fixed strings written with
+// TAO_PEGTL_STRING; a run-time syntax brings its own Getter).
+template <typename... Strings>
+struct spellings {
+    template <typename State>
+    static std::array<std::string_view, sizeof...(Strings)> get(const State& st) {
+        return {literal<Strings>::get(st)...};
+    }
+};
+
+// A block that may stand inside a value as an example: `Open` (a rule that also checks the
+// structure after the opener, so a mere mention of the tag is not one), found by the
+// spellings `OpenSpellings`, closed by the first of `CloseSpellings`.
+template <typename Open, typename OpenSpellings, typename CloseSpellings>
+struct nested {
+    using open = Open;
+    using open_spellings = OpenSpellings;
+    using close_spellings = CloseSpellings;
+};
+template <typename... Nested>
+struct nested_list {};
+
+// Why a value's end is ambiguous (the state words the reason).
+enum class doubt {
+    undeclared_after_close,  // a closer, then an opener naming no declared parameter (text: the key)
+    undeclared_open,         // an opener naming no declared parameter, the closer left out (text: the key)
+    closer_held,             // the value holds its closer, yet ends where that closer is left out (text: the closer)
+    nested_twice,            // an example call inside an example call (text: the opener)
+    nested_end,              // an example call whose end cannot be told from the value's (text: the opener)
+    call_closer_held,        // no end, but the call's closer stands in the value, text after it (text: the closer)
+};
+
+// The value rule. `Syntax` names the family's pieces:
+//   open, close, call_close, call_next      rules: a parameter's opener (up to its value;
+//                                           the family's actions read its key), its closer,
+//                                           the call's closer, what may follow a call
+//   open_spellings, close_spellings,        Getters of the spellings the tokens start with,
+//   call_close_spellings                    for the searches
+//   nested                                  nested_list<nested<…>…>: example calls a value may hold
+template <typename Syntax>
+struct value;
+
+namespace value_detail {
+
+inline constexpr std::size_t npos = std::string_view::npos;
+
+enum class kind : unsigned char { close, call_close, open, nested };
+
+template <typename Syntax, template <typename...> class Action, typename ParseInput, typename State>
+class scan {
+public:
+    scan(const ParseInput& in, State& st)
+        : in_(in), st_(st), here_(st.offset_of(in.current())),
+          size_(here_ + static_cast<std::size_t>(in.end() - in.current())) {}
+
+    // Where the value ends (an offset), or npos when nothing before the end of input ends it.
+    std::size_t run() {
+        st_.clear_value_doubt();
+        st_.value_closer_missing(false);
+        std::size_t pos = here_;
+        // A CDATA section first: nothing in it can end the value.
+        if (const std::size_t c = match_at<seq<star<space>, markup::cdata_open>>(pos); c != npos) {
+            const std::size_t close = st_.find("]]>", c);
+            if (close == npos || close + 3 > size_) return npos;
+            pos = close + 3;
+        }
+        std::size_t held_close = npos;       // a parameter closer the value holds
+        std::size_t held_call_close = npos;  // a call closer it holds
+        bool skipped = false;                // an example call was skipped
+        for (;;) {
+            const token t = next_token(pos);
+            if (t.at == npos) {
+                // Not cut where the value holds what could have ended it: ambiguous.
+                if (skipped) st_.value_doubt(doubt::nested_end, skipped_opener_, skipped_at_);
+                else if (held_call_close != npos)
+                    st_.value_doubt(doubt::call_closer_held, first_of<typename Syntax::call_close_spellings>(),
+                                    held_call_close);
+                return npos;
+            }
+            switch (t.what) {
+                case kind::close: {
+                    const std::size_t after = match_at<typename Syntax::close>(t.at);
+                    if (after == npos) break;
+                    const std::size_t next = match_at<star<space>>(after);
+                    if (const key_read k = key_at(next); k.ok) {
+                        if (st_.parameter_refused(k.key)) st_.value_doubt(doubt::undeclared_after_close, k.key, next);
+                        return t.at;
+                    }
+                    if (match_at<typename Syntax::call_close>(next) != npos) {
+                        if (call_ends(next, true)) return t.at;
+                    } else if (match_at<eof>(next) != npos || match_at<typename Syntax::call_next>(next) != npos) {
+                        return t.at;
+                    }
+                    if (held_close == npos) held_close = t.at;
+                    pos = after;
+                    continue;
+                }
+                case kind::open: {
+                    const key_read k = key_at(t.at);
+                    if (!k.ok) break;
+                    if (st_.parameter_undeclared(k.key)) {
+                        st_.value_doubt(doubt::undeclared_open, k.key, t.at);
+                        st_.value_closer_missing(true);
+                        return t.at;
+                    }
+                    return left_out(t.at, held_close);
+                }
+                case kind::call_close: {
+                    const std::size_t after = match_at<typename Syntax::call_close>(t.at);
+                    if (after == npos) break;
+                    if (call_ends(t.at, false)) return left_out(t.at, held_close);
+                    if (held_call_close == npos) held_call_close = t.at;
+                    pos = after;
+                    continue;
+                }
+                case kind::nested: {
+                    const nested_skip n = skip_nested(t);
+                    if (n.twice) {
+                        // No end can be paired with confidence: the value (and so the call)
+                        // runs to the end of output, refused.
+                        st_.value_doubt(doubt::nested_twice, t.spelling, t.at);
+                        return npos;
+                    }
+                    if (n.next != npos) {
+                        if (!skipped) skipped_opener_ = t.spelling, skipped_at_ = t.at;
+                        skipped = true;
+                        pos = n.next;
+                        continue;
+                    }
+                    break;
+                }
+            }
+            pos = t.at + 1;  // not the token it looked like: text
+        }
+    }
+
+private:
+    struct token {
+        std::size_t at = npos;
+        kind what = kind::close;
+        std::size_t nested_index = 0;
+        std::string_view spelling;
+    };
+    struct key_read {
+        bool ok = false;
+        std::string key;
+    };
+
+    const char* ptr(std::size_t p) const { return in_.current() + (p - here_); }
+
+    // Runs `Rule` at offset p without actions: the offset after it, or npos.
+    template <typename Rule>
+    std::size_t match_at(std::size_t p) const {
+        if (p > size_) return npos;
+        ParseInput sub(ptr(p), in_.end(), "value");
+        if (!tao::pegtl::parse<Rule, nothing, normal>(sub, st_)) return npos;
+        return p + static_cast<std::size_t>(sub.current() - ptr(p));
+    }
+
+    // The key of a parameter opener at p, read by the family's own actions on a scratch state.
+    key_read key_at(std::size_t p) const {
+        if (p > size_) return {};
+        auto scratch = st_.scratch();
+        ParseInput sub(ptr(p), in_.end(), "value");
+        if (!tao::pegtl::parse<typename Syntax::open, Action, normal>(sub, scratch)) return {};
+        return {true, scratch.key};
+    }
+
+    // The earliest occurrence of any of the spellings at or after p (within the input);
+    // `quiet`: a spelling not found is not reported as awaited (the caller's decision does
+    // not depend on it).
+    template <typename Getter>
+    std::pair<std::size_t, std::string_view> earliest(std::size_t p, bool quiet) const {
+        std::size_t best = npos;
+        std::string_view which;
+        for (const std::string_view s : Getter::get(st_)) {
+            if (s.empty()) continue;
+            std::size_t f = quiet ? st_.find_quiet(s, p) : st_.find(s, p);
+            if (f != npos && f + s.size() > size_) f = npos;
+            if (f < best || (f == best && f != npos && s.size() > which.size())) best = f, which = s;
+        }
+        return {best, which};
+    }
+
+    // The next token of the syntax at or after p; a spelling not there yet that could still
+    // start before it is reported as awaited (earliest_terminator's rule).
+    token next_token(std::size_t p) const {
+        token best;
+        const auto consider = [&](std::string_view s, kind what, std::size_t index) {
+            if (s.empty()) return;
+            std::size_t f = st_.find_quiet(s, p);
+            if (f != npos && f + s.size() > size_) f = npos;
+            if (f == npos) return;
+            if (f < best.at) best = {f, what, index, s};
+        };
+        for (const std::string_view s : Syntax::close_spellings::get(st_)) consider(s, kind::close, 0);
+        for (const std::string_view s : Syntax::call_close_spellings::get(st_)) consider(s, kind::call_close, 0);
+        for (const std::string_view s : Syntax::open_spellings::get(st_)) consider(s, kind::open, 0);
+        for_each_nested([&](auto n, std::size_t i) {
+            for (const std::string_view s : decltype(n)::open_spellings::get(st_)) consider(s, kind::nested, i);
+        });
+        // A spelling can still start before the token found only where the text from there
+        // to the end is a prefix of it (asking for more would leave the stream waiting, its
+        // end unknown, for a string that cannot come there).
+        const auto await = [&](std::string_view s) {
+            if (s.empty() || (st_.find_quiet(s, p) != npos && st_.find_quiet(s, p) + s.size() <= size_)) return;
+            const std::size_t earliest_start = std::max(p, size_ + 1 - std::min(size_ + 1, s.size()));
+            if (best.at == npos) {
+                if (earliest_start <= size_) st_.awaited(s);
+                return;
+            }
+            for (std::size_t q = earliest_start; q < best.at; ++q)
+                if (s.substr(0, size_ - q) == std::string_view(ptr(q), size_ - q)) {
+                    st_.awaited(s);
+                    return;
+                }
+        };
+        for (const std::string_view s : Syntax::close_spellings::get(st_)) await(s);
+        for (const std::string_view s : Syntax::call_close_spellings::get(st_)) await(s);
+        for (const std::string_view s : Syntax::open_spellings::get(st_)) await(s);
+        // An example call's opener arriving finishes nothing by itself: not awaited (a
+        // stream's list of awaited strings stays short enough to be its cue).
+        return best;
+    }
+
+    template <typename F>
+    static void for_each_nested(F&& f) {
+        visit_nested(typename Syntax::nested{}, f);
+    }
+    template <typename F, typename... Ns>
+    static void visit_nested(nested_list<Ns...>, F& f) {
+        [[maybe_unused]] std::size_t i = 0;
+        (f(Ns{}, i++), ...);
+    }
+
+    // Whether the call's closer at c is the call's real end: right after a value's closer it
+    // is (the structure a call ends with), looking no further, so a stream ends the call at
+    // its closer; else only where what may follow a call, or the end of output, follows it.
+    bool call_ends(std::size_t c, bool after_value_close) const {
+        const std::size_t after = match_at<typename Syntax::call_close>(c);
+        if (after == npos) return false;
+        if (after_value_close) return true;
+        const std::size_t next = match_at<star<space>>(after);
+        return match_at<eof>(next) != npos || match_at<typename Syntax::call_next>(next) != npos;
+    }
+
+    // An end where the value's closer was left out; doubtful when the value holds that closer.
+    std::size_t left_out(std::size_t at, std::size_t held_close) const {
+        if (held_close != npos)
+            st_.value_doubt(doubt::closer_held, first_of<typename Syntax::close_spellings>(), held_close);
+        st_.value_closer_missing(true);
+        return at;
+    }
+
+    template <typename Getter>
+    std::string_view first_of() const {
+        for (const std::string_view s : Getter::get(st_))
+            if (!s.empty()) return s;
+        return {};
+    }
+
+    // An example call at t: where the value goes on after its closer (npos when it is not
+    // one: a mention of the tag, or one never closed), or `twice`: another opener of its
+    // kind stands before its closer, so no closer can be paired with it.
+    struct nested_skip {
+        std::size_t next = npos;
+        bool twice = false;
+    };
+    nested_skip skip_nested(const token& t) const {
+        nested_skip out;
+        for_each_nested([&](auto n, std::size_t i) {
+            using N = decltype(n);
+            if (i != t.nested_index) return;
+            if (match_at<typename N::open>(t.at) == npos) return;
+            const auto [close, spelling] = earliest<typename N::close_spellings>(t.at + 1, false);
+            if (close == npos) return;
+            if (earliest<typename N::open_spellings>(t.at + 1, true).first < close) out.twice = true;
+            else out.next = close + spelling.size();
+        });
+        return out;
+    }
+
+    const ParseInput& in_;
+    State& st_;
+    std::size_t here_, size_;
+    std::string_view skipped_opener_;
+    std::size_t skipped_at_ = 0;
+};
+
+}  // namespace value_detail
+
+template <typename Syntax>
+struct value {
+    using rule_t = value;
+    using subs_t = empty_list;
+
+    template <apply_mode, rewind_mode, template <typename...> class Action, template <typename...> class,
+              typename ParseInput, typename State>
+    [[nodiscard]] static bool match(ParseInput& in, State& st) {
+        value_detail::scan<Syntax, Action, ParseInput, State> s(in, st);
+        const std::size_t end = s.run();
+        if (end == value_detail::npos) return false;
+        in.bump(end - st.offset_of(in.current()));
+        return true;
+    }
+};
+
+}  // namespace toolgram::grammar::params
+
+namespace tao::pegtl {
+template <typename Name, typename Syntax>
+struct analyze_traits<Name, toolgram::grammar::params::value<Syntax>> : analyze_opt_traits<> {};
+}  // namespace tao::pegtl
