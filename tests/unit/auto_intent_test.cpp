@@ -45,7 +45,7 @@ const std::string no_intent = "fallback gate: no intent shown (no intent marker,
 
 }  // namespace
 
-TEST_CASE("auto: a whole output WORD\\n{json} is not a call named WORD", "[auto][intent]") {
+TEST_CASE("auto: a whole output of a word, then a JSON object on the next line, is not a call named after the word", "[auto][intent]") {
     for (bool tools : {false, true}) {
         CAPTURE(tools);
         const std::string text = "Result\n{\"x\": 1}";
