@@ -14,7 +14,7 @@
 // run too, so the file says exactly where toolgram differs. A stream that differs from the
 // one-shot parse fails whatever the file says. Prints per-category counts and a last line:
 //
-//   llamacpp.jsonl: 340 pass, 54 deviations (listed), 0 unexpected, 0 stale; calls right …
+//   llamacpp.jsonl: 348 pass, 46 deviations (listed), 0 unexpected, 0 stale, …; calls right …
 //
 //   toolgram_conformance CASES.jsonl DEVIATIONS.txt [--show]
 #include <algorithm>
@@ -202,7 +202,7 @@ int main(int argc, char** argv) {
         std::vector<std::string> category_order;
         std::set<std::string> seen;
         std::size_t total = 0, passed = 0, listed = 0, unexpected = 0, stale = 0, stream_bad = 0;
-        std::size_t calls_right = 0, false_calls = 0;
+        std::size_t calls_right = 0, false_calls = 0, text_differs = 0;
         std::string line;
         while (std::getline(in, line)) {
             if (strip(line).empty()) continue;
@@ -213,6 +213,7 @@ int main(int argc, char** argv) {
             ++total;
             calls_right += o.calls_ok;
             false_calls += o.false_calls;
+            text_differs += !o.content_ok || !o.reasoning_ok;
             const std::string category = c.value("category", "?");
             if (!by_category.count(category)) category_order.push_back(category);
             auto& counts = by_category[category];
@@ -249,7 +250,8 @@ int main(int argc, char** argv) {
         const std::string file = cases_path.substr(cases_path.find_last_of('/') + 1);
         std::cout << file << ": " << passed << " pass, " << listed << " deviations (listed), " << unexpected
                   << " unexpected, " << stale << " stale, " << stream_bad << " stream != one-shot; calls right "
-                  << calls_right << "/" << total << ", false calls " << false_calls << "\n";
+                  << calls_right << "/" << total << ", content or reasoning differs in " << text_differs
+                  << ", false calls " << false_calls << "\n";
         return unexpected == 0 && stale == 0 && stream_bad == 0 ? 0 : 1;
     } catch (const std::exception& e) {
         std::cerr << "toolgram_conformance: " << e.what() << "\n";
