@@ -82,7 +82,7 @@ struct Parser::Impl {
                 for (auto& m : g->markers(s)) {
                     if (m.empty()) continue;
                     marker_set.add(m);
-                    role_markers[role == Role::primary ? 0 : 1].push_back({std::move(m), g});
+                    role_markers[role == Role::primary ? 0 : 1].push_back({std::move(m), g, false, {}});
                 }
         for (const auto& [g, role] : grammars)
             for (auto& b : detail::syntax_blocks(*g, s)) {

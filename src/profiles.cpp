@@ -295,6 +295,18 @@ Profile builtin_profile(std::string_view name) {
     for (const auto* rows : {&family_rows(), &generic_rows()})
         for (const auto& row : *rows)
             if (name == row.name) return from_row(row);
+    // An engine's name for a syntax: the profile that reads it (profile_aliases.cpp).
+    std::string engines, models;
+    for (const auto& alias : profile_aliases()) {
+        if (alias.name != name) continue;
+        if (!alias.profile.empty()) return builtin_profile(alias.profile);
+        engines += (engines.empty() ? "" : " and ") + alias.engine;
+        if (models.empty()) models = alias.models;
+    }
+    if (!engines.empty())
+        throw std::invalid_argument("\"" + std::string(name) + "\" is the " + engines + " parser for " + models +
+                                    ", a syntax toolgram does not read yet (toolgram profiles --aliases lists "
+                                    "the engines' names and the profiles they map to)");
     std::string known;
     for (const auto& n : builtin_profile_names()) known += (known.empty() ? "" : ", ") + n;
     throw std::invalid_argument("unknown profile \"" + std::string(name) + "\" (known: " + known + ")");

@@ -245,9 +245,22 @@ struct Profile {
     bool distinctive = true;
 };
 
-// The built-in profiles by name; throws std::invalid_argument listing the known names.
+// The built-in profiles by name, or by a serving engine's name for the same syntax (see
+// profile_aliases: `qwen3_xml`, `deepseekv31`, `openai`, "Hermes 2 Pro"); the profile
+// returned keeps its own name. Throws std::invalid_argument listing the known names, or,
+// for an engine's parser whose syntax toolgram does not read yet, saying so.
 Profile builtin_profile(std::string_view name);
 std::vector<std::string> builtin_profile_names();
+
+// A name a serving engine gives a tool-call parser: vLLM's and SGLang's
+// `--tool-call-parser NAME`, and the chat format llama.cpp names in its log.
+struct ProfileAlias {
+    std::string engine;   // "vLLM", "SGLang", "llama.cpp"
+    std::string name;     // spelled as the engine spells it
+    std::string profile;  // the toolgram profile reading that syntax; empty: not read yet
+    std::string models;
+};
+const std::vector<ProfileAlias>& profile_aliases();
 // Every grammar toolgram knows, with a one-line summary each.
 struct GrammarInfo {
     std::string name;

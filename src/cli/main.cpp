@@ -581,6 +581,16 @@ int cmd_profiles() {
     return 0;
 }
 
+// engine, the engine's name, the profile (or "-", not read yet), models: one line each, by
+// tabs, so `cut` and `column -t -s $'\t'` take it as it is.
+int cmd_profile_aliases() {
+    std::cout << "engine\tname\tprofile\tmodels\n";
+    for (const auto& a : toolgram::profile_aliases())
+        std::cout << a.engine << "\t" << a.name << "\t" << (a.profile.empty() ? "-" : a.profile) << "\t" << a.models
+                  << "\n";
+    return 0;
+}
+
 int cmd_grammars() {
     for (const auto& g : toolgram::grammar_catalogue()) std::cout << g.name << "\t" << g.summary << "\n";
     return 0;
@@ -595,8 +605,12 @@ int run(const std::string& command, std::vector<std::string>& args) {
         if (command == "coverage") return toolgram::cli::coverage_command(args);
         const bool wants_help = !args.empty() && (args[0] == "--help" || args[0] == "-h");
         if (command == "profiles") {
-            if (wants_help) std::cout << "usage: toolgram profiles\n\nLists the built-in profiles and their grammars.\n";
-            else if (!args.empty()) throw UsageError("profiles takes no arguments");
+            if (wants_help)
+                std::cout << "usage: toolgram profiles [--aliases]\n\nLists the built-in profiles and their grammars.\n"
+                             "  --aliases   the serving engines' parser names (vLLM's and SGLang's --tool-call-parser,\n"
+                             "              llama.cpp's chat formats), each with the profile --profile resolves it to\n";
+            else if (args.size() == 1 && args[0] == "--aliases") return cmd_profile_aliases();
+            else if (!args.empty()) throw UsageError("profiles takes no arguments but --aliases");
             return wants_help ? 0 : cmd_profiles();
         }
         if (command == "grammars") {

@@ -417,6 +417,24 @@ TEST_CASE("cli profiles and grammars list every built-in name", "[cli]") {
         CHECK_THAT(grammars.out, Catch::Contains(std::string(name) + "\t"));
 }
 
+TEST_CASE("cli --profile takes the engines' parser names, and profiles --aliases lists them", "[cli][aliases]") {
+    Scratch s;
+    const Run aliases = run_cli(s, "profiles --aliases");
+    REQUIRE(aliases.exit_code == 0);
+    CHECK_THAT(aliases.out, Catch::StartsWith("engine\tname\tprofile\tmodels\n"));
+    CHECK_THAT(aliases.out, Catch::Contains("\nvLLM\tqwen3_xml\tqwen3_coder\t"));
+    CHECK_THAT(aliases.out, Catch::Contains("\nSGLang\tgigachat3\t-\t"));
+    const std::string input = s.write("in.txt", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>"
+                                                "{\"city\": \"Oslo\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>");
+    const Run parsed = run_cli(s, "parse " + shell_quote(input) + " --profile deepseekv31");
+    REQUIRE(parsed.exit_code == 0);
+    CHECK(json::parse(parsed.out)["calls"][0]["arguments"] == json{{"city", "Oslo"}});
+    const Run pending = run_cli(s, "parse " + shell_quote(input) + " --profile gigachat3");
+    CHECK(pending.exit_code == 2);
+    CHECK_THAT(pending.err, Catch::Contains("a syntax toolgram does not read yet"));
+    CHECK(run_cli(s, "profiles --bogus").exit_code == 2);
+}
+
 TEST_CASE("cli stream prints JSON events a line and ends with parse's result", "[cli][stream]") {
     Scratch s;
     const std::string text = "Checking the weather.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": "

@@ -1,0 +1,68 @@
+// The serving engines' parser names (src/profile_aliases.cpp): each resolves to the profile
+// that reads its syntax, never to two different ones, and one with no profile yet says so.
+#include <map>
+#include <set>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include <toolgram/toolgram.hpp>
+
+using toolgram::builtin_profile;
+using toolgram::profile_aliases;
+
+TEST_CASE("engine parser names resolve to the profile reading their syntax", "[profiles][aliases]") {
+    const auto names = toolgram::builtin_profile_names();
+    const std::set<std::string> profiles(names.begin(), names.end());
+    std::set<std::pair<std::string, std::string>> seen;
+    std::map<std::string, std::string> profile_of_name;
+    for (const auto& a : profile_aliases()) {
+        CAPTURE(a.engine, a.name);
+        CHECK(seen.insert({a.engine, a.name}).second);  // a name once per engine
+        CHECK(!a.models.empty());
+        // The same name in two engines must mean one profile, or --profile NAME would guess.
+        const auto [it, fresh] = profile_of_name.emplace(a.name, a.profile);
+        CHECK((fresh || it->second == a.profile));
+        if (a.profile.empty()) continue;
+        REQUIRE(profiles.count(a.profile) == 1);
+        // A name that is a profile's own is that profile.
+        if (profiles.count(a.name)) CHECK(a.profile == a.name);
+        CHECK(builtin_profile(a.name).name == a.profile);
+    }
+}
+
+TEST_CASE("engine parser names users type most", "[profiles][aliases]") {
+    const std::map<std::string, std::string> expected = {
+        {"qwen3_xml", "qwen3_coder"}, {"deepseekv31", "deepseek_v31"}, {"deepseek_v3", "deepseek_r1"},
+        {"openai", "harmony"},        {"gpt-oss", "harmony"},         {"llama3", "llama3_json"},
+        {"qwen25", "hermes"},         {"glm47", "glm45"},             {"minimax-m2", "minimax_m2"},
+        {"Hermes 2 Pro", "hermes"},   {"cohere_command4", "command_r"}};
+    for (const auto& [name, profile] : expected) {
+        CAPTURE(name);
+        CHECK(builtin_profile(name).name == profile);
+    }
+    // Resolved, it parses as its profile does.
+    const toolgram::Parser parser(builtin_profile("qwen3_xml"));
+    const auto r = parser.parse("<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n"
+                                "</function>\n</tool_call>");
+    REQUIRE(r.calls.size() == 1);
+    CHECK(r.calls[0].name == "get_weather");
+    CHECK(r.calls[0].arguments == toolgram::json{{"city", "Paris"}});
+}
+
+TEST_CASE("an engine parser name whose syntax is not read yet says so", "[profiles][aliases]") {
+    try {
+        (void)builtin_profile("gigachat3");
+        FAIL("gigachat3 resolved");
+    } catch (const std::invalid_argument& e) {
+        CHECK(std::string(e.what()) ==
+              "\"gigachat3\" is the vLLM and SGLang parser for GigaChat 3, GigaChat 3.1, a syntax toolgram does not "
+              "read yet (toolgram profiles --aliases lists the engines' names and the profiles they map to)");
+    }
+    try {
+        (void)builtin_profile("no_such_parser");
+        FAIL("no_such_parser resolved");
+    } catch (const std::invalid_argument& e) {
+        CHECK_THAT(e.what(), Catch::StartsWith("unknown profile \"no_such_parser\" (known: auto, "));
+    }
+}
