@@ -270,6 +270,10 @@ LeadInFound find_lead_ins(std::string_view lead) {
     for (std::size_t i = 0; i < lead.size(); ++i) {
         for (std::size_t k = index.first[static_cast<unsigned char>(lead[i])]; k != 0; k = index.next[k - 1]) {
             const LeadIn& p = lead_ins[k - 1];
+            // The second byte first: phrases of many languages share a first byte, and a
+            // call's window is read before every call, so a library compare per phrase and
+            // byte was most of a call-dense parse.
+            if (p.text.size() > 1 && (i + 1 >= lead.size() || lead[i + 1] != p.text[1])) continue;
             if (lead.compare(i, p.text.size(), p.text) != 0) continue;
             if (ascii_alnum(p.text[0]) && i > 0 && ascii_alnum(lead[i - 1])) continue;
             if (p.strong) {
