@@ -277,6 +277,7 @@ struct value_syntax {  // a Syntax (param_value.hpp), not a rule
     using open_spellings = parameter_open_needles_of;
     using close_spellings = parameter_close_of;
     using call_close_spellings = call_close_of;
+    using call_next_spellings = params::spellings_of<call_open_of, section_close_of>;
     using nested = params::nested_list<params::nested<seq<section_open, params::ws, named_opening>,
                                                       section_open_of, section_close_of>,
                                        params::nested<call_body_start, call_open_of, call_close_of>>;

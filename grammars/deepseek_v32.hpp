@@ -48,6 +48,7 @@ struct value_syntax {  // a Syntax (param_value.hpp), not a rule
     using open_spellings = params::spellings<TAO_PEGTL_STRING("<｜DSML｜parameter name=")>;
     using close_spellings = params::spellings<TAO_PEGTL_STRING("</｜DSML｜parameter>")>;
     using call_close_spellings = params::spellings<TAO_PEGTL_STRING("</｜DSML｜invoke>")>;
+    using call_next_spellings = params::spellings<TAO_PEGTL_STRING("<｜DSML｜invoke"), TAO_PEGTL_STRING("</｜DSML｜")>;
     using nested = params::nested_list<
         params::nested<seq<block_open, params::ws, invoke_open>,
                        params::spellings<TAO_PEGTL_STRING("<｜DSML｜function_calls>"), TAO_PEGTL_STRING("<｜DSML｜tool_calls>")>,

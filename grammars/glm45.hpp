@@ -53,6 +53,7 @@ struct value_syntax {  // a Syntax (param_value.hpp), not a rule
     using open_spellings = params::spellings<TAO_PEGTL_STRING("<arg_key>")>;
     using close_spellings = params::spellings<TAO_PEGTL_STRING("</arg_value>")>;
     using call_close_spellings = params::spellings<TAO_PEGTL_STRING("</tool_call>")>;
+    using call_next_spellings = params::spellings<TAO_PEGTL_STRING("<tool_call>")>;
     using nested = params::nested_list<params::nested<call_open, params::spellings<TAO_PEGTL_STRING("<tool_call>")>,
                                                       params::spellings<TAO_PEGTL_STRING("</tool_call>")>>>;
 };

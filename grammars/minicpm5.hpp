@@ -41,6 +41,7 @@ struct value_syntax {  // a Syntax (param_value.hpp), not a rule
     using open_spellings = params::spellings<TAO_PEGTL_STRING("<param name=")>;
     using close_spellings = params::spellings<TAO_PEGTL_STRING("</param>")>;
     using call_close_spellings = params::spellings<TAO_PEGTL_STRING("</function>")>;
+    using call_next_spellings = params::spellings<TAO_PEGTL_STRING("<function")>;
     using nested = params::nested_list<params::nested<function_open, params::spellings<TAO_PEGTL_STRING("<function")>,
                                                       params::spellings<TAO_PEGTL_STRING("</function>")>>>;
 };

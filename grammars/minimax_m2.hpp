@@ -47,6 +47,7 @@ struct value_syntax {  // a Syntax (param_value.hpp), not a rule
     using open_spellings = params::spellings<TAO_PEGTL_STRING("<parameter name=")>;
     using close_spellings = params::spellings<TAO_PEGTL_STRING("</parameter>")>;
     using call_close_spellings = params::spellings<TAO_PEGTL_STRING("</invoke>")>;
+    using call_next_spellings = params::spellings<TAO_PEGTL_STRING("<invoke"), TAO_PEGTL_STRING("</minimax:tool_call>")>;
     using nested = params::nested_list<
         params::nested<seq<block_open, params::ws, invoke_open>, params::spellings<TAO_PEGTL_STRING("<minimax:tool_call>")>,
                        params::spellings<TAO_PEGTL_STRING("</minimax:tool_call>")>>,

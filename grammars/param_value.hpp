@@ -11,6 +11,12 @@
 //     closer) or the end of output follows; before other text it is part of the value;
 //   - a parameter opener (the closer left out) ends it when it names a parameter the tool
 //     declares (any name when the tool's parameters are unknown);
+//   - a parameter's closer then the call's closer followed by other text end it unless
+//     the next token of the syntax after that text (before any of what may follow a
+//     call) is a parameter's closer or opener or the call's closer: that shows the value
+//     went on (a file holding `</parameter>\n</function>`), so the pair is the value's and
+//     the value ends at a later pair whose structure holds, or is refused below; no token
+//     before the end of output, or the next call first: the pair ended the call;
 //   - the call's closer (the parameter's closer left out) ends it only when what may
 //     follow a call, or the end of output, follows it: before text it is the value's;
 //   - a call opener, or a wrapper opener, that is followed by a call's structure is an
@@ -26,11 +32,13 @@
 // holds its own closer and yet ends where that closer was left out; an example call
 // nested in an example call; an example call whose end cannot be told from the value's.
 //
-// Every decision looks at the token and the few bytes after it, never further: a stream
-// can finish a call as soon as its closers stand (readings that look past the text, a
-// closer whose next token has not arrived, report to its end watch through the input and
-// the searches, as every rule does). Linear: every token is found through the state's
-// cached searches from a position that only grows, and each is looked at once.
+// Every decision looks at the token and what follows it up to the next token: a stream
+// finishes a call once its closers and what follows them stand (at once before the
+// wrapper's closer or the next call; after a closer pair followed by prose, only when the
+// next token or the end of output comes). Readings that look past the text report to the
+// end watch through the input and the searches, as every rule does. Linear: every token,
+// the pending pair's next one included, is found through the state's cached searches
+// from a position that only grows, and each is looked at once.
 //
 // The state provides offset_of, find, find_quiet and awaited (as runtime_literal.hpp's
 // rules use), `key` (the parameter being read), `scratch()` (a fresh state on the same
@@ -66,6 +74,27 @@ struct spellings {
     }
 };
 
+// The spellings of several Getters together (a run-time syntax whose token is one of two
+// lists, as a declared syntax's next call: a call opener or the section's closer).
+template <typename... Getters>
+struct spellings_of {};
+
+// Calls f on each spelling a Getter (or a spellings_of) gives.
+template <typename Getter>
+struct each_spelling {
+    template <typename State, typename F>
+    static void visit(const State& st, F&& f) {
+        for (const std::string_view s : Getter::get(st)) f(s);
+    }
+};
+template <typename... Getters>
+struct each_spelling<spellings_of<Getters...>> {
+    template <typename State, typename F>
+    static void visit(const State& st, F&& f) {
+        (each_spelling<Getters>::visit(st, f), ...);
+    }
+};
+
 // A block that may stand inside a value as an example: `Open` (a rule that also checks the
 // structure after the opener, so a mere mention of the tag is not one), found by the
 // spellings `OpenSpellings`, closed by the first of `CloseSpellings`.
@@ -93,7 +122,8 @@ enum class doubt {
 //                                           the family's actions read its key), its closer,
 //                                           the call's closer, what may follow a call
 //   open_spellings, close_spellings,        Getters of the spellings the tokens start with,
-//   call_close_spellings                    for the searches
+//   call_close_spellings,                   for the searches (a Getter or spellings_of<…>)
+//   call_next_spellings
 //   nested                                  nested_list<nested<…>…>: example calls a value may hold
 template <typename Syntax>
 struct value;
@@ -102,7 +132,7 @@ namespace value_detail {
 
 inline constexpr std::size_t npos = std::string_view::npos;
 
-enum class kind : unsigned char { close, call_close, open, nested };
+enum class kind : unsigned char { close, call_close, open, nested, next };
 
 template <typename Syntax, template <typename...> class Action, typename ParseInput, typename State>
 class scan {
@@ -125,8 +155,23 @@ public:
         std::size_t held_close = npos;       // a parameter closer the value holds
         std::size_t held_call_close = npos;  // a call closer it holds
         bool skipped = false;                // an example call was skipped
+        // A value's closer and the call's closer, then text that may be prose after the
+        // call or more of the value: the next token decides (went_on).
+        std::size_t pending = npos, pending_call_close = npos;
         for (;;) {
-            const token t = next_token(pos);
+            const token t = next_token(pos, pending != npos);
+            if (pending != npos) {
+                switch (went_on(t)) {
+                    case verdict::ended: return pending;
+                    case verdict::text: pos = t.at + 1; continue;
+                    case verdict::went_on:
+                        // The pair was the value's: held, as any closer the value holds.
+                        if (held_close == npos) held_close = pending;
+                        if (held_call_close == npos) held_call_close = pending_call_close;
+                        pending = npos;
+                        break;
+                }
+            }
             if (t.at == npos) {
                 // Not cut where the value holds what could have ended it: ambiguous.
                 if (skipped) st_.value_doubt(doubt::nested_end, skipped_opener_, skipped_at_);
@@ -144,11 +189,14 @@ public:
                         if (st_.parameter_refused(k.key)) st_.value_doubt(doubt::undeclared_after_close, k.key, next);
                         return t.at;
                     }
-                    if (match_at<typename Syntax::call_close>(next) != npos) {
-                        if (call_ends(next, true)) return t.at;
-                    } else if (match_at<eof>(next) != npos || match_at<typename Syntax::call_next>(next) != npos) {
-                        return t.at;
+                    if (const std::size_t cc = match_at<typename Syntax::call_close>(next); cc != npos) {
+                        const std::size_t beyond = match_at<star<space>>(cc);
+                        if (call_follows(beyond)) return t.at;
+                        pending = t.at, pending_call_close = next;
+                        pos = beyond;
+                        continue;
                     }
+                    if (call_follows(next)) return t.at;
                     if (held_close == npos) held_close = t.at;
                     pos = after;
                     continue;
@@ -166,11 +214,12 @@ public:
                 case kind::call_close: {
                     const std::size_t after = match_at<typename Syntax::call_close>(t.at);
                     if (after == npos) break;
-                    if (call_ends(t.at, false)) return left_out(t.at, held_close);
+                    if (call_follows(match_at<star<space>>(after))) return left_out(t.at, held_close);
                     if (held_call_close == npos) held_call_close = t.at;
                     pos = after;
                     continue;
                 }
+                case kind::next: break;  // only looked for while a pair is pending
                 case kind::nested: {
                     const nested_skip n = skip_nested(t);
                     if (n.twice) {
@@ -231,18 +280,19 @@ private:
     std::pair<std::size_t, std::string_view> earliest(std::size_t p, bool quiet) const {
         std::size_t best = npos;
         std::string_view which;
-        for (const std::string_view s : Getter::get(st_)) {
-            if (s.empty()) continue;
+        each<Getter>([&](std::string_view s) {
+            if (s.empty()) return;
             std::size_t f = quiet ? st_.find_quiet(s, p) : st_.find(s, p);
             if (f != npos && f + s.size() > size_) f = npos;
             if (f < best || (f == best && f != npos && s.size() > which.size())) best = f, which = s;
-        }
+        });
         return {best, which};
     }
 
-    // The next token of the syntax at or after p; a spelling not there yet that could still
-    // start before it is reported as awaited (earliest_terminator's rule).
-    token next_token(std::size_t p) const {
+    // The next token of the syntax at or after p (with `next`, what may follow a call too);
+    // a spelling not there yet that could still start before it is reported as awaited
+    // (earliest_terminator's rule).
+    token next_token(std::size_t p, bool next) const {
         token best;
         const auto consider = [&](std::string_view s, kind what, std::size_t index) {
             if (s.empty()) return;
@@ -251,11 +301,14 @@ private:
             if (f == npos) return;
             if (f < best.at) best = {f, what, index, s};
         };
-        for (const std::string_view s : Syntax::close_spellings::get(st_)) consider(s, kind::close, 0);
-        for (const std::string_view s : Syntax::call_close_spellings::get(st_)) consider(s, kind::call_close, 0);
-        for (const std::string_view s : Syntax::open_spellings::get(st_)) consider(s, kind::open, 0);
+        // What may follow a call first: at the same place, it is that (a call opener is
+        // also an example call's).
+        if (next) each<typename Syntax::call_next_spellings>([&](std::string_view s) { consider(s, kind::next, 0); });
+        each<typename Syntax::close_spellings>([&](std::string_view s) { consider(s, kind::close, 0); });
+        each<typename Syntax::call_close_spellings>([&](std::string_view s) { consider(s, kind::call_close, 0); });
+        each<typename Syntax::open_spellings>([&](std::string_view s) { consider(s, kind::open, 0); });
         for_each_nested([&](auto n, std::size_t i) {
-            for (const std::string_view s : decltype(n)::open_spellings::get(st_)) consider(s, kind::nested, i);
+            each<typename decltype(n)::open_spellings>([&](std::string_view s) { consider(s, kind::nested, i); });
         });
         // A spelling can still start before the token found only where the text from there
         // to the end is a prefix of it (asking for more would leave the stream waiting, its
@@ -273,12 +326,19 @@ private:
                     return;
                 }
         };
-        for (const std::string_view s : Syntax::close_spellings::get(st_)) await(s);
-        for (const std::string_view s : Syntax::call_close_spellings::get(st_)) await(s);
-        for (const std::string_view s : Syntax::open_spellings::get(st_)) await(s);
-        // An example call's opener arriving finishes nothing by itself: not awaited (a
-        // stream's list of awaited strings stays short enough to be its cue).
+        each<typename Syntax::close_spellings>(await);
+        each<typename Syntax::call_close_spellings>(await);
+        each<typename Syntax::open_spellings>(await);
+        // What may follow a call decides a pending pair; an example call's opener arriving
+        // finishes nothing by itself: not awaited (a stream's list of awaited strings stays
+        // short enough to be its cue).
+        if (next) each<typename Syntax::call_next_spellings>(await);
         return best;
+    }
+
+    template <typename Getter, typename F>
+    void each(F&& f) const {
+        each_spelling<Getter>::visit(st_, f);
     }
 
     template <typename F>
@@ -291,15 +351,32 @@ private:
         (f(Ns{}, i++), ...);
     }
 
-    // Whether the call's closer at c is the call's real end: right after a value's closer it
-    // is (the structure a call ends with), looking no further, so a stream ends the call at
-    // its closer; else only where what may follow a call, or the end of output, follows it.
-    bool call_ends(std::size_t c, bool after_value_close) const {
-        const std::size_t after = match_at<typename Syntax::call_close>(c);
-        if (after == npos) return false;
-        if (after_value_close) return true;
-        const std::size_t next = match_at<star<space>>(after);
-        return match_at<eof>(next) != npos || match_at<typename Syntax::call_next>(next) != npos;
+    // Whether the call is over at p (after its closer and whitespace): the end of output,
+    // or what may follow a call (the wrapper's closer, the next call).
+    bool call_follows(std::size_t p) const {
+        return match_at<eof>(p) != npos || match_at<typename Syntax::call_next>(p) != npos;
+    }
+
+    // After a value's closer and the call's closer comes other text: prose after the call,
+    // or more of a value that holds that pair (a file holding the syntax's tags)? The next
+    // token of the syntax decides. What may follow a call (the next call, the wrapper's
+    // closer), or no token before the end of output: the pair ended the call. A parameter's
+    // closer or opener, or the call's closer: the value went on (it ends at a later pair
+    // whose structure holds, or its call is refused as ambiguous). A spelling that is not
+    // its token (a mention) is text.
+    enum class verdict { ended, went_on, text };
+    verdict went_on(const token& t) const {
+        if (t.at == npos) return verdict::ended;  // the end watch was told (next_token)
+        if (match_at<typename Syntax::call_next>(t.at) != npos) return verdict::ended;
+        switch (t.what) {
+            case kind::close: return match_at<typename Syntax::close>(t.at) != npos ? verdict::went_on : verdict::text;
+            case kind::call_close:
+                return match_at<typename Syntax::call_close>(t.at) != npos ? verdict::went_on : verdict::text;
+            case kind::open: return key_at(t.at).ok ? verdict::went_on : verdict::text;
+            case kind::nested: return nested_opens(t) ? verdict::ended : verdict::text;  // a call
+            case kind::next: return verdict::text;
+        }
+        return verdict::text;
     }
 
     // An end where the value's closer was left out; doubtful when the value holds that closer.
@@ -312,9 +389,11 @@ private:
 
     template <typename Getter>
     std::string_view first_of() const {
-        for (const std::string_view s : Getter::get(st_))
-            if (!s.empty()) return s;
-        return {};
+        std::string_view first;
+        each<Getter>([&](std::string_view s) {
+            if (first.empty()) first = s;
+        });
+        return first;
     }
 
     // An example call at t: where the value goes on after its closer (npos when it is not
@@ -324,6 +403,13 @@ private:
         std::size_t next = npos;
         bool twice = false;
     };
+    bool nested_opens(const token& t) const {
+        bool opens = false;
+        for_each_nested([&](auto n, std::size_t i) {
+            if (i == t.nested_index && match_at<typename decltype(n)::open>(t.at) != npos) opens = true;
+        });
+        return opens;
+    }
     nested_skip skip_nested(const token& t) const {
         nested_skip out;
         for_each_nested([&](auto n, std::size_t i) {

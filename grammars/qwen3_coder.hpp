@@ -58,6 +58,7 @@ struct value_syntax_in {
     using open_spellings = params::spellings<TAO_PEGTL_STRING("<parameter=")>;
     using close_spellings = params::spellings<TAO_PEGTL_STRING("</parameter>")>;
     using call_close_spellings = params::spellings<TAO_PEGTL_STRING("</function>")>;
+    using call_next_spellings = params::spellings<WrapperCloseS, TAO_PEGTL_STRING("<function="), WrapperOpenS>;
     using nested = params::nested_list<
         params::nested<seq<WrapperOpen, params::ws, function_open>, params::spellings<WrapperOpenS>,
                        params::spellings<WrapperCloseS>>,

@@ -50,6 +50,9 @@ struct value_syntax {  // a Syntax (param_value.hpp), not a rule
     using open_spellings = params::spellings<TAO_PEGTL_STRING("<steptml:parameter name=")>;
     using close_spellings = params::spellings<TAO_PEGTL_STRING("</steptml:parameter>")>;
     using call_close_spellings = params::spellings<TAO_PEGTL_STRING("</steptml:invoke>")>;
+    using call_next_spellings =
+        params::spellings<TAO_PEGTL_STRING("<｜tool_call_end｜>"), TAO_PEGTL_STRING("<｜tool_calls_end｜>"),
+                          TAO_PEGTL_STRING("<｜tool_call_begin｜>")>;
     using nested = params::nested_list<
         params::nested<seq<calls_begin, params::ws, call_open>, params::spellings<TAO_PEGTL_STRING("<｜tool_calls_begin｜>")>,
                        params::spellings<TAO_PEGTL_STRING("<｜tool_calls_end｜>")>>,

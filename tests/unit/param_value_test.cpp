@@ -117,6 +117,22 @@ TEST_CASE("qwen3_coder: a value holding the syntax's own tags ends where the str
          "</function>\nDone: the file is written.",
          R"([{"name": "write_file", "arguments": {"path": "a.txt", "content": "hi"}}])", "",
          "Done: the file is written."},
+        // A value's closer and the call's closer, then text and another such pair: the first
+        // pair was the value's (a file holding those tags), in or out of the wrapper.
+        {"qwen3_coder",
+         "<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n<parameter=content>\nline\n"
+         "</parameter>\n</function>\nmore text\n</parameter>\n</function>\n</tool_call>",
+         R"([{"name": "write_file", "arguments": {"path": "a.txt", "content": "line\n</parameter>\n</function>\nmore text"}}])", ""},
+        {"qwen3_coder",
+         "<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n<parameter=content>\nline\n</parameter>\n"
+         "</function>\nmore text\n</parameter>\n</function>",
+         R"([{"name": "write_file", "arguments": {"path": "a.txt", "content": "line\n</parameter>\n</function>\nmore text"}}])", ""},
+        // The same pair, then prose and the next call: the pair ended the first call.
+        {"qwen3_coder",
+         "<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n<parameter=content>\nhi\n</parameter>\n"
+         "</function>\nAnd the next one:\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>",
+         R"([{"name": "write_file", "arguments": {"path": "a.txt", "content": "hi"}},
+             {"name": "get_weather", "arguments": {"city": "Paris"}}])", "", "And the next one:"},
         // After a closer, a well-formed tag of a parameter the schema admits (get_weather
         // allows more than it declares) is a parameter, as every engine reads it.
         {"qwen3_coder",
@@ -150,6 +166,11 @@ TEST_CASE("qwen3_coder: a value whose end stays ambiguous refuses its call, with
         {"qwen3_coder",
          "<tool_call>\n<function=write_file>\n<parameter=content>\na </parameter> b\n<parameter=path>\na.txt\n"
          "</parameter>\n</function>\n</tool_call>",
+         "", "holds </parameter> yet its own closer is missing"},
+        // The value went on past a closer pair, then ends where its closer is left out.
+        {"qwen3_coder",
+         "<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n<parameter=content>\nline\n"
+         "</parameter>\n</function>\nmore text\n</function>\n</tool_call>",
          "", "holds </parameter> yet its own closer is missing"},
         // An example call inside an example call.
         {"qwen3_coder",
@@ -187,6 +208,14 @@ TEST_CASE("every named-parameter family: a value may hold its closer, the call's
          "<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</tool_call></arg_value>\n<arg_key>path</arg_key>\n"
          "<arg_value>a.md</arg_value>\n</tool_call>",
          R"([{"name": "write_file", "arguments": {"content": "Example:\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</tool_call>", "path": "a.md"}}])", ""},
+        {"glm45",
+         "<tool_call>write_file\n<arg_key>path</arg_key>\n<arg_value>a.md</arg_value>\n<arg_key>content</arg_key>\n"
+         "<arg_value>line\n</arg_value>\n</tool_call>\nmore text</arg_value>\n</tool_call>",
+         R"([{"name": "write_file", "arguments": {"path": "a.md", "content": "line\n</arg_value>\n</tool_call>\nmore text"}}])", ""},
+        {"minicpm5",
+         "<function name=\"write_file\"><param name=\"path\">a.md</param><param name=\"content\">line\n</param>"
+         "</function>\nmore text</param></function>",
+         R"([{"name": "write_file", "arguments": {"path": "a.md", "content": "line\n</param></function>\nmore text"}}])", ""},
         {"minimax_m2",
          "<minimax:tool_call>\n<invoke name=\"write_file\">\n<parameter name=\"path\">a.md</parameter>\n"
          "<parameter name=\"content\">Close with </parameter> and </invoke> here.</parameter>\n</invoke>\n"
