@@ -3,8 +3,9 @@
 //
 // Output is JSON on stdout (always valid UTF-8); messages for people go to stderr.
 // Exit codes: 0 done (finding no call is not a failure), 2 usage error, 3 unreadable,
-// invalid or too long input file (tools, profile, text), 4 output that could not be
-// written (a full disk, /dev/full), 1 unexpected internal error.
+// invalid or too long input file (tools, profile, text, chat template), 4 output that could
+// not be written (a full disk, /dev/full), 5 `profiles --for-template` named no single
+// profile, 1 unexpected internal error.
 //
 // Every input is read within a limit (bounded_read.hpp) and every JSON document with the
 // bounded reader (json_document.hpp), so no file makes the CLI grow without bound, hang
@@ -27,6 +28,7 @@
 #include "bounded_read.hpp"
 #include "json_document.hpp"
 #include "profile_file.hpp"
+#include "toolgram/chat_template.hpp"
 #include "toolgram/toolgram.hpp"
 
 namespace toolgram::cli {
@@ -40,6 +42,7 @@ using toolgram::json;
 constexpr int exit_usage = 2;
 constexpr int exit_input = 3;
 constexpr int exit_output = 4;
+constexpr int exit_no_profile = 5;  // profiles --for-template: unknown, not read yet or ambiguous
 
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -137,7 +140,7 @@ const char* main_help =
     "  parse        parse model output (a file, stdin, or JSONL) and print the result as JSON\n"
     "  stream       parse model output as it arrives, printing one JSON event a line\n"
     "  instruction  print the system-prompt text that teaches a model a profile's syntax\n"
-    "  profiles     list the built-in profiles\n"
+    "  profiles     list the built-in profiles; --for-template FILE names the one a chat template writes\n"
     "  grammars     list the grammars profiles are made of\n"
     "  coverage     report how each model's outputs fare with each grammar (tables, heatmap, diff)\n"
     "\n"
@@ -145,7 +148,8 @@ const char* main_help =
     "\n"
     "exit codes: 0 done (no call found is not a failure), 2 usage error, 3 an input that cannot\n"
     "be read or used (missing, a directory, invalid, or longer than the limit below), 4 output\n"
-    "that could not be written, 1 internal error.\n"
+    "that could not be written, 5 'profiles --for-template' found no single profile, 1 internal\n"
+    "error.\n"
     "limits: model output (a file, stdin, a JSONL line) is read up to limits.max_input_bytes\n"
     "(16 MiB unless a profile file says otherwise) plus 1 MiB; a tools or profile file up to\n"
     "17 MiB; JSON nested deeper than 256 levels is refused.\n";
@@ -213,6 +217,23 @@ const char* stream_help =
     "  --profile, --profile-file, --tools, --tool-required, --accept-reasoning-calls,\n"
     "  --refuse-healed, --tag-open, --tag-close, --fallback-max-bytes, --reasoning-format,\n"
     "  --pretty: as for 'toolgram parse'\n";
+
+const char* profiles_help =
+    "usage: toolgram profiles [--aliases | --for-template FILE]\n"
+    "\n"
+    "Lists the built-in profiles and their grammars.\n"
+    "  --aliases            the serving engines' parser names (vLLM's and SGLang's --tool-call-parser,\n"
+    "                       llama.cpp's chat formats), each with the profile --profile resolves it to\n"
+    "  --for-template FILE  the profile whose markers a model's chat template writes, with the\n"
+    "                       evidence (the markers found, their lines and branches, the engines'\n"
+    "                       parser names). FILE is a Jinja template, or a tokenizer_config.json /\n"
+    "                       chat_template.json holding one in \"chat_template\" (a string, or a list of\n"
+    "                       {name, template}: \"tool_use\" is taken, then \"default\"); '-' reads stdin.\n"
+    "                       The first line is 'profile: NAME', 'ambiguous: A B', 'not read yet: …'\n"
+    "                       or 'unknown'. Exit codes: 0 a profile, 5 no single profile (unknown, not\n"
+    "                       read yet or ambiguous), 3 a file that cannot be read or used (missing,\n"
+    "                       empty, invalid JSON, no chat_template, nested deeper than 256 levels,\n"
+    "                       longer than 17 MiB), 2 usage.\n";
 
 const char* instruction_help =
     "usage: toolgram instruction (--profile NAME | --profile-file FILE) [--tools TOOLS.json]\n"
@@ -591,6 +612,68 @@ int cmd_profile_aliases() {
     return 0;
 }
 
+// `profiles --for-template FILE`: the profile whose markers a chat template writes, with
+// the evidence, for people. The first line is what a script reads: `profile: NAME`, or
+// `unknown`, `not read yet: …`, `ambiguous: A B`; the exit code says the same (0 for a
+// profile, exit_no_profile otherwise).
+int cmd_profile_for_template(const std::string& path) {
+    const std::string file = read_input(path, toolgram::detail::document_limit());
+    const std::string label = path == "-" ? "stdin" : path;
+    toolgram::ChatTemplateText source;
+    try {
+        auto ends_with = [&](const char* suffix) {
+            const std::string s = suffix;
+            return path.size() >= s.size() && path.compare(path.size() - s.size(), s.size(), s) == 0;
+        };
+        source = toolgram::chat_template_from_file(file, ends_with(".json") || ends_with(".JSON"));
+    } catch (const std::invalid_argument& e) {
+        throw InputError("chat template " + label + ": " + e.what());
+    }
+    const toolgram::TemplateMatch m = toolgram::match_chat_template(source.text);
+    using Verdict = toolgram::TemplateMatch::Verdict;
+    switch (m.verdict) {
+        case Verdict::matched: std::cout << "profile: " << m.profile << "\n"; break;
+        case Verdict::ambiguous: {
+            std::cout << "ambiguous:";
+            for (const auto& c : m.candidates) std::cout << " " << (c.profile.empty() ? "-" : c.profile);
+            std::cout << "\n";
+            break;
+        }
+        case Verdict::not_read_yet: std::cout << "not read yet: " << m.candidates.front().family << "\n"; break;
+        case Verdict::unknown: std::cout << "unknown\n"; break;
+    }
+    std::cout << "  why: " << m.explanation << "\n";
+    std::cout << "  template: " << (source.from == "the file" ? label : source.from + " of " + label) << "\n";
+    const std::size_t shown = m.verdict == Verdict::matched ? 1 : m.candidates.size();
+    for (std::size_t i = 0; i < m.candidates.size(); ++i) {
+        const auto& c = m.candidates[i];
+        const bool evidence = i < shown;
+        std::cout << (evidence ? "  family: " : "  also fits, less specific: ") << c.family;
+        if (!evidence) std::cout << " (" << (c.profile.empty() ? "not read yet" : c.profile) << ")";
+        std::cout << "\n";
+        if (!evidence) continue;
+        if (!c.engines.empty()) {
+            std::cout << "  engines:";
+            for (std::size_t e = 0; e < c.engines.size(); ++e) std::cout << (e ? ", " : " ") << c.engines[e];
+            std::cout << "\n";
+        }
+        for (const auto& f : c.found) {
+            std::cout << "  found: " << f.marker << " at line " << f.line;
+            if (!f.block.empty()) std::cout << (f.in_tool_call_branch ? ", in the tool-call branch " : ", in ") << f.block;
+            std::cout << "\n";
+        }
+        if (!c.absent.empty()) {
+            std::cout << "  not written:";
+            for (std::size_t a = 0; a < c.absent.size(); ++a) std::cout << (a ? ", " : " ") << c.absent[a];
+            std::cout << "\n";
+        }
+        if (!c.note.empty()) std::cout << "  note: " << c.note << "\n";
+    }
+    if (m.candidates.empty())
+        for (const auto& f : m.seen) std::cout << "  saw: " << f.marker << " at line " << f.line << "\n";
+    return m.verdict == Verdict::matched ? 0 : exit_no_profile;
+}
+
 int cmd_grammars() {
     for (const auto& g : toolgram::grammar_catalogue()) std::cout << g.name << "\t" << g.summary << "\n";
     return 0;
@@ -606,11 +689,11 @@ int run(const std::string& command, std::vector<std::string>& args) {
         const bool wants_help = !args.empty() && (args[0] == "--help" || args[0] == "-h");
         if (command == "profiles") {
             if (wants_help)
-                std::cout << "usage: toolgram profiles [--aliases]\n\nLists the built-in profiles and their grammars.\n"
-                             "  --aliases   the serving engines' parser names (vLLM's and SGLang's --tool-call-parser,\n"
-                             "              llama.cpp's chat formats), each with the profile --profile resolves it to\n";
+                std::cout << profiles_help;
             else if (args.size() == 1 && args[0] == "--aliases") return cmd_profile_aliases();
-            else if (!args.empty()) throw UsageError("profiles takes no arguments but --aliases");
+            else if (args.size() == 2 && args[0] == "--for-template") return cmd_profile_for_template(args[1]);
+            else if (!args.empty() && args[0] == "--for-template") throw UsageError("--for-template needs one FILE (or - for stdin)");
+            else if (!args.empty()) throw UsageError("profiles takes no arguments but --aliases or --for-template FILE");
             return wants_help ? 0 : cmd_profiles();
         }
         if (command == "grammars") {

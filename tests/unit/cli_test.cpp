@@ -435,6 +435,92 @@ TEST_CASE("cli --profile takes the engines' parser names, and profiles --aliases
     CHECK(run_cli(s, "profiles --bogus").exit_code == 2);
 }
 
+TEST_CASE("cli profiles --for-template names the profile a chat template writes, with the evidence",
+          "[cli][chat_template]") {
+    Scratch s;
+    const std::string templates = (fs::path(TOOLGRAM_SOURCE_DIR) / "tests" / "data" / "templates").string();
+    // A real .jinja file.
+    const Run qwen = run_cli(s, "profiles --for-template " + shell_quote(templates + "/Qwen-Qwen2.5-7B-Instruct.jinja"));
+    INFO(qwen.out << qwen.err);
+    CHECK(qwen.exit_code == 0);
+    CHECK(qwen.err.empty());
+    const auto lines = lines_of(qwen.out);
+    REQUIRE(!lines.empty());
+    CHECK(lines[0] == "profile: hermes");
+    CHECK_THAT(qwen.out, Catch::Contains("  found: <tool_call> at line "));
+    CHECK_THAT(qwen.out, Catch::Contains("in the tool-call branch {%- for tool_call in message.tool_calls %}"));
+    CHECK_THAT(qwen.out, Catch::Contains("  not written: <function=, <arg_key>"));
+    CHECK_THAT(qwen.out, Catch::Contains("SGLang qwen25"));
+
+    // A tokenizer_config.json whose chat_template is a list: tool_use is taken.
+    const json config = {{"bos_token", "<s>"},
+                         {"chat_template",
+                          json::array({{{"name", "default"}, {"template", "{{ bos_token }}{{ messages }}"}},
+                                       {{"name", "tool_use"},
+                                        {"template", "{% for tool_call in message.tool_calls %}{{ '<tool_call>\\n' + "
+                                                     "tool_call | tojson + '\\n</tool_call>' }}{% endfor %}"}}})}};
+    const std::string config_path = s.write("tokenizer_config.json", config.dump());
+    const Run listed = run_cli(s, "profiles --for-template " + shell_quote(config_path));
+    CHECK(listed.exit_code == 0);
+    CHECK_THAT(listed.out, Catch::StartsWith("profile: hermes\n"));
+    CHECK_THAT(listed.out, Catch::Contains("  template: chat_template[\"tool_use\"] of " + config_path));
+    // From stdin.
+    const Run piped = run_cli(s, "profiles --for-template - < " + shell_quote(templates + "/GLM-4.6.jinja"));
+    CHECK(piped.exit_code == 0);
+    CHECK_THAT(piped.out, Catch::StartsWith("profile: glm45\n"));
+
+    // No single profile: exit 5, the answer on stdout.
+    const Run gemma = run_cli(s, "profiles --for-template " + shell_quote(templates + "/google-gemma-2-2b-it.jinja"));
+    CHECK(gemma.exit_code == 5);
+    CHECK_THAT(gemma.out, Catch::StartsWith("unknown\n  why: it neither handles tools nor writes any tool-call marker"));
+    const Run solar = run_cli(s, "profiles --for-template " + shell_quote(templates + "/upstage-Solar-Open-100B.jinja"));
+    CHECK(solar.exit_code == 5);
+    CHECK_THAT(solar.out, Catch::StartsWith("not read yet: Solar Open"));
+    const Run tie = run_cli(s, "profiles --for-template " + shell_quote(s.write("tie.jinja", "{{ '<TOOLCALL>' }}{{ '<|tools_prefix|>' }}")));
+    CHECK(tie.exit_code == 5);
+    CHECK_THAT(tie.out, Catch::StartsWith("ambiguous: "));
+    CHECK_THAT(tie.out, Catch::Contains("nemotron"));
+    CHECK_THAT(tie.out, Catch::Contains("apertus"));
+
+    // Files that cannot be used: exit 3 with what is wrong; usage: exit 2.
+    struct Row {
+        std::string args;
+        int exit_code;
+        std::string err;
+    };
+    const std::string deep = "{\"chat_template\": " + std::string(100000, '[') + std::string(100000, ']') + "}";
+    const std::vector<Row> rows = {
+        {shell_quote(s.write("empty.jinja", "")), 3, "the file is empty: it holds no template"},
+        {shell_quote(s.write("broken.json", "{\"chat_template\": ")), 3, "not valid JSON"},
+        {shell_quote(s.write("jinja.json", "{{ bos_token }}")), 3, "not valid JSON"},
+        {shell_quote(s.write("deep.json", deep)), 3, "nesting deeper than 256 levels at line 1, column 274"},
+        {shell_quote(s.write("number.json", "{\"chat_template\": 3}")), 3,
+         "chat_template is a number, not a string nor a list"},
+        {shell_quote(s.write("none.json", "{\"bos_token\": \"<s>\"}")), 3, "has no \"chat_template\""},
+        {shell_quote(s.path("missing.jinja")), 3, "missing.jinja"},
+        {shell_quote(s.path("")), 3, "directory"},
+        {"", 2, "--for-template needs one FILE"},
+    };
+    for (const auto& row : rows) {
+        CAPTURE(row.args);
+        const Run r = run_cli(s, "profiles --for-template " + row.args);
+        CHECK(r.exit_code == row.exit_code);
+        CHECK(r.out.empty());
+        CHECK_THAT(r.err, Catch::StartsWith("toolgram: "));
+        CHECK_THAT(r.err, Catch::Contains(row.err));
+    }
+    // Past the 17 MiB a document may hold: refused before it is held whole.
+    {
+        const std::string huge = s.path("huge.jinja");
+        std::ofstream out(huge, std::ios::binary);
+        const std::string block(1 << 20, 'x');
+        for (int i = 0; i < 18; ++i) out << block;
+    }
+    const Run huge = run_cli(s, "profiles --for-template " + shell_quote(s.path("huge.jinja")));
+    CHECK(huge.exit_code == 3);
+    CHECK_THAT(huge.err, Catch::Contains("longer than 17825792 bytes"));
+}
+
 TEST_CASE("cli stream prints JSON events a line and ends with parse's result", "[cli][stream]") {
     Scratch s;
     const std::string text = "Checking the weather.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": "
