@@ -69,6 +69,10 @@ constexpr Row rows[] = {
     {"apertus", "<|tools_prefix|>", "<|tools_suffix|>"},
     {"gemma4", "<|tool_call>", "<tool_call|>"},
     {"functiongemma", "<start_function_call>", "<end_function_call>"},
+    {"gigachat", "<|function_call|>", "\n"},
+    {"gigachat", "function call<|role_sep|>", "\n"},
+    {"solar_open", "<|tool_call:begin|>", "<|tool_call:end|>"},
+    {"solar_open", "<|tool_calls|>", "\n"},
 };
 
 }  // namespace
