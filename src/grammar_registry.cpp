@@ -55,6 +55,7 @@ extern const GrammarDef harmony_grammar;
 extern const GrammarDef declared_grammar;
 extern const GrammarDef gigachat_grammar;
 extern const GrammarDef solar_open_grammar;
+extern const GrammarDef gigachat35_grammar;
 // scripts/new-grammar: declarations go above this line.
 
 const std::vector<const GrammarDef*>& all_grammars() {
@@ -97,6 +98,7 @@ const std::vector<const GrammarDef*>& all_grammars() {
         &declared_grammar,
         &gigachat_grammar,
         &solar_open_grammar,
+        &gigachat35_grammar,
         // scripts/new-grammar: entries go above this line.
     };
     return table;

@@ -142,6 +142,12 @@ void configure_harmony(Settings& s) {
 // the EOS </s>, which is ordinary markup elsewhere, so only GigaChat's own profile strips it.
 void configure_gigachat(Settings& s) { add_content_marker(s, "<|message_sep|>"); }
 void configure_gigachat_own(Settings& s) { add_content_marker(s, "</s>"); }
+// GigaChat 3.5 reasons in <think>…</think> (its template opens <think> in the prompt when
+// reasoning is on) and keeps GigaChat 3's turn separator.
+void configure_gigachat35(Settings& s) {
+    add_reasoning(s, {"<think>", "</think>"});
+    add_content_marker(s, "<|message_sep|>");
+}
 // Solar Open: reasoning in <|think|>…<|end|>; <|end|> also ends the answer, so (as for
 // gpt-oss) a closer before any opener never means the output started inside reasoning.
 // Each message of the turn opens with <|begin|>assistant, the answer with <|content|>;
@@ -256,6 +262,10 @@ const std::vector<ProfileRow>& family_rows() {
          "<|tool_calls|><|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>…<|calls|>; "
          "reasoning <|think|>…<|end|>, the answer after <|content|>",
          {primary("solar_open")}, configure_solar_open},
+        {"gigachat35", "GigaChat 3.5",
+         "<｜GCML｜tool_calls><｜GCML｜invoke name=NAME><｜GCML｜parameter name=K string=true|false>V</｜GCML｜parameter>"
+         "</｜GCML｜invoke></｜GCML｜tool_calls>; reasoning <think>…</think>",
+         {primary("gigachat35")}, configure_gigachat35, true, {}, configure_gigachat_own},
         // scripts/new-grammar: rows go above this line.
     };
     return table;

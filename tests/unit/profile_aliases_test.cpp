@@ -37,7 +37,7 @@ TEST_CASE("engine parser names users type most", "[profiles][aliases]") {
         {"openai", "harmony"},        {"gpt-oss", "harmony"},         {"llama3", "llama3_json"},
         {"qwen25", "hermes"},         {"glm47", "glm45"},             {"minimax-m2", "minimax_m2"},
         {"Hermes 2 Pro", "hermes"},   {"cohere_command4", "command_r"},
-        {"gigachat3", "gigachat"}};
+        {"gigachat3", "gigachat"},       {"gigachat35", "gigachat35"}};
     for (const auto& [name, profile] : expected) {
         CAPTURE(name);
         CHECK(builtin_profile(name).name == profile);
