@@ -63,7 +63,7 @@ const std::vector<ProfileAlias>& profile_aliases() {
         {"vLLM", "qwen3_coder", "qwen3_coder", "Qwen3-Coder, Qwen3.5, Qwen3.6"},
         {"vLLM", "qwen3_xml", "qwen3_coder", "Qwen3-Coder, Qwen3.5, Qwen3.6"},
         {"vLLM", "seed_oss", "seed_oss", "Seed-OSS"},
-        {"vLLM", "solar_open2", "", "Upstage Solar Open 2"},
+        {"vLLM", "solar_open2", "solar_open", "Upstage Solar Open 2"},
         {"vLLM", "step3", "step3", "Step-3"},
         {"vLLM", "step3p5", "qwen3_coder", "Step 3.5 Flash, Step 3.7"},
         {"vLLM", "xlam", "xlam", "xLAM"},

@@ -152,8 +152,10 @@ void configure_gigachat35(Settings& s) {
 // gpt-oss) a closer before any opener never means the output started inside reasoning.
 // Each message of the turn opens with <|begin|>assistant, the answer with <|content|>;
 // <|calls|> and <|flush|> end the turn.
+// Solar Open 2 reasons in <|think:start|>…<|think:end|>, the opener prefilled by its prompt.
 void configure_solar_open(Settings& s) {
     add_reasoning(s, {"<|think|>", "<|end|>", false});
+    add_reasoning(s, {"<|think:start|>", "<|think:end|>"});
     for (const char* m : {"<|begin|>assistant", "<|content|>", "<|end|>", "<|calls|>", "<|flush|>"})
         add_content_marker(s, m);
 }
@@ -258,9 +260,10 @@ const std::vector<ProfileRow>& family_rows() {
          "<|message_sep|>function call<|role_sep|>{\"name\": …, \"arguments\": …} (3) or <|function_call|>{…} (3.1), "
          "one call per turn",
          {primary("gigachat")}, configure_gigachat, true, {}, configure_gigachat_own},
-        {"solar_open", "Solar Open 100B",
+        {"solar_open", "Solar Open 100B, Solar Open 2",
          "<|tool_calls|><|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>…<|calls|>; "
-         "reasoning <|think|>…<|end|>, the answer after <|content|>",
+         "reasoning <|think|>…<|end|>, the answer after <|content|>; Solar Open 2: <|tool_call:start|>NAME "
+         "<|tool_arg:start|>K<|tool_arg:value|>V<|tool_arg:end|> <|tool_call:end|>",
          {primary("solar_open")}, configure_solar_open},
         {"gigachat35", "GigaChat 3.5",
          "<｜GCML｜tool_calls><｜GCML｜invoke name=NAME><｜GCML｜parameter name=K string=true|false>V</｜GCML｜parameter>"

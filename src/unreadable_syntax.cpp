@@ -73,6 +73,7 @@ constexpr Row rows[] = {
     {"gigachat", "function call<|role_sep|>", "\n"},
     {"solar_open", "<|tool_call:begin|>", "<|tool_call:end|>"},
     {"solar_open", "<|tool_calls|>", "\n"},
+    {"solar_open", "<|tool_call:start|>", "<|tool_call:end|>"},
     {"gigachat35", "<｜GCML｜tool_calls>", "</｜GCML｜tool_calls>"},
 };
 

@@ -9,6 +9,7 @@
 TEST_CASE("PEGTL analyze finds no cycle without progress in the solar_open grammar", "[grammar][analyze][solar_open]") {
     CHECK(tao::pegtl::analyze<toolgram::grammar::solar_open::call>() == 0);
     CHECK(tao::pegtl::analyze<toolgram::grammar::solar_open::section_close>() == 0);
+    CHECK(tao::pegtl::analyze<toolgram::grammar::solar_open::v2_call>() == 0);
 }
 
 TEST_CASE("solar_open: a call header holds an id (perhaps empty), then the name", "[grammar][solar_open]") {
