@@ -53,6 +53,9 @@ extern const GrammarDef functionary_v32_marked_grammar;
 extern const GrammarDef harmony_grammar;
 // A syntax declared at run time (a profile file's), read with the same building blocks.
 extern const GrammarDef declared_grammar;
+extern const GrammarDef gigachat_grammar;
+extern const GrammarDef solar_open_grammar;
+extern const GrammarDef gigachat35_grammar;
 // scripts/new-grammar: declarations go above this line.
 
 const std::vector<const GrammarDef*>& all_grammars() {
@@ -93,6 +96,9 @@ const std::vector<const GrammarDef*>& all_grammars() {
         &harmony_grammar,
         // run-time syntax
         &declared_grammar,
+        &gigachat_grammar,
+        &solar_open_grammar,
+        &gigachat35_grammar,
         // scripts/new-grammar: entries go above this line.
     };
     return table;

@@ -138,6 +138,28 @@ void configure_harmony(Settings& s) {
         add_content_marker(s, m);
 }
 
+// GigaChat 3 ends every turn with <|message_sep|>; kept special tokens end the output with
+// the EOS </s>, which is ordinary markup elsewhere, so only GigaChat's own profile strips it.
+void configure_gigachat(Settings& s) { add_content_marker(s, "<|message_sep|>"); }
+void configure_gigachat_own(Settings& s) { add_content_marker(s, "</s>"); }
+// GigaChat 3.5 reasons in <think>…</think> (its template opens <think> in the prompt when
+// reasoning is on) and keeps GigaChat 3's turn separator.
+void configure_gigachat35(Settings& s) {
+    add_reasoning(s, {"<think>", "</think>"});
+    add_content_marker(s, "<|message_sep|>");
+}
+// Solar Open: reasoning in <|think|>…<|end|>; <|end|> also ends the answer, so (as for
+// gpt-oss) a closer before any opener never means the output started inside reasoning.
+// Each message of the turn opens with <|begin|>assistant, the answer with <|content|>;
+// <|calls|> and <|flush|> end the turn.
+// Solar Open 2 reasons in <|think:start|>…<|think:end|>, the opener prefilled by its prompt.
+void configure_solar_open(Settings& s) {
+    add_reasoning(s, {"<|think|>", "<|end|>", false});
+    add_reasoning(s, {"<|think:start|>", "<|think:end|>"});
+    for (const char* m : {"<|begin|>assistant", "<|content|>", "<|end|>", "<|calls|>", "<|flush|>"})
+        add_content_marker(s, m);
+}
+
 // One row per model family of FORMATS.md.
 const std::vector<ProfileRow>& family_rows() {
     static const std::vector<ProfileRow> table = {
@@ -234,6 +256,19 @@ const std::vector<ProfileRow>& family_rows() {
          configure_gemma4},
         {"functiongemma", "FunctionGemma", "<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>",
          {primary("functiongemma")}, configure_functiongemma},
+        {"gigachat", "GigaChat 3, GigaChat 3.1",
+         "<|message_sep|>function call<|role_sep|>{\"name\": …, \"arguments\": …} (3) or <|function_call|>{…} (3.1), "
+         "one call per turn",
+         {primary("gigachat")}, configure_gigachat, true, {}, configure_gigachat_own},
+        {"solar_open", "Solar Open 100B, Solar Open 2",
+         "<|tool_calls|><|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>…<|calls|>; "
+         "reasoning <|think|>…<|end|>, the answer after <|content|>; Solar Open 2: <|tool_call:start|>NAME "
+         "<|tool_arg:start|>K<|tool_arg:value|>V<|tool_arg:end|> <|tool_call:end|>",
+         {primary("solar_open")}, configure_solar_open},
+        {"gigachat35", "GigaChat 3.5",
+         "<｜GCML｜tool_calls><｜GCML｜invoke name=NAME><｜GCML｜parameter name=K string=true|false>V</｜GCML｜parameter>"
+         "</｜GCML｜invoke></｜GCML｜tool_calls>; reasoning <think>…</think>",
+         {primary("gigachat35")}, configure_gigachat35, true, {}, configure_gigachat_own},
         // scripts/new-grammar: rows go above this line.
     };
     return table;

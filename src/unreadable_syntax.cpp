@@ -69,6 +69,12 @@ constexpr Row rows[] = {
     {"apertus", "<|tools_prefix|>", "<|tools_suffix|>"},
     {"gemma4", "<|tool_call>", "<tool_call|>"},
     {"functiongemma", "<start_function_call>", "<end_function_call>"},
+    {"gigachat", "<|function_call|>", "\n"},
+    {"gigachat", "function call<|role_sep|>", "\n"},
+    {"solar_open", "<|tool_call:begin|>", "<|tool_call:end|>"},
+    {"solar_open", "<|tool_calls|>", "\n"},
+    {"solar_open", "<|tool_call:start|>", "<|tool_call:end|>"},
+    {"gigachat35", "<｜GCML｜tool_calls>", "</｜GCML｜tool_calls>"},
 };
 
 }  // namespace

@@ -423,13 +423,14 @@ TEST_CASE("cli --profile takes the engines' parser names, and profiles --aliases
     REQUIRE(aliases.exit_code == 0);
     CHECK_THAT(aliases.out, Catch::StartsWith("engine\tname\tprofile\tmodels\n"));
     CHECK_THAT(aliases.out, Catch::Contains("\nvLLM\tqwen3_xml\tqwen3_coder\t"));
-    CHECK_THAT(aliases.out, Catch::Contains("\nSGLang\tgigachat3\t-\t"));
+    CHECK_THAT(aliases.out, Catch::Contains("\nSGLang\tgigachat3\tgigachat\t"));
+    CHECK_THAT(aliases.out, Catch::Contains("\nSGLang\tdots\t-\t"));
     const std::string input = s.write("in.txt", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>"
                                                 "{\"city\": \"Oslo\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>");
     const Run parsed = run_cli(s, "parse " + shell_quote(input) + " --profile deepseekv31");
     REQUIRE(parsed.exit_code == 0);
     CHECK(json::parse(parsed.out)["calls"][0]["arguments"] == json{{"city", "Oslo"}});
-    const Run pending = run_cli(s, "parse " + shell_quote(input) + " --profile gigachat3");
+    const Run pending = run_cli(s, "parse " + shell_quote(input) + " --profile dots");
     CHECK(pending.exit_code == 2);
     CHECK_THAT(pending.err, Catch::Contains("a syntax toolgram does not read yet"));
     CHECK(run_cli(s, "profiles --bogus").exit_code == 2);

@@ -1,0 +1,61 @@
+// Reader for GigaChat 3 and 3.1 (grammars/gigachat.hpp): a JSON call object after the
+// `function call` role header or the `<|function_call|>` token, read by the shared
+// json_block reader.
+#include "gigachat.hpp"
+#include "grammar_def.hpp"
+#include "json_block_reader.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+// GigaChat 3's block starts at the `<|message_sep|>` that ends the turn before the call
+// (so the separator does not stay in the content); a `<|message_sep|>` followed by
+// anything else is declined at once. The role header alone is a marker too.
+std::vector<std::string> markers(const Settings&) {
+    return {"<|function_call|>", "<|message_sep|>", "function call<|role_sep|>"};
+}
+
+// A call that breaks is bounded by the turn's end, where the call message closes. Without
+// one, the call still runs on to the end of output (or to the next call): it is the last
+// thing in its turn, so what follows the break is the refused call's text, not content
+// (json_block alone would end it where the JSON broke and leave the rest in the content).
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    constexpr std::string_view turn_end = "<|message_sep|>";
+    std::optional<Block> b =
+        read_json_block<grammar::gigachat::block>(ctx, at, "gigachat", turn_end, markers(ctx.settings()));
+    if (!b || b->candidates.size() != 1 || b->candidates.front().problem.empty()) return b;
+    const std::string_view text = ctx.text();
+    if (b->end >= text.size() || text.substr(0, b->end).ends_with(turn_end)) return b;
+    std::size_t end = ctx.find("<|function_call|>", b->end);
+    if (end == std::string_view::npos) {
+        end = text.size();
+        note_end(text);  // a block to the end grows with the text
+    }
+    b->end = end;
+    b->candidates.front().end = end;
+    return b;
+}
+
+// GigaChat 3.1's form. The models write one call per turn; several calls are rendered
+// one after another, each with its own token, which the grammar reads back.
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out;
+    for (const auto& c : calls) out += "<|function_call|>" + call_object_text(c);
+    return out;
+}
+
+std::string instruction(const Settings& s) {
+    return "To call a tool, write <|function_call|> followed by a JSON object with the function name and its "
+           "arguments, and end your turn there:\n" +
+           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s);
+}
+
+}  // namespace
+
+extern const GrammarDef gigachat_grammar{
+    "gigachat",
+    "<|function_call|>{\"name\": …, \"arguments\": …} (3.1) or <|message_sep|>function call<|role_sep|>{…} (3)",
+    markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail

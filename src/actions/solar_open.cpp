@@ -1,0 +1,78 @@
+// Reader for Upstage Solar Open (grammars/solar_open.hpp): named json_blocks, each with the
+// model's call id, in a `<|tool_calls|>` section; Solar Open 2's calls with named text
+// arguments, read by the shared params reader.
+#include "grammar_def.hpp"
+#include "named_call_reader.hpp"
+#include "params_reader.hpp"
+#include "solar_open.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+namespace so = grammar::solar_open;
+
+template <typename Rule>
+struct action : json_block_action<Rule> {};
+template <> struct action<so::function_name> : named_call::name {};
+template <> struct action<so::call_id> : named_call::id {};
+template <> struct action<so::call_header> : named_call::header {};
+
+template <typename Rule>
+struct v2_action : params::shape_action<Rule> {};
+template <> struct v2_action<so::v2_name> : params::call_name {};
+template <> struct v2_action<so::arg_name> : params::param_key {};
+template <> struct v2_action<so::v2_value_text> : params::param_value {};
+template <> struct v2_action<so::v2_call> : params::call_end {};
+
+const std::vector<std::string>& openers() {
+    static const std::vector<std::string> list = {"<|tool_calls|>", "<|tool_call:begin|>"};
+    return list;
+}
+
+constexpr std::string_view v2_opener = "<|tool_call:start|>";
+
+std::vector<std::string> markers(const Settings&) {
+    std::vector<std::string> out = openers();
+    out.emplace_back(v2_opener);
+    return out;
+}
+
+std::optional<Block> read_call(ScanContext& ctx, std::size_t at) {
+    return read_named_call<so::call, so::call_header, action>(ctx, at, "solar_open", "<|tool_call:end|>", openers());
+}
+
+// Solar Open 2's template writes `<|tool_arg:value|>` + value + `<|tool_arg:end|>`: values
+// verbatim.
+constexpr ValueLayout v2_layout{};
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    if (ctx.text().compare(at, v2_opener.size(), v2_opener) == 0)
+        return read_params_block<so::v2_call, v2_action>(ctx, at, "solar_open", "<|tool_call:end|>", v2_layout);
+    return read_call_section<so::section_open, so::section_close>(ctx, at, read_call);
+}
+
+// The ids are the calls' own where they have one, else their index (Solar writes short
+// random ids; llama.cpp's tests use indexes).
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out = "<|tool_calls|>";
+    for (std::size_t i = 0; i < calls.size(); ++i)
+        out += "<|tool_call:begin|>" + (calls[i].id.empty() ? std::to_string(i) : calls[i].id) + "<|tool_call:name|>" +
+               calls[i].name + "<|tool_call:args|>" + json_text(calls[i].arguments) + "<|tool_call:end|>";
+    return out + "<|calls|>";
+}
+
+std::string instruction(const Settings& s) {
+    return "To call tools, write one <|tool_calls|> section holding every call; each call gives an id, the tool's "
+           "name and its arguments as a JSON object:\n" +
+           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s);
+}
+
+}  // namespace
+
+extern const GrammarDef solar_open_grammar{
+    "solar_open",
+    "<|tool_calls|><|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>…<|calls|>",
+    markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail
