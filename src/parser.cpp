@@ -703,15 +703,25 @@ Result Parser::Impl::parse(std::string_view text) const {
     if (answers.empty()) {
         result.content = text_without(text, 0, text.size(), removed);
     } else {
-        // A block's answer takes the block's place, joined as any piece of content is.
+        // A block's answer takes the block's place, joined as any piece of content is: the
+        // kept pieces around it keep their whitespace, so the joins keep their breaks.
         std::sort(answers.begin(), answers.end());
+        auto append_kept = [&](std::size_t begin, std::size_t end) {
+            std::size_t pos = begin;
+            for (const auto& [b, e] : removed) {
+                if (e <= pos || b >= end) continue;
+                if (b > pos) detail::append_piece(result.content, text.substr(pos, b - pos));
+                pos = std::max(pos, e);
+            }
+            if (pos < end) detail::append_piece(result.content, text.substr(pos, end - pos));
+        };
         std::size_t from = 0;
         for (const auto& [at, answer] : answers) {
-            detail::append_piece(result.content, text_without(text, from, at, removed));
+            append_kept(from, at);
             detail::append_piece(result.content, *answer);
             from = at;
         }
-        detail::append_piece(result.content, text_without(text, from, text.size(), removed));
+        append_kept(from, text.size());
         result.content = detail::trim_copy(result.content);
     }
     std::sort(removed_reasoning.begin(), removed_reasoning.end());
