@@ -76,6 +76,10 @@ struct Block {
     // `>>>all\n` message text): kept in content, while the rest of the block is removed as
     // syntax even when the block holds no candidate. Sorted, non-overlapping.
     std::vector<std::pair<std::size_t, std::size_t>> content;
+    // The model's answer the block wraps, decoded (llama.cpp's generic `{"response": "…"}`):
+    // stands in the content where the block stood, which is removed as framing. A block
+    // with an answer and no candidate is an answer, not tool syntax.
+    std::optional<std::string> answer;
     // Candidates past the profile's max_candidates are never judged: the combinator keeps
     // only how many there were and whether any was read without a problem, not their
     // documents (thousands of tiny hostile calls would otherwise be held to the end).

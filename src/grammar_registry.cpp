@@ -15,6 +15,7 @@ namespace toolgram::detail {
 extern const GrammarDef tag_grammar;
 extern const GrammarDef marker_grammar;
 extern const GrammarDef json_grammar;
+extern const GrammarDef generic_grammar;
 extern const GrammarDef bracket_grammar;
 extern const GrammarDef xml_grammar;
 extern const GrammarDef text_kv_grammar;
@@ -60,7 +61,7 @@ extern const GrammarDef gigachat35_grammar;
 
 const std::vector<const GrammarDef*>& all_grammars() {
     static const std::vector<const GrammarDef*> table = {
-        &tag_grammar, &marker_grammar, &json_grammar, &bracket_grammar, &xml_grammar, &text_kv_grammar,
+        &tag_grammar, &marker_grammar, &json_grammar, &generic_grammar, &bracket_grammar, &xml_grammar, &text_kv_grammar,
         // model families
         &hermes_grammar,
         &qwen3_coder_grammar,

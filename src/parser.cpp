@@ -602,6 +602,7 @@ Result Parser::Impl::parse(std::string_view text) const {
     std::optional<std::size_t> first_failure;  // index into tm.candidates
     std::size_t first_failure_offset = 0;
     std::vector<std::pair<Call, std::size_t>> accepted;  // call, candidate report index
+    std::vector<std::pair<std::size_t, const std::string*>> answers;  // where a block's answer stands in content
 
     for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
         auto& block = blocks[bi];
@@ -647,6 +648,7 @@ Result Parser::Impl::parse(std::string_view text) const {
         const bool fallback_block = !block.candidates.empty() ? block.candidates.front().role == Role::fallback
                                                                : block.role == Role::fallback;
         if (block_has_call || (!fallback_block && (block_is_syntax || !block.content.empty() || no_candidate))) {
+            if (block.answer && !block.in_reasoning) answers.emplace_back(block_spans[bi].first, &*block.answer);
             // The block's span, less the content it frames.
             std::vector<std::pair<std::size_t, std::size_t>> pieces;
             std::size_t from = block_spans[bi].first;
@@ -667,8 +669,9 @@ Result Parser::Impl::parse(std::string_view text) const {
                                            std::to_string(seen - limits.max_candidates) + " more candidates not judged"});
     }
     // A block that only frames content (no candidate) is message layout, not tool syntax.
-    tm.saw_tool_syntax = std::any_of(blocks.begin(), blocks.end(),
-                                     [](const Block& b) { return !b.candidates.empty() || b.dropped > 0 || b.content.empty(); });
+    tm.saw_tool_syntax = std::any_of(blocks.begin(), blocks.end(), [](const Block& b) {
+        return !b.candidates.empty() || b.dropped > 0 || (b.content.empty() && !b.answer);
+    });
     for (auto& [call, ri] : accepted) {
         const CandidateReport& rep = tm.candidates[ri];
         if (tm.grammar.empty()) tm.grammar = rep.grammar;
@@ -697,7 +700,30 @@ Result Parser::Impl::parse(std::string_view text) const {
             if (!reasoning_in_content || !detail::region_at(reasoning, at)) removed.emplace_back(at, at + marker.size());
     }
     std::sort(removed.begin(), removed.end());
-    result.content = text_without(text, 0, text.size(), removed);
+    if (answers.empty()) {
+        result.content = text_without(text, 0, text.size(), removed);
+    } else {
+        // A block's answer takes the block's place, joined as any piece of content is: the
+        // kept pieces around it keep their whitespace, so the joins keep their breaks.
+        std::sort(answers.begin(), answers.end());
+        auto append_kept = [&](std::size_t begin, std::size_t end) {
+            std::size_t pos = begin;
+            for (const auto& [b, e] : removed) {
+                if (e <= pos || b >= end) continue;
+                if (b > pos) detail::append_piece(result.content, text.substr(pos, b - pos));
+                pos = std::max(pos, e);
+            }
+            if (pos < end) detail::append_piece(result.content, text.substr(pos, end - pos));
+        };
+        std::size_t from = 0;
+        for (const auto& [at, answer] : answers) {
+            append_kept(from, at);
+            detail::append_piece(result.content, *answer);
+            from = at;
+        }
+        append_kept(from, text.size());
+        result.content = detail::trim_copy(result.content);
+    }
     std::sort(removed_reasoning.begin(), removed_reasoning.end());
     for (const auto& r : reasoning) {
         if (reasoning_in_content) break;

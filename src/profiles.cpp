@@ -62,6 +62,17 @@ void configure_jamba(Settings& s) {
     add_content_marker(s, "<answer>");
     add_content_marker(s, "</answer>");
 }
+// Apriel 1.5 and 1.6 Thinker reason in plain text and end it with [BEGIN FINAL RESPONSE];
+// the opener is no token of their own: 1.6's prompt ends with "Here are my reasoning
+// steps:\n", 1.5 writes that line itself. So the block has no opener, only the closer
+// that ends what the output started with (an opener "Here are my…" would turn any answer
+// quoting it into reasoning). 1.5's template also asks for thoughts in <thinking> tags
+// before calls. The answer may end with [END FINAL RESPONSE] and the turn's <|end|>.
+void configure_apriel(Settings& s) {
+    add_reasoning(s, {"", "[BEGIN FINAL RESPONSE]"});
+    add_reasoning(s, {"<thinking>", "</thinking>"});
+    for (const char* m : {"[BEGIN FINAL RESPONSE]", "[END FINAL RESPONSE]", "<|end|>"}) add_content_marker(s, m);
+}
 void configure_command_r(Settings& s) {
     add_reasoning(s, {"<|START_THINKING|>", "<|END_THINKING|>"});
     add_content_marker(s, "<|START_RESPONSE|>");
@@ -81,6 +92,11 @@ const std::vector<ProfileRow>& generic_rows() {
          {primary("marker")}},
         {"json", "any model in JSON mode", "the whole output is a JSON call, array of calls, or {\"tool_calls\": […]}",
          {primary("json")}, nullptr, false},
+        // llama.cpp's "Generic" chat format, for models it has no template of their own for:
+        // the wrapper object, or a bare call object as `json` reads it.
+        {"generic", "any model under llama.cpp's generic JSON format",
+         "{\"tool_call\": {…}}, {\"tool_calls\": […]} or {\"response\": \"…\"}: the whole output is one object",
+         {primary("generic"), primary("json")}, nullptr, false},
         {"bracket", "any model prompted with Python calls", "Python call list [f(a=1), g()] or a bare call",
          {primary("bracket")}, nullptr, false},
         {"xml", "any model prompted with XML calls", "XML markup calls: <tool_call>, <function_call>, <invoke>",
@@ -241,9 +257,12 @@ const std::vector<ProfileRow>& family_rows() {
          "<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>; reasoning on the analysis "
          "channel, the answer on the final channel",
          {primary("harmony")}, configure_harmony},
-        {"jamba", "Jamba 1.5, Hunyuan-A13B, Apriel, MiniMax-M1",
+        {"jamba", "Jamba 1.5, Hunyuan-A13B, MiniMax-M1",
          "<tool_calls>[{\"name\": …, \"arguments\": …}]</tool_calls>, or one call object a line (MiniMax-M1)",
          {primary("jamba")}, configure_jamba},
+        {"apriel", "Apriel 1.5, 1.6 Thinker",
+         "reasoning up to [BEGIN FINAL RESPONSE], then <tool_calls>[{\"name\": …, \"arguments\": …}]</tool_calls>",
+         {primary("jamba")}, configure_apriel},
         {"nemotron", "Nemotron Nano v2", "<TOOLCALL>[{\"name\": …, \"arguments\": …}]</TOOLCALL>",
          {primary("nemotron")}},
         {"internlm", "InternLM 2.5, Intern-S1",
@@ -319,7 +338,10 @@ Profile make_auto() {
         for (const auto& g : row.in_auto)
             if (g.role == Role::fallback) add(g);
     }
-    for (const char* g : {"json", "bracket", "text_kv"}) add(fallback(g));
+    // `generic` after `json`: it reads the wrappers json declines ({"tool_call": {…}}).
+    // Only under its own profile is a `{"response": …}` the answer: in auto, a fallback
+    // block without a call stays text.
+    for (const char* g : {"json", "generic", "bracket", "text_kv"}) add(fallback(g));
     return p;
 }
 

@@ -1,5 +1,6 @@
 // Reader for the functionary_v32 family (grammars/functionary_v32.hpp): a run of
-// `>>>RECIPIENT\n` messages, calls as named json payloads, `all` as framed content.
+// `>>>RECIPIENT\n` messages, calls as named json payloads, `all` as framed content, and
+// `python` messages holding code as calls of the python tool.
 #include "functionary_v32.hpp"
 #include "grammar_def.hpp"
 #include "named_call_reader.hpp"
@@ -17,22 +18,52 @@ template <> struct action<f::headless_call_header> : named_call::header {};
 
 std::vector<std::string> markers(const Settings&) { return {">>>"}; }
 
-template <typename TextHeader, typename Call, typename CallHeader>
-bool read_message(ScanContext& ctx, Block& out) {
+// Where a message whose body is free text (`all`'s text, `python`'s code) ends: at the
+// next `>>>` that starts a call message (`>>> print(1)` in an answer is text), or the end
+// of the output. Searched directly, not through the scan context, whose cache for ">>>"
+// answers where the first one stands; each body is searched once.
+std::size_t message_end(ScanContext& ctx, std::size_t body) {
     const std::string_view text = ctx.text();
+    std::size_t stop = text.find(">>>", body);
+    while (stop != std::string_view::npos && match_at<f::call_header>(ctx, stop) == std::string_view::npos)
+        stop = text.find(">>>", stop + 3);
+    if (stop == std::string_view::npos) {
+        note_end(text);
+        stop = text.size();
+    }
+    return stop;
+}
+
+// A message to `python` holding code, not JSON: one candidate, `python` with the code as
+// written as its "code" argument. A message with no code is refused: nothing to run.
+void read_code(ScanContext& ctx, std::size_t header, std::size_t body, Block& out) {
+    const std::size_t stop = message_end(ctx, body);
+    Candidate c;
+    c.grammar = "functionary_v32";
+    c.begin = header;
+    c.end = stop;
+    c.name = "python";
+    const std::string_view code = ctx.text().substr(body, stop - body);
+    if (code.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+        c.problem = "the message to python holds no code";
+        c.problem_offset = body;
+    }
+    c.arguments = json::object();
+    c.arguments["code"] = std::string(code);
+    add_candidate(out, std::move(c), ctx.settings().limits);
+    out.end = stop;
+}
+
+template <typename TextHeader, typename CodeHeader, typename Call, typename CallHeader>
+bool read_message(ScanContext& ctx, Block& out) {
     if (const std::size_t body = match_at<TextHeader>(ctx, out.end); body != std::string_view::npos) {
-        // Text runs to the next `>>>` that starts a message (`>>> print(1)` in an answer
-        // is text). Searched directly, not through the scan context, whose cache for
-        // ">>>" answers where the first one stands; each text is searched once.
-        std::size_t stop = text.find(">>>", body);
-        while (stop != std::string_view::npos && match_at<f::call_header>(ctx, stop) == std::string_view::npos)
-            stop = text.find(">>>", stop + 3);
-        if (stop == std::string_view::npos) {
-            note_end(text);
-            stop = text.size();
-        }
+        const std::size_t stop = message_end(ctx, body);
         out.content.emplace_back(body, stop);
         out.end = stop;
+        return true;
+    }
+    if (const std::size_t body = match_at<CodeHeader>(ctx, out.end); body != std::string_view::npos) {
+        read_code(ctx, out.end, body, out);
         return true;
     }
     std::optional<Block> b =
@@ -53,10 +84,11 @@ std::optional<Block> read_messages(ScanContext& ctx, std::size_t begin, bool hea
     const std::string_view text = ctx.text();
     Block out;
     out.begin = out.end = begin;
-    bool more = headless ? read_message<f::headless_text_header, f::headless_call, f::headless_call_header>(ctx, out)
-                         : read_message<f::text_header, f::call, f::call_header>(ctx, out);
+    bool more = headless ? read_message<f::headless_text_header, f::headless_code_header, f::headless_call,
+                                        f::headless_call_header>(ctx, out)
+                         : read_message<f::text_header, f::code_header, f::call, f::call_header>(ctx, out);
     while (more && text.compare(out.end, 3, ">>>") == 0)
-        more = read_message<f::text_header, f::call, f::call_header>(ctx, out);
+        more = read_message<f::text_header, f::code_header, f::call, f::call_header>(ctx, out);
     if (out.end == begin) return std::nullopt;
     return out;
 }
@@ -97,7 +129,8 @@ std::optional<Block> read_head(ScanContext& ctx, std::size_t begin) { return rea
 }  // namespace
 
 extern const GrammarDef functionary_v32_grammar{
-    "functionary_v32", ">>>NAME\\n{…} per call, >>>all\\n for text; the first >>> may be in the prompt",
+    "functionary_v32",
+    ">>>NAME\\n{…} per call, >>>all\\n for text, >>>python\\n then code; the first >>> may be in the prompt",
     markers, read_at, read_whole, instruction, render, read_head,
 };
 

@@ -1,5 +1,6 @@
 // Reader for the llama3_json family (grammars/llama3_json.hpp): call objects, bare or
-// after <|python_tag|>, joined by `;`.
+// after <|python_tag|>, joined by `;`, and Llama 3.1's built-in tool call
+// `<|python_tag|>NAME.call(…)`, read with the Python call actions.
 //
 // Two grammar definitions share this reader: `llama3_json` reads both forms and is what
 // the llama3_json profile runs; `llama3_json_tagged` reads only the <|python_tag|> form,
@@ -8,6 +9,7 @@
 #include "block_reader.hpp"
 #include "grammar_def.hpp"
 #include "llama3_json.hpp"
+#include "python_call_actions.hpp"
 
 namespace toolgram::detail {
 namespace {
@@ -48,6 +50,27 @@ struct action<lj::call_object> {
     }
 };
 
+// The built-in call: the name is the identifier before `.call`; the rest is a Python
+// call's arguments, so a call's candidate is made as the Python call syntax makes it.
+template <typename Rule>
+struct builtin_action : python_call_action<Rule> {};
+template <>
+struct builtin_action<lj::builtin_name> : python_call_action<grammar::python_call::function_name> {};
+template <>
+struct builtin_action<lj::builtin_call> : python_call_action<grammar::python_call::call> {};
+
+// `<|python_tag|>NAME.call(…)` at `at`: the block, a broken one, or nothing when the tag
+// is not followed by a built-in call's head.
+std::optional<Block> read_builtin(ScanContext& ctx, std::size_t at) {
+    PythonCallState st;
+    const RunResult r = run_rule_at<lj::builtin, builtin_action>(ctx, at, st);
+    if (r.failed)
+        return failed_block("llama3_json", at, broken_block_end(ctx.text().size(), r.failure), r.failure,
+                            ctx.settings().limits.max_depth);
+    if (!r.matched || st.calls.empty()) return std::nullopt;
+    return python_call_block(st, "llama3_json", at, r.end);
+}
+
 const json* member(const json& o, const char* key) {
     auto it = o.find(key);
     return it == o.end() ? nullptr : &*it;
@@ -75,6 +98,8 @@ std::optional<Block> read_block(ScanContext& ctx, std::size_t at, bool tagged_on
     const std::string_view text = ctx.text();
     if (tagged_only && text.compare(at, 14, "<|python_tag|>") != 0) return std::nullopt;
     const bool opens_output = text.find_first_not_of(" \t\r\n") == at;
+    if (text.compare(at, 14, "<|python_tag|>") == 0)
+        if (std::optional<Block> b = read_builtin(ctx, at)) return b;
     LlamaState st;
     const RunResult r = run_rule_at<lj::block, action>(ctx, at, st);
     if (r.failed) {
@@ -134,13 +159,16 @@ std::string instruction(const Settings& s) {
 }  // namespace
 
 extern const GrammarDef llama3_json_grammar{
-    "llama3_json", "{\"name\": …, \"parameters\": …} call objects, bare or after <|python_tag|>, joined by ';'",
+    "llama3_json",
+    "{\"name\": …, \"parameters\": …} call objects, bare or after <|python_tag|>, joined by ';'; "
+    "<|python_tag|>NAME.call(k=v) (Llama 3.1 built-in tools)",
     all_markers, read_at, nullptr, instruction, render,
 };
 
 extern const GrammarDef llama3_json_tagged_grammar{
     "llama3_json_tagged",
-    "the llama3_json family's <|python_tag|>{…} form only (auto runs it as a primary; the bare form is a fallback)",
+    "the llama3_json family's <|python_tag|>{…} and <|python_tag|>NAME.call(…) forms only (auto runs it as a "
+    "primary; the bare form is a fallback)",
     tag_markers, read_tagged_at, nullptr, instruction, render,
 };
 

@@ -1078,9 +1078,9 @@ TEST_CASE("Parser construction refuses bad configuration with std::invalid_argum
         }
         // The generic profiles come first; the model families (issue 3) follow them.
         const auto names = toolgram::builtin_profile_names();
-        REQUIRE(names.size() >= 7);
-        CHECK(std::vector<std::string>(names.begin(), names.begin() + 7) ==
-              std::vector<std::string>{"auto", "tag", "marker", "json", "bracket", "xml", "text_kv"});
+        REQUIRE(names.size() >= 8);
+        CHECK(std::vector<std::string>(names.begin(), names.begin() + 8) ==
+              std::vector<std::string>{"auto", "tag", "marker", "json", "generic", "bracket", "xml", "text_kv"});
     }
 }
 

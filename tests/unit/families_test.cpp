@@ -22,7 +22,7 @@ using toolgram::json;
 namespace {
 
 const fs::path corpus_root = fs::path(TOOLGRAM_SOURCE_DIR) / "corpus";
-const std::vector<std::string> generic_profiles = {"auto", "tag", "marker", "json", "bracket", "xml", "text_kv"};
+const std::vector<std::string> generic_profiles = {"auto", "tag", "marker", "json", "generic", "bracket", "xml", "text_kv"};
 // The model families FORMATS.md surveys. Every one must keep its profile and its full
 // corpus; a profile not listed here is a syntax added since (scripts/new-grammar).
 const std::vector<std::string> formats_md_families = {

@@ -27,12 +27,12 @@ std::vector<toolgram::Tool> tools() {
 
 const toolgram::Call good{"", "get_weather", {{"city", "Antwerp"}}};
 
-// Profiles that render calls; json holds one call or array as the whole output, so two
-// renderings side by side are not its syntax.
+// Profiles that render calls; json and generic hold one call or list as the whole output,
+// so two renderings side by side are not their syntax.
 std::vector<std::string> writing_profiles() {
     std::vector<std::string> out;
     for (const auto& n : toolgram::builtin_profile_names())
-        if (n != "auto" && n != "text_kv" && n != "json") out.push_back(n);
+        if (n != "auto" && n != "text_kv" && n != "json" && n != "generic") out.push_back(n);
     return out;
 }
 

@@ -417,6 +417,7 @@ TEST_CASE("stream: a call followed by prose ends when it is complete, not when t
     const toolgram::Call call{"", "get_weather", {{"city", "Paris"}, {"unit", "celsius"}, {"days", 3}}};
     for (const auto& name : toolgram::builtin_profile_names()) {
         if (name == "auto" || name == "json" || name == "text_kv") continue;  // no syntax of their own to write
+        if (name == "generic") continue;  // the whole output is the object: prose after it is not its syntax
         if (name == "glm45" || name == "minicpm5") continue;
         const toolgram::Profile p = profile_outside(name);
         const std::string head = "Let me check the weather for you.\n";
