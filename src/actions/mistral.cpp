@@ -29,13 +29,8 @@ bool call_id_shaped(std::string_view s) {
     });
 }
 
-// `[TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}` with its special tokens stripped reads as the
-// name NAMEID. Where the name as written is no declared tool but, less its last nine
-// characters, is one exactly and those nine are an id's, the call is that tool's, the
-// id its id, reported (`call_id_split_from_name`); where both readings name a declared
-// tool, which one the model meant is ambiguous, and the call is refused. Without a tool
-// list nothing can decide: the name stays as written.
-// Only in the stripped form: where [ARGS] stands, so would [CALL_ID] have.
+// Whether the call is written in the stripped form, the name followed directly by `{`: a
+// fused id is looked for only there, as where [ARGS] stands, so would [CALL_ID] have.
 bool stripped_form(std::string_view text, const Candidate& c) {
     constexpr std::string_view opener = "[TOOL_CALLS]";
     std::size_t p = c.begin;
@@ -46,6 +41,12 @@ bool stripped_form(std::string_view text, const Candidate& c) {
            text[p + c.name.size()] == '{';
 }
 
+// `[TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}` with its special tokens stripped reads as the
+// name NAMEID. Where the name as written is no declared tool but, less its last nine
+// characters, is one exactly and those nine are an id's, the call is that tool's, the
+// id its id, reported (`call_id_split_from_name`); where both readings name a declared
+// tool, which one the model meant is ambiguous, and the call is refused. Without a tool
+// list nothing can decide: the name stays as written.
 void split_fused_call_id(ScanContext& ctx, Block& block) {
     const ToolSet* tools = ctx.tools();
     if (!tools || tools->empty()) return;
