@@ -7,7 +7,10 @@
 // the namespace and the index. Quirks handled: whitespace (and newlines) between any two
 // tokens; section markers missing (calls written bare), or spelt `tool_call_section`;
 // a reference without the `functions.` namespace or without the index; the closers cut
-// off at the end of output (json_block's healing). A call after reasoning that was never
+// off at the end of output (json_block's healing); a bare counter in place of the
+// reference (`<|tool_call_begin|>0 <|tool_call_argument_begin|>`, which vLLM's kimi_k2
+// parser tests read), which names no tool: the reader infers it from the arguments only
+// where exactly one declared tool fits them. A call after reasoning that was never
 // closed is the profile's `reasoning_ends_at_call`, not the grammar's.
 #pragma once
 
@@ -32,7 +35,9 @@ using call_end = literal<TAO_PEGTL_STRING("<|tool_call_end|>")>;  // a Getter, n
 struct namespace_prefix : TAO_PEGTL_STRING("functions.") {};
 struct function_name : plus<not_one<':', '<', ' ', '\t', '\r', '\n'>> {};
 struct call_index : plus<digit> {};
-struct call_ref : seq<opt<namespace_prefix>, function_name, opt<one<':'>, call_index>> {};
+// Digits alone up to the arguments' token: a counter, not a name (no tool is named `0`).
+struct bare_counter : seq<plus<digit>, at<sp, argument_begin>> {};
+struct call_ref : sor<bare_counter, seq<opt<namespace_prefix>, function_name, opt<one<':'>, call_index>>> {};
 struct call_header : seq<call_begin, sp, call_ref, sp, argument_begin> {};
 struct call : json_block::block<call_header, call_end> {};
 

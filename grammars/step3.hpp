@@ -13,7 +13,10 @@
 // `<steptml:parameter name=` or `</steptml:invoke>` when its closer was left out, where the
 // structure after it shows that is the end (grammars/param_value.hpp); the invoke's, the
 // call's and the section's closers may each be left out. A call without
-// the section tokens is read too.
+// the section tokens is read too. The name may be written after the separator as well,
+// `function<｜tool_sep｜>edit_file\n<steptml:invoke name="edit_file">` (vLLM's step3
+// parser tests): the reader refuses a call whose two names differ, as which one is meant
+// cannot be told.
 #pragma once
 
 #include <tao/pegtl.hpp>
@@ -31,7 +34,8 @@ struct call_begin : TAO_PEGTL_STRING("<｜tool_call_begin｜>") {};
 struct call_end : TAO_PEGTL_STRING("<｜tool_call_end｜>") {};
 struct tool_sep : TAO_PEGTL_STRING("<｜tool_sep｜>") {};
 struct call_type : TAO_PEGTL_STRING("function") {};
-struct call_open : seq<call_begin, params::ws, call_type, params::ws, tool_sep> {};
+struct repeated_name : plus<not_one<'<', ' ', '\t', '\r', '\n'>> {};
+struct call_open : seq<call_begin, params::ws, call_type, params::ws, tool_sep, opt<params::ws, repeated_name>> {};
 
 struct invoke_start : TAO_PEGTL_STRING("<steptml:invoke") {};
 struct invoke_open : params::attribute_open<invoke_start> {};
@@ -70,6 +74,11 @@ struct tool_call : params::wrapper<call_open, invoke, call_end> {};
 struct section : params::wrapper<calls_begin, tool_call, calls_end> {};
 
 struct block : sor<section, tool_call> {};
+
+// A call's header and then the end of output (`…function<｜tool_sep｜>edit_file`): a call
+// cut before its invoke.
+struct cut_header : seq<opt<calls_begin, params::ws>, call_begin, params::ws,
+                        opt<call_type, params::ws, opt<tool_sep, opt<params::ws, repeated_name>>>, params::ws, eof> {};
 
 }  // namespace toolgram::grammar::step3
 

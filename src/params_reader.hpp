@@ -40,6 +40,9 @@ struct ParamsState : BlockState {
     std::string key;
     bool in_call = false;
     ValueLayout layout;
+    // A name the syntax writes before the call's own (Step-3's `function<｜tool_sep｜>NAME`
+    // before `<steptml:invoke name="NAME">`): the family's reader compares the two.
+    std::optional<std::string> announced_name;
 
     void begin_call(std::string_view name, std::size_t begin);
     void set_text(std::string_view raw);         // a text value: CDATA unwrapped, or layout removed

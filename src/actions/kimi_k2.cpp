@@ -1,7 +1,10 @@
 // Reader for the kimi_k2 family (grammars/kimi_k2.hpp): named json_blocks in a section.
+// A call whose reference is a bare counter names no tool: the tool is inferred from its
+// arguments where exactly one declared tool's schema takes them, and reported so.
 #include "grammar_def.hpp"
 #include "kimi_k2.hpp"
 #include "named_call_reader.hpp"
+#include "toolset.hpp"
 
 namespace toolgram::detail {
 namespace {
@@ -22,11 +25,74 @@ const std::vector<std::string>& openers() {
 
 std::vector<std::string> markers(const Settings&) { return openers(); }
 
+// The declared tools a reason names: all of them up to a handful, then how many more.
+std::string tool_list(const ToolSet& tools, const std::vector<int>& which) {
+    constexpr std::size_t shown = 8;
+    std::string out;
+    for (std::size_t i = 0; i < which.size() && i < shown; ++i) {
+        if (i > 0) out += ", ";
+        out += tools.tool(which[i]).name;
+    }
+    if (which.size() > shown) out += " and " + std::to_string(which.size() - shown) + " more";
+    return out;
+}
+
+// A call written `<|tool_call_begin|>0 <|tool_call_argument_begin|>{…}`: its id is the
+// counter, and it names no tool. The tool is the one declared tool whose schema the
+// arguments pass with no property it does not declare (the gate a guessed call passes),
+// reported as the repair `name_inferred_from_arguments`. Where none or several fit, or no
+// tool list is given, or the output was cut inside the call (more arguments may have been
+// coming, and they could point to another tool), nothing can decide: refused, the reason
+// naming the candidates.
+void infer_bare_counter_names(ScanContext& ctx, Block& block) {
+    for (Candidate& c : block.candidates) {
+        if (!c.problem.empty() || !c.name.empty() || !c.id || c.id->empty() ||
+            c.id->find_first_not_of("0123456789") != std::string::npos)
+            continue;
+        const std::string lead = "the call names no tool, only the counter \"" + *c.id + "\"";
+        const auto refuse = [&](const std::string& why) {
+            c.problem = lead + ", and " + why;
+            c.problem_offset = c.begin;
+        };
+        const ToolSet* tools = ctx.tools();
+        if (!tools || tools->empty()) {
+            refuse("no tool list is given to tell which tool it calls");
+            continue;
+        }
+        if (c.healed || !c.unfinished.empty()) {
+            refuse("the output was cut off inside it: its arguments may be incomplete, so which tool it calls "
+                   "cannot be told from them");
+            continue;
+        }
+        if (!c.arguments.is_object()) {
+            refuse("its arguments are not a JSON object to tell the tool from");
+            continue;
+        }
+        std::vector<int> fit, all;
+        for (int i = 0; i < static_cast<int>(tools->size()); ++i) {
+            all.push_back(i);
+            if (tools->usable(i) && tools->validate(i, c.arguments, true).pass) fit.push_back(i);
+        }
+        if (fit.size() == 1) {
+            c.name = tools->tool(fit.front()).name;
+            c.notes.push_back("name_inferred_from_arguments");
+        } else if (fit.empty()) {
+            refuse("its arguments fit none of the declared tools (" + tool_list(*tools, all) + ")");
+        } else {
+            refuse("its arguments fit several declared tools (" + tool_list(*tools, fit) +
+                   "): which one it calls is ambiguous");
+        }
+    }
+}
+
 // Kimi's call id is `functions.NAME:INDEX`; `functions.NAME.0` is refused, not read as
 // the name `NAME.0` (refuse_dot_for_index).
 std::optional<Block> read_call(ScanContext& ctx, std::size_t at) {
     std::optional<Block> b = read_named_call<k::call, k::call_header, action>(ctx, at, "kimi_k2", "<|tool_call_end|>", openers());
-    if (b) refuse_dot_for_index(*b, ":");
+    if (b) {
+        refuse_dot_for_index(*b, ":");
+        infer_bare_counter_names(ctx, *b);
+    }
     return b;
 }
 

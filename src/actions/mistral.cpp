@@ -1,8 +1,10 @@
 // Reader for the mistral family (grammars/mistral.hpp): a named or listed json payload
-// after [TOOL_CALLS].
+// after [TOOL_CALLS]. Where the engine stripped [ARGS] and [CALL_ID], the name the model
+// wrote may carry the call id fused to it; the tool list decides where it ends.
 #include "grammar_def.hpp"
 #include "mistral.hpp"
 #include "named_call_reader.hpp"
+#include "toolset.hpp"
 
 namespace toolgram::detail {
 namespace {
@@ -17,8 +19,74 @@ template <> struct action<m::call_header> : named_call::header {};
 
 std::vector<std::string> markers(const Settings&) { return {"[TOOL_CALLS]"}; }
 
+// Mistral's call ids are 9 ASCII letters and digits (mistral_common's, and what vLLM
+// generates for the family).
+constexpr std::size_t call_id_size = 9;
+
+bool call_id_shaped(std::string_view s) {
+    return s.size() == call_id_size && std::all_of(s.begin(), s.end(), [](char ch) {
+        return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+    });
+}
+
+// Whether the call is written in the stripped form, the name followed directly by `{`: a
+// fused id is looked for only there, as where [ARGS] stands, so would [CALL_ID] have.
+bool stripped_form(std::string_view text, const Candidate& c) {
+    constexpr std::string_view opener = "[TOOL_CALLS]";
+    std::size_t p = c.begin;
+    if (text.compare(p, opener.size(), opener) != 0) return false;
+    p += opener.size();
+    while (p < text.size() && (text[p] == ' ' || text[p] == '\t')) ++p;
+    return text.compare(p, c.name.size(), c.name) == 0 && p + c.name.size() < text.size() &&
+           text[p + c.name.size()] == '{';
+}
+
+// `[TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}` with its special tokens stripped reads as the
+// name NAMEID. Where the name as written is no declared tool but, less its last nine
+// characters, is one exactly and those nine are an id's, the call is that tool's, the
+// id its id, reported (`call_id_split_from_name`); where both readings name a declared
+// tool, which one the model meant is ambiguous, and the call is refused. Without a tool
+// list nothing can decide: the name stays as written.
+void split_fused_call_id(ScanContext& ctx, Block& block) {
+    const ToolSet* tools = ctx.tools();
+    if (!tools || tools->empty()) return;
+    for (Candidate& c : block.candidates) {
+        if (!c.problem.empty() || c.id || c.name.size() <= call_id_size || !stripped_form(ctx.text(), c)) continue;
+        const std::string_view tail = std::string_view(c.name).substr(c.name.size() - call_id_size);
+        if (!call_id_shaped(tail)) continue;
+        const std::string head = c.name.substr(0, c.name.size() - call_id_size);
+        const ToolSet::Resolution short_name = tools->resolve(head);
+        if (short_name.index < 0 || short_name.how != "exact") continue;
+        const ToolSet::Resolution whole = tools->resolve(c.name);
+        if (whole.index >= 0) {
+            c.problem = "the name \"" + c.name + "\" is a declared tool, and so is \"" + head +
+                        "\" followed by the call id \"" + std::string(tail) +
+                        "\" (the [CALL_ID] and [ARGS] tokens were stripped): which tool is called is ambiguous";
+            c.problem_offset = c.begin;
+            continue;
+        }
+        c.id = std::string(tail);
+        c.name = head;
+        c.notes.push_back("call_id_split_from_name");
+    }
+}
+
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_named_call<m::block, m::named_header, action>(ctx, at, "mistral", "", markers(ctx.settings()));
+    std::optional<Block> b = read_named_call<m::block, m::named_header, action>(ctx, at, "mistral", "", markers(ctx.settings()));
+    if (b) {
+        split_fused_call_id(ctx, *b);
+        return b;
+    }
+    // `[TOOL_CALLS]NAME` and then the end of output: a call cut before its arguments (the
+    // stripped form has no [ARGS] to show the header ended), rejected rather than left as
+    // text.
+    JsonBlockState st;
+    const RunResult header = run_rule_at<m::cut_header, action>(ctx, at, st);
+    if (!header.matched || skip_space(ctx.text(), header.end) < ctx.text().size()) return std::nullopt;
+    FailureInfo cut{Failure::cut, header.end, "output cut after the call's name, before its arguments"};
+    Block cut_block = failed_block("mistral", at, ctx.text().size(), cut, ctx.settings().limits.max_depth);
+    if (const std::string* name = st.attribute("name")) cut_block.candidates.front().name = *name;
+    return cut_block;
 }
 
 std::string render(const std::vector<Call>& calls, const Settings&) {
@@ -37,7 +105,8 @@ std::string instruction(const Settings& s) {
 
 extern const GrammarDef mistral_grammar{
     "mistral",
-    "[TOOL_CALLS]NAME[ARGS]{…} or [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…} per call; old [TOOL_CALLS] [{\"name\": …}]",
+    "[TOOL_CALLS]NAME[ARGS]{…}, [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…} or (tokens stripped) [TOOL_CALLS]NAME{…} per call; "
+    "old [TOOL_CALLS] [{\"name\": …}]",
     markers, read_at, nullptr, instruction, render,
 };
 

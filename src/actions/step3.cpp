@@ -1,5 +1,5 @@
 // Reader for the step3 family (grammars/step3.hpp): steptml invokes inside Step-3's
-// full-width call tokens.
+// full-width call tokens. A name repeated after the separator must be the invoke's.
 #include "grammar_def.hpp"
 #include "params_reader.hpp"
 #include "step3.hpp"
@@ -12,7 +12,31 @@ namespace s3 = grammar::step3;
 template <typename Rule>
 struct action : params::shape_action<Rule> {};
 template <> struct action<s3::invoke_start> : params::tag_begin {};
-template <> struct action<s3::invoke_open> : params::call_name_attribute {};
+// Each call starts with no name of its own written before its invoke.
+template <> struct action<s3::call_begin> {
+    template <typename Input>
+    static void apply(const Input&, ParamsState& st) { st.announced_name.reset(); }
+};
+template <> struct action<s3::repeated_name> {
+    template <typename Input>
+    static void apply(const Input& in, ParamsState& st) { st.announced_name = trim_text(in.string_view()); }
+};
+// The invoke names the call; a name written after the separator too must be the same one,
+// or the call is refused: taking either would be a guess. It counts for the call's first
+// invoke only.
+template <> struct action<s3::invoke_open> {
+    template <typename Input>
+    static void apply(const Input& in, ParamsState& st) {
+        params::call_name_attribute::apply(in, st);
+        if (!st.announced_name) return;
+        if (*st.announced_name != st.current.name) {
+            st.current.problem = "the call is named twice, \"" + *st.announced_name + "\" after <｜tool_sep｜> and \"" +
+                                 st.current.name + "\" in <steptml:invoke name=…>: which tool it calls is ambiguous";
+            st.current.problem_offset = st.current.begin;
+        }
+        st.announced_name.reset();
+    }
+};
 template <> struct action<s3::parameter_start> : params::tag_begin {};
 template <> struct action<s3::parameter_open> : params::param_key_attribute {};
 template <> struct action<s3::parameter_value> : params::param_value {};
@@ -24,8 +48,18 @@ std::vector<std::string> markers(const Settings&) { return {"<｜tool_calls_begi
 // values verbatim.
 constexpr ValueLayout layout{};
 
+template <typename Rule>
+struct quiet : tao::pegtl::nothing<Rule> {};
+
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_params_block<s3::block, action>(ctx, at, "step3", "<｜tool_calls_end｜>", layout);
+    if (std::optional<Block> b = read_params_block<s3::block, action>(ctx, at, "step3", "<｜tool_calls_end｜>", layout))
+        return b;
+    // Cut after the header (max_tokens hit before the invoke): a rejected call, never the
+    // call tokens left in the content.
+    BlockState st;
+    if (!run_rule_at<s3::cut_header, quiet>(ctx, at, st).matched) return std::nullopt;
+    const FailureInfo cut{Failure::cut, ctx.text().size(), "output cut after the call's header, before its <steptml:invoke>"};
+    return failed_block("step3", at, ctx.text().size(), cut, ctx.settings().limits.max_depth);
 }
 
 // As Step-3 writes calls: one section, the call tokens of each call back to back; strings

@@ -46,6 +46,7 @@ TEST_CASE("PEGTL analyze finds no cycle without progress in the named-call famil
     CHECK(pg::analyze<g::deepseek_r1::section_close>() == 0);
     CHECK(pg::analyze<g::deepseek_v31::call>() == 0);
     CHECK(pg::analyze<g::mistral::block>() == 0);
+    CHECK(pg::analyze<g::mistral::cut_header>() == 0);
     CHECK(pg::analyze<g::harmony::call>() == 0);
     CHECK(pg::analyze<g::functionary_v31::call>() == 0);
     CHECK(pg::analyze<g::functionary_v32::call>() == 0);

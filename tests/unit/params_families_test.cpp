@@ -46,6 +46,7 @@ TEST_CASE("PEGTL analyze finds no cycle without progress in the named-parameter 
     CHECK(pg::analyze<g::minimax_m2::block>() == 0);
     CHECK(pg::analyze<g::minicpm5::block>() == 0);
     CHECK(pg::analyze<g::step3::block>() == 0);
+    CHECK(pg::analyze<g::step3::cut_header>() == 0);
     CHECK(pg::analyze<g::deepseek_v32::block>() == 0);
 }
 

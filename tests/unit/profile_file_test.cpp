@@ -38,7 +38,14 @@ const std::vector<std::string>& reproduced_families() {
 // Whether a case is written in a form the family's file declares: every case, but for
 // pythonic, whose bare list `[f(a=1)]` has no marker a file could declare (auto reads it
 // with its bracket fallback), only the cases that hold one of the file's call openers.
-bool declared_form(const std::string& family, const toolgram::Profile& file, const std::string& text) {
+// Nor, for mistral and kimi_k2, the variants issue 15 added that a file cannot declare:
+// Mistral's header with [ARGS] stripped (a file's JSON header needs its end token) and
+// Kimi's bare counter (no name to read; the tool is inferred from the schema), whose
+// cases are named for them.
+bool declared_form(const std::string& family, const toolgram::Profile& file, const std::string& text,
+                   const std::string& stem) {
+    if (family == "mistral" && stem.find("stripped") != std::string::npos) return false;
+    if (family == "kimi_k2" && stem.find("bare_counter") != std::string::npos) return false;
     if (family != "pythonic") return true;
     for (const auto& open : file.settings.declared_syntax->call.open)
         if (text.find(open) != std::string::npos) return true;
@@ -87,7 +94,7 @@ TEST_CASE("profile files reproduce the built-in families on their whole corpora"
             std::size_t cases = 0;
             for (const auto& c : all_cases()) {
                 if (c.text.parent_path().filename() != family) continue;
-                if (!declared_form(family, file_profile, slurp(c.text))) continue;
+                if (!declared_form(family, file_profile, slurp(c.text), c.text.stem().string())) continue;
                 const json spec = json::parse(slurp(c.expect));
                 CAPTURE(c.text.string());
                 toolgram::Profile declared = file_profile;
