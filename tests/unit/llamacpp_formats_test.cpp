@@ -79,7 +79,7 @@ TEST_CASE("functionary_v32: code to python is a call of the python tool, JSON to
     CHECK(undeclared.content.empty());
 }
 
-TEST_CASE("generic: {\"response\": …} is the answer under generic only; elsewhere the object is text",
+TEST_CASE("generic: {\"response\": …} is the answer only under generic, and elsewhere the object stays text",
           "[families][generic]") {
     const std::string text = "{\"response\": \"Sunny.\\nWarm too.\"}";
     const auto own = parse("generic", text);
