@@ -53,6 +53,7 @@ extern const GrammarDef functionary_v32_marked_grammar;
 extern const GrammarDef harmony_grammar;
 // A syntax declared at run time (a profile file's), read with the same building blocks.
 extern const GrammarDef declared_grammar;
+extern const GrammarDef lfm2_json_grammar;
 // scripts/new-grammar: declarations go above this line.
 
 const std::vector<const GrammarDef*>& all_grammars() {
@@ -93,6 +94,7 @@ const std::vector<const GrammarDef*>& all_grammars() {
         &harmony_grammar,
         // run-time syntax
         &declared_grammar,
+        &lfm2_json_grammar,
         // scripts/new-grammar: entries go above this line.
     };
     return table;

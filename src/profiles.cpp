@@ -191,8 +191,10 @@ const std::vector<ProfileRow>& family_rows() {
          {primary("llama3_json_tagged"), fallback("llama3_json")}},
         {"pythonic", "Llama 3.2 / 4 pythonic, ToolACE, LFM2, Olmo 3",
          "[f(a=1), g()], bare or in <|python_start|>…<|python_end|>, <|tool_call_start|>…<|tool_call_end|>, "
-         "<function_calls>…</function_calls>",
-         {primary("pythonic")}, configure_pythonic, false,
+         "<function_calls>…</function_calls>; LFM2's JSON mode [{…}] between its markers too (lfm2_json)",
+         // LFM2 writes Python or JSON between the same markers, as its system prompt asks:
+         // the payload decides which grammar reads a block (each declines the other's).
+         {primary("pythonic"), primary("lfm2_json")}, configure_pythonic, false,
          // The bare list is the bracket format exactly, which auto runs as a fallback.
          {primary("pythonic_tagged")}},
         {"granite", "Granite 3.0 / 3.1 / 3.3",
@@ -234,6 +236,9 @@ const std::vector<ProfileRow>& family_rows() {
          configure_gemma4},
         {"functiongemma", "FunctionGemma", "<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>",
          {primary("functiongemma")}, configure_functiongemma},
+        {"lfm2_json", "LFM2, LFM2.5 (JSON mode)",
+         "<|tool_call_start|>[{\"name\": …, \"arguments\": …}]<|tool_call_end|> (the Python mode is pythonic's)",
+         {primary("lfm2_json")}},
         // scripts/new-grammar: rows go above this line.
     };
     return table;

@@ -63,6 +63,7 @@ constexpr Row rows[] = {
     {"functionary_v31", "<function=", "</function>"},
     {"command_r", "<|START_ACTION|>", "<|END_ACTION|>"},
     {"jamba", "<tool_calls>", "</tool_calls>"},
+    {"lfm2_json", "<|tool_call_start|>", "<|tool_call_end|>"},
     {"nemotron", "<TOOLCALL>", "</TOOLCALL>"},
     {"internlm", "<|action_start|>", "<|action_end|>"},
     {"xlam", "<tool_call>", "</tool_call>"},
