@@ -54,6 +54,7 @@ extern const GrammarDef harmony_grammar;
 // A syntax declared at run time (a profile file's), read with the same building blocks.
 extern const GrammarDef declared_grammar;
 extern const GrammarDef lfm2_json_grammar;
+extern const GrammarDef hy_v3_grammar;
 // scripts/new-grammar: declarations go above this line.
 
 const std::vector<const GrammarDef*>& all_grammars() {
@@ -95,6 +96,7 @@ const std::vector<const GrammarDef*>& all_grammars() {
         // run-time syntax
         &declared_grammar,
         &lfm2_json_grammar,
+        &hy_v3_grammar,
         // scripts/new-grammar: entries go above this line.
     };
     return table;

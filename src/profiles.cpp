@@ -239,6 +239,10 @@ const std::vector<ProfileRow>& family_rows() {
         {"lfm2_json", "LFM2, LFM2.5 (JSON mode)",
          "<|tool_call_start|>[{\"name\": …, \"arguments\": …}]<|tool_call_end|> (the Python mode is pythonic's)",
          {primary("lfm2_json")}},
+        {"hy_v3", "Tencent Hy3 (HY-V3), HY-V4",
+         "<tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls>; "
+         "HY-V4: the same tags with a :opensource suffix, no <tool_sep>",
+         {primary("hy_v3")}},
         // scripts/new-grammar: rows go above this line.
     };
     return table;

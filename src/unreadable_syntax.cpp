@@ -63,6 +63,8 @@ constexpr Row rows[] = {
     {"functionary_v31", "<function=", "</function>"},
     {"command_r", "<|START_ACTION|>", "<|END_ACTION|>"},
     {"jamba", "<tool_calls>", "</tool_calls>"},
+    {"hy_v3", "<tool_calls>", "</tool_calls>"},
+    {"hy_v3", "<tool_calls:opensource>", "</tool_calls:opensource>"},
     {"lfm2_json", "<|tool_call_start|>", "<|tool_call_end|>"},
     {"nemotron", "<TOOLCALL>", "</TOOLCALL>"},
     {"internlm", "<|action_start|>", "<|action_end|>"},
