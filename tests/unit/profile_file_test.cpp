@@ -40,6 +40,9 @@ const std::vector<std::string>& reproduced_families() {
 // with its bracket fallback), only the cases that hold one of the file's call openers.
 bool declared_form(const std::string& family, const toolgram::Profile& file, const std::string& text) {
     if (family != "pythonic") return true;
+    // LFM2's JSON mode is the lfm2_json grammar's, which the pythonic profile runs beside
+    // its own at the same marker; the file reproduces the pythonic grammar only.
+    if (text.find("<|tool_call_start|>[{") != std::string::npos) return false;
     for (const auto& open : file.settings.declared_syntax->call.open)
         if (text.find(open) != std::string::npos) return true;
     return false;
