@@ -37,8 +37,15 @@ TEST_CASE("lfm2_json: the payload decides between LFM2's JSON and Python modes",
         CAPTURE(profile);
         CHECK(calls_of(profile, python_mode) == want);
     }
-    // The JSON-mode profile does not read the Python mode as JSON.
+    // The JSON-mode profile does not read the Python mode as JSON: it reports tool syntax it
+    // does not read, leaving nothing in content (auto and pythonic read it, above).
     CHECK(calls_of("lfm2_json", python_mode) == json::array());
+    const toolgram::Result r = toolgram::Parser(toolgram::builtin_profile("lfm2_json"), {}).parse(python_mode);
+    CHECK(r.telemetry.saw_tool_syntax);
+    CHECK(r.content.empty());
+    REQUIRE(r.telemetry.rejected.size() == 1);
+    CHECK(r.telemetry.rejected[0].reason ==
+          "nothing between <|tool_call_start|> and <|tool_call_end|> reads as a call in this syntax");
     // One bare object, and spaces before the list, are JSON mode too.
     CHECK(calls_of("lfm2_json", R"(<|tool_call_start|>{"name": "f", "arguments": {"a": 1}}<|tool_call_end|>)") == want);
     CHECK(calls_of("lfm2_json", R"(<|tool_call_start|> [ {"name": "f", "parameters": {"a": 1}}]<|tool_call_end|>)") ==
