@@ -8,7 +8,10 @@
 //   </tool_calls>
 //
 // Either one list or one JSON value a line (`call_lines`: values separated by whitespace),
-// each read on its own, so one broken line does not sink the calls before it. The rest is
+// each read on its own, so one broken line does not sink the calls before it, nor those on
+// the lines after it (json_block's further_value reads on at the next line opening a value
+// in its first column; vLLM's minimax parser tests keep both neighbours of a broken line).
+// A broken first value still refuses the block whole. The rest is
 // json_block's: a fenced payload, a closer cut off at the end (healed), stray text before
 // the closer, a missing closer.
 #pragma once

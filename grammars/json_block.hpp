@@ -27,8 +27,11 @@ struct body : seq<ws, sor<fenced_payload, payload>, ws> {};
 
 // Reads Rule; where it raises, the failure goes to the state (`further_failed`) and the
 // value is skipped: to the block's closer when one follows, else to where it broke (to
-// the end of output when it was cut there). Declines after a naming header (`st.named`).
-template <typename Rule>
+// the end of output when it was cut there). With `NextLine`, for values written one a line,
+// a broken value spoils only its own: the skip stops at the next line that opens a value
+// in its first column (before the closer), where the block reads on. Declines after a
+// naming header (`st.named`).
+template <typename Rule, bool NextLine = false>
 struct guarded {
     using rule_t = guarded;
     using subs_t = type_list<Rule>;
@@ -51,7 +54,7 @@ struct guarded {
             st.keys.resize(keys);
             st.after_separator = false;
             const std::size_t at = input_begin + static_cast<std::size_t>(e.positions().front().byte);
-            const std::size_t skip_to = st.further_failed(begin, at, e.message());
+            const std::size_t skip_to = st.further_failed(begin, at, e.message(), NextLine);
             in.iterator() = start;  // back to the value's start, then past what it spoiled
             in.bump(skip_to - begin);
             return true;
@@ -60,9 +63,10 @@ struct guarded {
 };
 
 // Another call object after the first, read on its own (a list too, where a family
-// writes one value a line: further_value).
+// writes one value a line: further_value, which also reads on after a broken line, as
+// MiniMax-M1's one-object-a-line form needs: an indented `{` is still the broken value's).
 struct further_payload : seq<at<one<'{'>>, guarded<lenient::value>> {};
-struct further_value : seq<at<one<'{', '['>>, guarded<lenient::value>> {};
+struct further_value : seq<at<one<'{', '['>>, guarded<lenient::value, true>> {};
 struct further_payloads : star<ws, further_payload> {};
 struct calls_body : seq<ws, sor<fenced_payload, seq<payload, further_payloads>>, ws> {};
 
@@ -85,6 +89,7 @@ struct open_block : seq<Open, body> {};
 
 namespace tao::pegtl {
 // For analyze<>: the guard matches what its rule matches (and, when it raises, more).
-template <typename Name, typename Rule>
-struct analyze_traits<Name, toolgram::grammar::json_block::guarded<Rule>> : analyze_traits<Name, typename seq<Rule>::rule_t> {};
+template <typename Name, typename Rule, bool NextLine>
+struct analyze_traits<Name, toolgram::grammar::json_block::guarded<Rule, NextLine>>
+    : analyze_traits<Name, typename seq<Rule>::rule_t> {};
 }  // namespace tao::pegtl

@@ -57,6 +57,8 @@ extern const GrammarDef declared_grammar;
 extern const GrammarDef gigachat_grammar;
 extern const GrammarDef solar_open_grammar;
 extern const GrammarDef gigachat35_grammar;
+extern const GrammarDef lfm2_json_grammar;
+extern const GrammarDef hy_v3_grammar;
 // scripts/new-grammar: declarations go above this line.
 
 const std::vector<const GrammarDef*>& all_grammars() {
@@ -100,6 +102,8 @@ const std::vector<const GrammarDef*>& all_grammars() {
         &gigachat_grammar,
         &solar_open_grammar,
         &gigachat35_grammar,
+        &lfm2_json_grammar,
+        &hy_v3_grammar,
         // scripts/new-grammar: entries go above this line.
     };
     return table;

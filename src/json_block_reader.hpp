@@ -5,6 +5,7 @@
 // and missing closers, stray text and failures are handled here once for all of them.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,8 +46,10 @@ struct JsonBlockState : BlockState {
         has_payload = true;
     }
     // A further call object raised at `at`: kept as that call's failure. Returns where
-    // the block reads on: the end of output for a cut, else its closer or where it broke.
-    std::size_t further_failed(std::size_t begin, std::size_t at, std::string_view message) {
+    // the block reads on: the end of output for a cut, else its closer or where it broke;
+    // with `next_line` (values one a line), the next line opening a value in its first
+    // column when one comes before the closer.
+    std::size_t further_failed(std::size_t begin, std::size_t at, std::string_view message, bool next_line = false) {
         const std::string_view text = ctx->text();
         JsonPayload p;
         p.begin = begin;
@@ -56,10 +59,19 @@ struct JsonBlockState : BlockState {
         healed = false;
         unfinished.clear();
         std::size_t next = at;
+        std::size_t closer_at = std::string_view::npos;
         if (p.failure.kind == Failure::cut) {
             next = text.size();
         } else if (!block_closer.empty()) {
-            if (const std::size_t found = find(block_closer, at); found != std::string_view::npos) next = found;
+            closer_at = find(block_closer, at);
+            if (closer_at != std::string_view::npos) next = closer_at;
+        }
+        if (next_line && p.failure.kind != Failure::cut) {
+            std::size_t line_at = std::string_view::npos;
+            for (const std::string_view opener : {std::string_view("\n{"), std::string_view("\n[")})
+                line_at = std::min(line_at, find(opener, at));
+            if (line_at != std::string_view::npos && (closer_at == std::string_view::npos || line_at < closer_at))
+                next = line_at + 1;
         }
         p.end = next;
         payloads.push_back(std::move(p));

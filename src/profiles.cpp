@@ -229,8 +229,10 @@ const std::vector<ProfileRow>& family_rows() {
          {primary("llama3_json_tagged"), fallback("llama3_json")}},
         {"pythonic", "Llama 3.2 / 4 pythonic, ToolACE, LFM2, Olmo 3",
          "[f(a=1), g()], bare or in <|python_start|>…<|python_end|>, <|tool_call_start|>…<|tool_call_end|>, "
-         "<function_calls>…</function_calls>",
-         {primary("pythonic")}, configure_pythonic, false,
+         "<function_calls>…</function_calls>; LFM2's JSON mode [{…}] between its markers too (lfm2_json)",
+         // LFM2 writes Python or JSON between the same markers, as its system prompt asks:
+         // the payload decides which grammar reads a block (each declines the other's).
+         {primary("pythonic"), primary("lfm2_json")}, configure_pythonic, false,
          // The bare list is the bracket format exactly, which auto runs as a fallback.
          {primary("pythonic_tagged")}},
         {"granite", "Granite 3.0 / 3.1 / 3.3",
@@ -288,6 +290,13 @@ const std::vector<ProfileRow>& family_rows() {
          "<｜GCML｜tool_calls><｜GCML｜invoke name=NAME><｜GCML｜parameter name=K string=true|false>V</｜GCML｜parameter>"
          "</｜GCML｜invoke></｜GCML｜tool_calls>; reasoning <think>…</think>",
          {primary("gigachat35")}, configure_gigachat35, true, {}, configure_gigachat_own},
+        {"lfm2_json", "LFM2, LFM2.5 (JSON mode)",
+         "<|tool_call_start|>[{\"name\": …, \"arguments\": …}]<|tool_call_end|> (the Python mode is pythonic's)",
+         {primary("lfm2_json")}},
+        {"hy_v3", "Tencent Hy3 (HY-V3), HY-V4",
+         "<tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls>; "
+         "HY-V4: the same tags with a :opensource suffix, no <tool_sep>",
+         {primary("hy_v3")}},
         // scripts/new-grammar: rows go above this line.
     };
     return table;

@@ -294,8 +294,30 @@ bool prose_after_bare_tag(std::string_view text, std::size_t at) {
     return std::isalnum(static_cast<unsigned char>(text[body])) != 0;
 }
 
+// Hunyuan's section, <tool_calls><tool_call>NAME<tool_sep>… (HY-V4: the same tags with a
+// `:opensource` suffix): a call tag whose body opens with a bare name is GLM-style syntax,
+// not markup, left to the hy_v3 grammar. Decided from the first bytes after the tags.
+bool named_call_section(std::string_view text, std::size_t at) {
+    auto skip_space = [&](std::size_t i) {
+        while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')) ++i;
+        if (i == text.size()) note_end(text);
+        return i;
+    };
+    for (std::string_view suffix : {std::string_view(">"), std::string_view(":opensource>")}) {
+        if (at + 11 + suffix.size() > text.size()) note_end(text);
+        if (text.compare(at, 11, "<tool_calls") != 0 || text.compare(at + 11, suffix.size(), suffix) != 0) continue;
+        const std::size_t call = skip_space(at + 11 + suffix.size());
+        if (call + 10 + suffix.size() > text.size()) note_end(text);
+        if (text.compare(call, 10, "<tool_call") != 0 || text.compare(call + 10, suffix.size(), suffix) != 0) return false;
+        const std::size_t name = skip_space(call + 10 + suffix.size());
+        return name < text.size() && (std::isalpha(static_cast<unsigned char>(text[name])) != 0 || text[name] == '_');
+    }
+    return false;
+}
+
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     if (json_block_syntax(ctx, at)) return std::nullopt;
+    if (named_call_section(ctx.text(), at)) return std::nullopt;
     if (prose_after_bare_tag(ctx.text(), at)) return std::nullopt;
     XmlState st;
     const RunResult r = run_rule_at<grammar::xml::block, markup_action, markup_control>(ctx, at, st);

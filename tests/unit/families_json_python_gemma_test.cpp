@@ -71,15 +71,20 @@ TEST_CASE("auto runs the marked forms of llama3_json and pythonic as primaries, 
         CHECK(role_in(a, g, found) == Role::primary);
         CHECK(found);
     }
-    // The families' own profiles read every form as primary.
+    // The families' own profiles read every form as primary (pythonic LFM2's JSON mode too,
+    // beside its own grammar at the same marker).
     for (const char* p : {"llama3_json", "pythonic", "xlam"}) {
         const Profile own = toolgram::builtin_profile(p);
         CAPTURE(p);
         CHECK_FALSE(own.distinctive);
-        REQUIRE(own.grammars.size() == 1);
+        REQUIRE(own.grammars.size() == (std::string(p) == "pythonic" ? 2u : 1u));
         CHECK(own.grammars.front().grammar == p);
         CHECK(own.grammars.front().role == Role::primary);
     }
+    CHECK(toolgram::builtin_profile("pythonic").grammars.back().grammar == "lfm2_json");
+    CHECK(toolgram::builtin_profile("pythonic").grammars.back().role == Role::primary);
+    CHECK(role_in(a, "lfm2_json", found) == Role::primary);
+    CHECK(found);
 }
 
 TEST_CASE("auto takes a marked llama3_json or pythonic call without intent, and gates the bare forms",

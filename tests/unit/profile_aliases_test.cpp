@@ -37,7 +37,10 @@ TEST_CASE("engine parser names users type most", "[profiles][aliases]") {
         {"openai", "harmony"},        {"gpt-oss", "harmony"},         {"llama3", "llama3_json"},
         {"qwen25", "hermes"},         {"glm47", "glm45"},             {"minimax-m2", "minimax_m2"},
         {"Hermes 2 Pro", "hermes"},   {"cohere_command4", "command_r"},
-        {"gigachat3", "gigachat"},       {"gigachat35", "gigachat35"}};
+        {"gigachat3", "gigachat"},       {"gigachat35", "gigachat35"},
+        {"hy_v3", "hy_v3"},
+        {"hy_v4", "hy_v3"},           {"hunyuan", "hy_v3"},           {"hunyuan_a13b", "jamba"},
+        {"minimax", "jamba"},         {"lfm2", "pythonic"},           {"LFM2 with JSON tools", "lfm2_json"}};
     for (const auto& [name, profile] : expected) {
         CAPTURE(name);
         CHECK(builtin_profile(name).name == profile);

@@ -47,6 +47,9 @@ bool declared_form(const std::string& family, const toolgram::Profile& file, con
     if (family == "mistral" && stem.find("stripped") != std::string::npos) return false;
     if (family == "kimi_k2" && stem.find("bare_counter") != std::string::npos) return false;
     if (family != "pythonic") return true;
+    // LFM2's JSON mode is the lfm2_json grammar's, which the pythonic profile runs beside
+    // its own at the same marker; the file reproduces the pythonic grammar only.
+    if (text.find("<|tool_call_start|>[{") != std::string::npos) return false;
     for (const auto& open : file.settings.declared_syntax->call.open)
         if (text.find(open) != std::string::npos) return true;
     return false;

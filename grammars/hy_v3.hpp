@@ -1,0 +1,115 @@
+// hy_v3: Tencent Hy3 (HY-V3; vLLM's hy_v3, SGLang's hunyuan) and HY-V4 (vLLM's hy_v4):
+//
+//   <tool_calls>
+//   <tool_call>get_weather<tool_sep>
+//   <arg_key>city</arg_key>
+//   <arg_value>Beijing</arg_value>
+//   </tool_call>
+//   </tool_calls>                                                        Hy3
+//
+//   <tool_calls:opensource><tool_call:opensource>get_weather<arg_key:opensource>city
+//   </arg_key:opensource><arg_value:opensource>Beijing</arg_value:opensource>
+//   </tool_call:opensource></tool_calls:opensource>                      HY-V4 (one line)
+//
+// GLM-4.5's call (a bare name, then <arg_key>/<arg_value> pairs, values text typed from the
+// schema later; grammars/glm45.hpp) inside a <tool_calls> section that holds every call of
+// the turn, with `<tool_sep>` between the name and the arguments. Hy3 writes a line per
+// element, or none (vLLM's tests have both). HY-V4's checkpoint writes the same tags with
+// the suffix `:opensource` on each (vLLM reads it from the vocabulary; the released
+// checkpoint's is the one read here), no `<tool_sep>` and no line breaks. Hy3's tags are
+// GLM's, so its rules are glm45's; the shapes of the call and the section are params.hpp's.
+//
+// `<tool_calls>` is also Jamba's and MiniMax-M1's opener: the payload decides. A section
+// is Hunyuan's only when a call's opener, its name and `<tool_sep>` (HY-V4: the name, then
+// an argument or the call's closer) follow it; a JSON payload or prose is declined. After
+// that the call commits: anything but arguments before `</tool_call>` makes a rejected call.
+// A value ends at `</arg_value>`, or, its closer left out, where the structure after it
+// shows (grammars/param_value.hpp); `</tool_call>` may be left out before the next call or
+// the section's closer; closers cut off by the end of output heal; a value cut is refused.
+#pragma once
+
+#include <tao/pegtl.hpp>
+
+#include "error_messages.hpp"
+#include "glm45.hpp"
+#include "params.hpp"
+
+namespace toolgram::grammar::hy_v3 {
+using namespace tao::pegtl;
+
+struct tool_sep : TAO_PEGTL_STRING("<tool_sep>") {};
+struct section_open : TAO_PEGTL_STRING("<tool_calls>") {};
+struct section_close : TAO_PEGTL_STRING("</tool_calls>") {};
+
+// HY-V4's tags: Hy3's with the checkpoint's suffix.
+struct v4_section_open : TAO_PEGTL_STRING("<tool_calls:opensource>") {};
+struct v4_section_close : TAO_PEGTL_STRING("</tool_calls:opensource>") {};
+struct v4_open : TAO_PEGTL_STRING("<tool_call:opensource>") {};
+struct v4_close : TAO_PEGTL_STRING("</tool_call:opensource>") {};
+struct v4_key_open : TAO_PEGTL_STRING("<arg_key:opensource>") {};
+struct v4_key_close : TAO_PEGTL_STRING("</arg_key:opensource>") {};
+struct v4_value_open : TAO_PEGTL_STRING("<arg_value:opensource>") {};
+struct v4_value_close : TAO_PEGTL_STRING("</arg_value:opensource>") {};
+struct v4_key_text : plus<not_one<'<'>> {};
+struct v4_argument_open : seq<v4_key_open, v4_key_text, v4_key_close, params::ws, v4_value_open> {};
+
+// Hy3: the name, then `<tool_sep>`. The call commits there.
+struct call_open : seq<glm45::open, glm45::name_line_break, glm45::call_name, params::ws, tool_sep> {};
+// HY-V4: no separator; the name must be followed by an argument or the call's closer.
+struct v4_call_open
+    : seq<v4_open, glm45::name_line_break, glm45::call_name, params::ws, at<sor<v4_key_open, v4_close, eof>>> {};
+
+struct value_syntax {  // a Syntax (param_value.hpp), not a rule
+    using open = glm45::argument_open;
+    using close = glm45::value_close;
+    using call_close = glm45::close;
+    using call_next = sor<glm45::open, section_close>;
+    using open_spellings = params::spellings<TAO_PEGTL_STRING("<arg_key>")>;
+    using close_spellings = params::spellings<TAO_PEGTL_STRING("</arg_value>")>;
+    using call_close_spellings = params::spellings<TAO_PEGTL_STRING("</tool_call>")>;
+    using call_next_spellings = params::spellings<TAO_PEGTL_STRING("<tool_call>"), TAO_PEGTL_STRING("</tool_calls>")>;
+    using nested = params::nested_list<
+        params::nested<seq<section_open, params::ws, call_open>, params::spellings<TAO_PEGTL_STRING("<tool_calls>")>,
+                       params::spellings<TAO_PEGTL_STRING("</tool_calls>")>>,
+        params::nested<call_open, params::spellings<TAO_PEGTL_STRING("<tool_call>")>,
+                       params::spellings<TAO_PEGTL_STRING("</tool_call>")>>>;
+};
+struct v4_value_syntax {
+    using open = v4_argument_open;
+    using close = v4_value_close;
+    using call_close = v4_close;
+    using call_next = sor<v4_open, v4_section_close>;
+    using open_spellings = params::spellings<TAO_PEGTL_STRING("<arg_key:opensource>")>;
+    using close_spellings = params::spellings<TAO_PEGTL_STRING("</arg_value:opensource>")>;
+    using call_close_spellings = params::spellings<TAO_PEGTL_STRING("</tool_call:opensource>")>;
+    using call_next_spellings = params::spellings<TAO_PEGTL_STRING("<tool_call:opensource>"),
+                                                  TAO_PEGTL_STRING("</tool_calls:opensource>")>;
+    using nested = params::nested_list<
+        params::nested<seq<v4_section_open, params::ws, v4_call_open>,
+                       params::spellings<TAO_PEGTL_STRING("<tool_calls:opensource>")>,
+                       params::spellings<TAO_PEGTL_STRING("</tool_calls:opensource>")>>,
+        params::nested<v4_call_open, params::spellings<TAO_PEGTL_STRING("<tool_call:opensource>")>,
+                       params::spellings<TAO_PEGTL_STRING("</tool_call:opensource>")>>>;
+};
+
+struct value_text : params::value<value_syntax> {};
+struct argument : params::parameter<glm45::argument_open, value_text, glm45::value_close> {};
+struct call : params::committed_call<call_open, argument, glm45::close, sor<glm45::open, section_close>> {};
+struct section : params::wrapper<section_open, call, section_close> {};
+
+struct v4_value_text : params::value<v4_value_syntax> {};
+struct v4_argument : params::parameter<v4_argument_open, v4_value_text, v4_value_close> {};
+struct v4_call : params::committed_call<v4_call_open, v4_argument, v4_close, sor<v4_open, v4_section_close>> {};
+struct v4_section : params::wrapper<v4_section_open, v4_call, v4_section_close> {};
+
+struct block : sor<section, v4_section> {};
+
+}  // namespace toolgram::grammar::hy_v3
+
+namespace toolgram::grammar::errors {
+template <> inline constexpr const char* message<hy_v3::argument> =
+    "<arg_key>NAME</arg_key><arg_value>value</arg_value> or </tool_call> expected";
+template <> inline constexpr const char* message<hy_v3::v4_argument> =
+    "<arg_key:opensource>NAME</arg_key:opensource><arg_value:opensource>value</arg_value:opensource> or "
+    "</tool_call:opensource> expected";
+}  // namespace toolgram::grammar::errors

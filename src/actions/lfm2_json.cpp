@@ -1,0 +1,40 @@
+// Reader for LFM2's JSON mode (grammars/lfm2_json.hpp): a list of call objects between
+// <|tool_call_start|> and <|tool_call_end|>, read by the shared json_block reader. The
+// pythonic profile runs this grammar beside its own at the same marker, so one LFM2
+// deployment is read whichever mode its system prompt asked for; each declines the other's
+// payload.
+#include "grammar_def.hpp"
+#include "json_block_reader.hpp"
+#include "lfm2_json.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+std::vector<std::string> markers(const Settings&) { return {"<|tool_call_start|>"}; }
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    return read_json_block<grammar::lfm2_json::block>(ctx, at, "lfm2_json", "<|tool_call_end|>", markers(ctx.settings()));
+}
+
+// All calls in one list, as LFM2 writes them in JSON mode.
+std::string render(const std::vector<Call>& calls, const Settings&) {
+    std::string out = "<|tool_call_start|>[";
+    for (std::size_t i = 0; i < calls.size(); ++i) out += (i ? ", " : "") + call_object_text(calls[i]);
+    return out + "]<|tool_call_end|>";
+}
+
+std::string instruction(const Settings& s) {
+    return "To call tools, write a JSON list of objects, each with the function name and its arguments, between "
+           "<|tool_call_start|> and <|tool_call_end|>:\n" +
+           render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s) +
+           "\nFor several calls, put several objects in the one list.";
+}
+
+}  // namespace
+
+extern const GrammarDef lfm2_json_grammar{
+    "lfm2_json", "<|tool_call_start|>[{\"name\": …, \"arguments\": …}, …]<|tool_call_end|> (LFM2's JSON mode)",
+    markers, read_at, nullptr, instruction, render,
+};
+
+}  // namespace toolgram::detail
