@@ -128,7 +128,7 @@ TEST_CASE("a DSML block is read in its opener's dialect: another dialect's tags 
           json::parse(R"({"city": "a</|DSML|parameter>\n<|DSML|parameter name=\"days\" string=\"false\">3"})"));
 }
 
-TEST_CASE("a drifted DSML opener counts only where a block stands; a canonical one anywhere",
+TEST_CASE("a drifted DSML opener counts only where a block stands, a canonical one anywhere",
           "[families][deepseek_v32]") {
     const std::string call = "<|DSML|invoke name=\"get_weather\">\n<|DSML|parameter name=\"city\" string=\"true\">"
                              "Paris</|DSML|parameter>\n</|DSML|invoke>";
