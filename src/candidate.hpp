@@ -33,6 +33,9 @@ struct Candidate {
     json arguments = json::object();  // as written: object, JSON string, or anything else
     bool arguments_are_text = false;  // XML-style values: typed from the schema in phase two
     bool text_is_quoted = false;      // those values were quoted (Gemma): "null" stays a string
+    // Those values may be JSON escaped once more (GLM 4.6/4.7 write `[{\"id\": \"1\"}]`): an
+    // object or array property whose text does not fit may be decoded once (toolset.hpp).
+    bool text_may_be_escaped_json = false;
     bool has_arguments = true;        // false when the call had no arguments field at all
     std::uint32_t repairs = 0;        // value_reader.hpp's Repair flags
     std::vector<std::string> notes;   // grammar-level repairs: missing_end_tag, fence_inside_tags…

@@ -215,9 +215,10 @@ const std::vector<ProfileRow>& family_rows() {
         {"deepseek_v31", "DeepSeek V3.1",
          "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
          {primary("deepseek_v31")}, configure_deepseek},
-        {"deepseek_v32", "DeepSeek V3.2, V4",
+        {"deepseek_v32", "DeepSeek V3.2, V4, V4.1",
          "<｜DSML｜function_calls|tool_calls><｜DSML｜invoke name=NAME><｜DSML｜parameter name=K string=true|false>V"
-         "</｜DSML｜parameter></｜DSML｜invoke>",
+         "</｜DSML｜parameter></｜DSML｜invoke> or a JSON object in the invoke; V4.1's <｜DSML｜ calls>; drifted "
+         "<|DSML|…>, <DSML|…>, <DSML…>",
          {primary("deepseek_v32")}},
         {"mistral", "Mistral 7B v0.3, Nemo, Small 3.x, Magistral, Devstral, Ministral",
          "[TOOL_CALLS]NAME[ARGS]{…} (or with [CALL_ID]ID) per call; old [TOOL_CALLS] [{\"name\": …, \"id\": …}]; "

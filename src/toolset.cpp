@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <stdexcept>
 
 #include "value_reader.hpp"
@@ -268,10 +269,34 @@ void collect_types(const json& schema, std::vector<std::string>& types) {
     }
 }
 
+// The text read once as the inside of a JSON string (or, written with its quotes, as that
+// string), strictly: an escape JSON does not know, or a quote left unescaped inside, and it
+// is not such a text. Nothing when there is nothing to undo.
+std::optional<std::string> unescaped_once(const std::string& text) {
+    const std::string t = trim(text);
+    const bool quoted = t.size() >= 2 && t.front() == '"' && t.back() == '"';
+    if (!quoted && t.find('\\') == std::string::npos) return std::nullopt;
+    std::string literal;
+    literal.reserve(t.size() + 2);
+    if (!quoted) literal += '"';
+    for (char c : t) {
+        // A raw line break or tab is the value's own layout (JSON strings spell them escaped).
+        if (c == '\n') literal += "\\n";
+        else if (c == '\r') literal += "\\r";
+        else if (c == '\t') literal += "\\t";
+        else literal += c;
+    }
+    if (!quoted) literal += '"';
+    const json v = json::parse(literal, nullptr, false);
+    if (v.is_discarded() || !v.is_string()) return std::nullopt;
+    return v.get<std::string>();
+}
+
 }  // namespace
 
 json type_text_value(const std::string& text, const json* property_schema, const std::string& key,
-                     std::vector<std::string>& notes, std::size_t max_depth, bool* too_deep, bool quoted) {
+                     std::vector<std::string>& notes, std::size_t max_depth, bool* too_deep, bool quoted,
+                     bool escaped_json) {
     if (!property_schema) {
         notes.push_back("parameter \"" + key + "\" is not in the schema; kept as text");
         return text;
@@ -290,6 +315,16 @@ json type_text_value(const std::string& text, const json* property_schema, const
         if (fits(text, type, out, max_depth, deep)) return out;
     }
     if (quoted && (l == "null" || l == "none") && nullable) return nullptr;
+    if (escaped_json)
+        if (const auto once = unescaped_once(text))
+            for (const auto& type : types) {
+                if (type != "object" && type != "array") continue;
+                json out;
+                if (fits(*once, type, out, max_depth, deep)) {
+                    notes.push_back("value_unescaped_once_more");
+                    return out;
+                }
+            }
     if (deep && too_deep) *too_deep = true;
     notes.push_back("parameter \"" + key + "\" is not a valid " + types.front() + "; kept as text");
     return text;

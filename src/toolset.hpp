@@ -70,8 +70,14 @@ json normalise_schema(const json& schema);
 // `too_deep`: the caller rejects the call with the limit, as a JSON payload would be.
 // `quoted`: the model quoted the value (Gemma's <escape>…<escape>), so the text "null"
 // is null only when the schema allows no other type it fits.
+// `escaped_json`: the family may write a JSON value escaped once more (GLM 4.6/4.7:
+// `[{\"id\": \"1\"}]`, or the value as a JSON string `"[1, 2]"`). Only where the text as
+// written fits none of the property's types and the property takes an object or an array
+// is the text read once as the inside of a JSON string; if what that gives fits an object
+// or array type, it is the value, with the repair `value_unescaped_once_more`. A property
+// the text fits as written (any string property) keeps the text exactly.
 json type_text_value(const std::string& text, const json* property_schema, const std::string& key,
                      std::vector<std::string>& notes, std::size_t max_depth = 64, bool* too_deep = nullptr,
-                     bool quoted = false);
+                     bool quoted = false, bool escaped_json = false);
 
 }  // namespace toolgram::detail

@@ -11,7 +11,19 @@ namespace g = grammar::glm45;
 
 template <typename Rule>
 struct action : params::shape_action<Rule> {};
-template <> struct action<g::call_name> : params::call_name {};
+// GLM 4.6 and 4.7 sometimes write an object or array value JSON-escaped once more
+// (`<arg_value>[{\"id\": \"1\"}]</arg_value>`, SGLang's glm4_moe parser unescapes such a
+// value once): phase two may decode it once, where the schema wants an object or array
+// and the text as written is none (toolset.hpp, type_text_value).
+struct glm_call_name {
+    template <typename Input>
+    static void apply(const Input& in, ParamsState& st) {
+        params::call_name::apply(in, st);
+        st.current.text_may_be_escaped_json = true;
+    }
+};
+
+template <> struct action<g::call_name> : glm_call_name {};
 template <> struct action<g::key_text> : params::param_key {};
 template <> struct action<g::value_text> : params::param_value {};
 template <> struct action<g::call> : params::call_end {};

@@ -17,8 +17,19 @@ template <> struct action<m::param_start> : params::tag_begin {};
 template <> struct action<m::param_open> : params::param_key_attribute {};
 template <> struct action<m::param_value> : params::param_value {};
 template <> struct action<m::function> : params::call_end {};
+// The tokenizer's artefacts where a tag's space belongs (grammars/minicpm5.hpp): read, reported.
+template <>
+struct action<m::byte_level_space> {
+    template <typename Input>
+    static void apply(const Input&, ParamsState& st) { st.note("byte_level_space_in_tag"); }
+};
+template <>
+struct action<m::space_lost> {
+    template <typename Input>
+    static void apply(const Input&, ParamsState& st) { st.note("space_missing_in_tag"); }
+};
 
-std::vector<std::string> markers(const Settings&) { return {"<function name="}; }
+std::vector<std::string> markers(const Settings&) { return {"<function name=", "<functionĠname=", "<functionname="}; }
 
 // MiniCPM 5's template writes `<param name="K">` + value + `</param>`, the value verbatim or,
 // when it holds `<`, `&` or a line break, as `<![CDATA[value]]>`.

@@ -227,6 +227,28 @@ TEST_CASE("every named-parameter family: a value may hold its closer, the call's
          "<｜DSML｜parameter name=\"content\" string=\"true\">Close with </｜DSML｜parameter> here.</｜DSML｜parameter>\n"
          "</｜DSML｜invoke>\n</｜DSML｜function_calls>",
          R"([{"name": "write_file", "arguments": {"path": "a.md", "content": "Close with </｜DSML｜parameter> here."}}])", ""},
+        // A closer pair followed by text, then a parameter closer: the value went on. (What
+        // may follow a call is the block's closer spelled in full: the prefix `</｜DSML｜`
+        // took that later closer for text, and the call ended at the pair.)
+        {"deepseek_v32",
+         "<｜DSML｜invoke name=\"write_file\">\n"
+         "<｜DSML｜parameter name=\"path\" string=\"true\">a.md</｜DSML｜parameter>\n"
+         "<｜DSML｜parameter name=\"content\" string=\"true\">line\n</｜DSML｜parameter>\n</｜DSML｜invoke>\n"
+         "more text</｜DSML｜parameter>\n</｜DSML｜invoke>",
+         R"([{"name": "write_file", "arguments": {"path": "a.md", "content": "line\n</｜DSML｜parameter>\n</｜DSML｜invoke>\nmore text"}}])", ""},
+        // The same in V4.1's spaced dialect and in a drifted one.
+        {"deepseek_v32",
+         "<｜DSML｜ calls>\n<｜DSML｜ invoke name=\"write_file\">\n"
+         "<｜DSML｜ parameter name=\"path\" string=\"true\">a.md</｜DSML｜ parameter>\n"
+         "<｜DSML｜ parameter name=\"content\" string=\"true\">Close with </｜DSML｜ parameter> here.</｜DSML｜ parameter>\n"
+         "</｜DSML｜ invoke>\n</｜DSML｜ calls>",
+         R"([{"name": "write_file", "arguments": {"path": "a.md", "content": "Close with </｜DSML｜ parameter> here."}}])", ""},
+        {"deepseek_v32",
+         "<DSMLtool_calls>\n<DSMLinvoke name=\"write_file\">\n"
+         "<DSMLparameter name=\"path\" string=\"true\">a.md</DSMLparameter>\n"
+         "<DSMLparameter name=\"content\" string=\"true\">line\n</DSMLparameter>\n</DSMLinvoke>\n"
+         "more text</DSMLparameter>\n</DSMLinvoke>\n</DSMLtool_calls>",
+         R"([{"name": "write_file", "arguments": {"path": "a.md", "content": "line\n</DSMLparameter>\n</DSMLinvoke>\nmore text"}}])", ""},
         {"minicpm5",
          "<function name=\"write_file\"><param name=\"path\">a.md</param><param name=\"content\">Close with "
          "</param> and </function> here.</param></function>",

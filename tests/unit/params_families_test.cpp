@@ -47,7 +47,12 @@ TEST_CASE("PEGTL analyze finds no cycle without progress in the named-parameter 
     CHECK(pg::analyze<g::minicpm5::block>() == 0);
     CHECK(pg::analyze<g::step3::block>() == 0);
     CHECK(pg::analyze<g::step3::cut_header>() == 0);
-    CHECK(pg::analyze<g::deepseek_v32::block>() == 0);
+    // One instantiation per DSML dialect (grammars/deepseek_v32.hpp).
+    CHECK(pg::analyze<g::deepseek_v32::block<g::deepseek_v32::canonical>>() == 0);
+    CHECK(pg::analyze<g::deepseek_v32::block<g::deepseek_v32::spaced>>() == 0);
+    CHECK(pg::analyze<g::deepseek_v32::block<g::deepseek_v32::ascii_bars>>() == 0);
+    CHECK(pg::analyze<g::deepseek_v32::block<g::deepseek_v32::leading_bar_lost>>() == 0);
+    CHECK(pg::analyze<g::deepseek_v32::block<g::deepseek_v32::bars_lost>>() == 0);
 }
 
 TEST_CASE("<tool_call> is decided by its payload: hermes JSON, qwen3_coder <function=, glm45 bare name",
@@ -108,6 +113,82 @@ TEST_CASE("DSML string=\"false\" values are JSON, string=\"true\" values text, e
           repairs.end());
 }
 
+TEST_CASE("a DSML block is read in its opener's dialect: another dialect's tags in a value are text",
+          "[families][deepseek_v32]") {
+    // The drifted closer and opener inside the canonical block's value do not end it, even
+    // though `days` is declared: the block's tags are `<｜DSML｜…>` throughout.
+    const std::string text =
+        "<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"get_weather\">\n"
+        "<｜DSML｜parameter name=\"city\" string=\"true\">a</|DSML|parameter>\n"
+        "<|DSML|parameter name=\"days\" string=\"false\">3</｜DSML｜parameter>\n"
+        "</｜DSML｜invoke>\n</｜DSML｜tool_calls>";
+    const toolgram::Result r = toolgram::Parser(toolgram::builtin_profile("deepseek_v32"), weather_tools()).parse(text);
+    INFO(toolgram::to_json(r).dump(2));
+    REQUIRE(r.calls.size() == 1);
+    CHECK(r.calls[0].arguments ==
+          json::parse(R"({"city": "a</|DSML|parameter>\n<|DSML|parameter name=\"days\" string=\"false\">3"})"));
+}
+
+TEST_CASE("a drifted DSML opener counts only where a block stands, a canonical one anywhere",
+          "[families][deepseek_v32]") {
+    const std::string call = "<|DSML|invoke name=\"get_weather\">\n<|DSML|parameter name=\"city\" string=\"true\">"
+                             "Paris</|DSML|parameter>\n</|DSML|invoke>";
+    const toolgram::Parser parser(toolgram::builtin_profile("deepseek_v32"), weather_tools());
+    for (const std::string& before : {std::string(""), std::string("Checking.\n"), std::string("Checking.\n   "),
+                                      std::string("</think>")}) {
+        CAPTURE(before);
+        const toolgram::Result r = parser.parse(before + call);
+        CHECK(calls(r) == json::array({paris_call}));
+        REQUIRE(r.telemetry.candidates.size() == 1);
+        const auto& repairs = r.telemetry.candidates[0].repairs;
+        CHECK(std::find(repairs.begin(), repairs.end(), "dsml_spelling_drifted") != repairs.end());
+    }
+    const toolgram::Result prose = parser.parse("It printed " + call + " again.");
+    CHECK(prose.calls.empty());
+    CHECK_FALSE(prose.telemetry.saw_tool_syntax);
+    const toolgram::Result canonical = parser.parse(
+        "It calls <｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter name=\"city\" string=\"true\">"
+        "Paris</｜DSML｜parameter>\n</｜DSML｜invoke>");
+    CHECK(calls(canonical) == json::array({paris_call}));
+}
+
+TEST_CASE("GLM values escaped once more are decoded once, only for object and array properties that need it",
+          "[families][glm45]") {
+    const auto tools = toolgram::tools_from_json(json::parse(R"([{"name": "f", "parameters": {"type": "object",
+        "properties": {"ids": {"type": "array"}, "either": {"type": ["string", "array"]}, "text": {"type": "string"},
+                       "any": {}}}}])"));
+    auto parse = [&](const std::string& profile, const std::string& key, const std::string& value) {
+        const std::string text = profile == "glm45"
+                                     ? "<tool_call>f\n<arg_key>" + key + "</arg_key>\n<arg_value>" + value +
+                                           "</arg_value>\n</tool_call>"
+                                     : "<tool_call>\n<function=f>\n<parameter=" + key + ">\n" + value +
+                                           "\n</parameter>\n</function>\n</tool_call>";
+        return toolgram::Parser(toolgram::builtin_profile(profile), tools).parse(text);
+    };
+    const std::string escaped = R"([{\"id\": \"1\"}])";
+    {
+        const toolgram::Result r = parse("glm45", "ids", escaped);
+        REQUIRE(r.calls.size() == 1);
+        CHECK(r.calls[0].arguments == json::parse(R"({"ids": [{"id": "1"}]})"));
+        const auto& repairs = r.telemetry.candidates.at(0).repairs;
+        CHECK(std::find(repairs.begin(), repairs.end(), "value_unescaped_once_more") != repairs.end());
+    }
+    // A property the text fits as written keeps it: a string, a union with string, no type.
+    for (const std::string key : {"either", "text", "any"}) {
+        CAPTURE(key);
+        const toolgram::Result r = parse("glm45", key, escaped);
+        REQUIRE(r.calls.size() == 1);
+        CHECK(r.calls[0].arguments == json{{key, escaped}});
+    }
+    // Valid JSON as written is not decoded again; only GLM's reader asks for the decoding.
+    {
+        const toolgram::Result r = parse("glm45", "ids", R"(["a\"b"])");
+        REQUIRE(r.calls.size() == 1);
+        CHECK(r.calls[0].arguments == json::parse(R"({"ids": ["a\"b"]})"));
+    }
+    CHECK(parse("qwen3_coder", "ids", escaped).calls.empty());
+}
+
 TEST_CASE("megabytes of unclosed openers are scanned in linear time", "[families][linear]") {
     struct Row {
         std::string profile;
@@ -139,6 +220,14 @@ TEST_CASE("megabytes of unclosed openers are scanned in linear time", "[families
         {"glm45", "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>a</arg_value> b</tool_call> c"},
         {"minimax_m2", "<minimax:tool_call><invoke name=\"get_weather\"><parameter name=\"city\">a</parameter> b</invoke> c"},
         {"minicpm5", "<function name=\"get_weather\"><param name=\"city\">a</param> b</function> c"},
+        // The variants: drifted DSML openers standing as blocks, V4.1's spaced tags, JSON
+        // bodies never closed, MiniCPM 5's tokenizer artefacts in tags.
+        {"deepseek_v32", "\n<|DSML|tool_calls>\n<|DSML|invoke name=\"get_weather\">\n"},
+        {"deepseek_v32", "\n<DSMLinvoke name=\"get_weather\">\n<DSMLparameter name=\"city\" string=\"true\">P"},
+        {"deepseek_v32", "<DSML mid-line <DSML|"},
+        {"deepseek_v32", "<｜DSML｜ calls>\n<｜DSML｜ invoke name=\"get_weather\">\n{\"city\": [1, "},
+        {"minicpm5", "<functionĠname=\"get_weather\"><paramĠname=\"city\">Paris"},
+        {"minicpm5", "<functionname=\"get_weather\">"},
     }));
     std::string text;
     while (text.size() < (1u << 20)) text += row.unit;
