@@ -91,7 +91,9 @@ void check_allowed(const toolgram::Parser& parser, const toolgram::Result& r) {
 // reading of the same messages from a `>>>` on). Whether such framing occurs here: one of
 // the grammar's markers in the input, or a headless message read from the whole input.
 bool frames_content(const toolgram::Profile& profile, std::string_view text) {
-    static constexpr std::string_view framing_grammars[] = {"functionary_v32", "functionary_v32_marked"};
+    // Functionary's `>>>all` frames text; generic's {"response": …} wraps the answer,
+    // whose escapes are decoded in content.
+    static constexpr std::string_view framing_grammars[] = {"functionary_v32", "functionary_v32_marked", "generic"};
     for (const auto& use : profile.grammars) {
         if (std::find(std::begin(framing_grammars), std::end(framing_grammars), use.grammar) ==
             std::end(framing_grammars))
