@@ -151,8 +151,9 @@ struct DeclaredSyntax {
     // value (`city=Paris; days=3`).
     // What a tagged value's line breaks are: one on each side is layout (Qwen3-Coder's
     // template writes `<parameter=K>\nV\n</parameter>`), or every one is the value's (the
-    // templates that write values verbatim: GLM, MiniMax, Seed-OSS, DeepSeek).
-    enum class Newlines { layout, kept };
+    // templates that write values verbatim: GLM, MiniMax, Seed-OSS, DeepSeek), or every
+    // blank and line break around the value is layout (engines that strip values: dots).
+    enum class Newlines { layout, kept, stripped };
     struct Parameter {
         std::vector<std::string> open;
         std::vector<std::string> key_end;

@@ -323,6 +323,27 @@ TEST_CASE("a profile file may keep reasoning in content", "[profile-file][reason
               .settings.reasoning_format == toolgram::ReasoningFormat::separate);
 }
 
+// newlines: each way of reading the blanks around a tagged value, on the same output.
+TEST_CASE("a profile file says which blanks around a parameter value are layout", "[profile-file]") {
+    const std::string text = "<function=search_web>\n<parameter=query>\n  two words \n\n</parameter>\n</function>";
+    const std::vector<std::pair<std::string, std::string>> rows = {
+        {"layout", "  two words \n"},  // one line break each side
+        {"kept", "\n  two words \n\n"},
+        {"stripped", "two words"},     // every blank and line break around it (dots' engines)
+    };
+    for (const auto& [mode, value] : rows) {
+        CAPTURE(mode);
+        json file = {{"name", "n"}, {"syntax", parameters_syntax()}};
+        file["syntax"]["arguments"]["parameter"]["newlines"] = mode;
+        const toolgram::Result r = toolgram::Parser(toolgram::profile_from_json(file)).parse(text);
+        REQUIRE(r.calls.size() == 1);
+        CHECK(r.calls[0].arguments == json{{"query", value}});
+    }
+    json bad = {{"name", "n"}, {"syntax", parameters_syntax()}};
+    bad["syntax"]["arguments"]["parameter"]["newlines"] = "trimmed";
+    CHECK(load_error(bad) == "syntax.arguments.parameter.newlines: unknown value \"trimmed\" (known: layout, kept, stripped)");
+}
+
 TEST_CASE("a profile file that repeats a key, or is no JSON, is refused with its path", "[profile-file]") {
     const fs::path dir = fs::temp_directory_path() / ("toolgram-profile-file-" + std::to_string(::getpid()));
     fs::create_directories(dir);
