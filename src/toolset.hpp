@@ -69,9 +69,10 @@ json normalise_schema(const json& schema);
 // or array nested deeper than `max_depth` (Limits::max_depth) does not fit and sets
 // `too_deep`: the caller rejects the call with the limit, as a JSON payload would be.
 // `quoted`: the model quoted the value (Gemma's <escape>…<escape>), so the text "null"
-// is null only when the schema allows no other type it fits.
+// is null only when the schema allows no other type it fits. `root`: the tool's whole
+// schema, where a local `$ref` in the property's is followed.
 json type_text_value(const std::string& text, const json* property_schema, const std::string& key,
                      std::vector<std::string>& notes, std::size_t max_depth = 64, bool* too_deep = nullptr,
-                     bool quoted = false);
+                     bool quoted = false, const json* root = nullptr);
 
 }  // namespace toolgram::detail
