@@ -570,13 +570,18 @@ int cmd_instruction(const std::vector<std::string>& args) {
     return 0;
 }
 
+// A shipped profile file says so, with its path: the file to read, or to copy for a
+// model of one's own.
 int cmd_profiles() {
+    const auto files = toolgram::declared_profile_files();
     for (const auto& name : toolgram::builtin_profile_names()) {
         const auto p = toolgram::builtin_profile(name);
         std::string grammars;
         for (const auto& g : p.grammars)
             grammars += (grammars.empty() ? "" : ", ") + g.grammar + (g.role == toolgram::Role::fallback ? " (fallback)" : "");
         std::cout << name << "\t" << p.description << "\n\tmodels: " << p.models << "\n\tgrammars: " << grammars << "\n";
+        for (const auto& f : files)
+            if (f.name == name) std::cout << "\tdeclared: " << f.path << " (a profile file, compiled in)\n";
     }
     return 0;
 }
@@ -606,7 +611,8 @@ int run(const std::string& command, std::vector<std::string>& args) {
         const bool wants_help = !args.empty() && (args[0] == "--help" || args[0] == "-h");
         if (command == "profiles") {
             if (wants_help)
-                std::cout << "usage: toolgram profiles [--aliases]\n\nLists the built-in profiles and their grammars.\n"
+                std::cout << "usage: toolgram profiles [--aliases]\n\nLists the built-in profiles and their grammars; those toolgram ships as\n"
+                             "profile files (grammars/declared/NAME.json, compiled in) say so with their path.\n"
                              "  --aliases   the serving engines' parser names (vLLM's and SGLang's --tool-call-parser,\n"
                              "              llama.cpp's chat formats), each with the profile --profile resolves it to\n";
             else if (args.size() == 1 && args[0] == "--aliases") return cmd_profile_aliases();
