@@ -36,7 +36,8 @@ TEST_CASE("engine parser names users type most", "[profiles][aliases]") {
         {"qwen3_xml", "qwen3_coder"}, {"deepseekv31", "deepseek_v31"}, {"deepseek_v3", "deepseek_r1"},
         {"openai", "harmony"},        {"gpt-oss", "harmony"},         {"llama3", "llama3_json"},
         {"qwen25", "hermes"},         {"glm47", "glm45"},             {"minimax-m2", "minimax_m2"},
-        {"Hermes 2 Pro", "hermes"},   {"cohere_command4", "command_r"}};
+        {"Hermes 2 Pro", "hermes"},   {"cohere_command4", "command_r"}, {"k2_v3", "k2_horizon"},
+        {"iquest_q1", "iquest_q1"},   {"dots", "dots"}};
     for (const auto& [name, profile] : expected) {
         CAPTURE(name);
         CHECK(builtin_profile(name).name == profile);
