@@ -1,5 +1,6 @@
 // The run-time grammar under every syntax the project ships a profile file for: the first
-// byte of the input picks the file (docs/profiles/*.json, corpus/declared/*.profile.json),
+// byte of the input picks the file (the compiled-in grammars/declared/*.json, then
+// docs/profiles/*.json, corpus/declared/*.profile.json),
 // the rest is the model output, parsed with every oracle of fuzz_support.hpp, with the
 // file's limits and again with tight ones (so the limits' paths are reached). The
 // generated harness fuzz_grammar_declared reads one syntax in depth; this one spreads
@@ -19,7 +20,10 @@ struct Parsers {
 const Parsers& parsers() {
     static const Parsers p = [] {
         Parsers out;
-        for (const auto& profile : toolgram_fuzz::shipped_profile_files()) {
+        std::vector<toolgram::Profile> profiles;
+        for (const auto& f : toolgram::declared_profile_files()) profiles.push_back(toolgram::builtin_profile(f.name));
+        for (const auto& p : toolgram_fuzz::shipped_profile_files()) profiles.push_back(p);
+        for (const auto& profile : profiles) {
             out.normal.emplace_back(profile, toolgram_fuzz::tools());
             toolgram::Profile tight = profile;
             tight.settings.limits.max_depth = 4;

@@ -210,10 +210,13 @@ toolgram::Settings settings_for_grammar(std::string_view grammar) {
     for (const auto& name : toolgram::builtin_profile_names()) {
         if (name == "auto") continue;
         toolgram::Profile p = toolgram::builtin_profile(name);
+        // A shipped profile file (grammars/declared/) is not where `declared` takes its
+        // syntax from: $TOOLGRAM_FUZZ_PROFILE_FILE, or the build's default, is.
+        if (p.settings.declared_syntax) continue;
         for (const auto& use : p.grammars)
             if (use.grammar == grammar) return p.settings;
     }
-    // A grammar no built-in profile runs reads its syntax from a profile file (`declared`).
+    // A grammar no compiled-in profile runs reads its syntax from a profile file (`declared`).
     for (const auto& use : profile_file().grammars)
         if (use.grammar == grammar) return profile_file().settings;
     return {};

@@ -48,12 +48,14 @@ const std::vector<toolgram::Tool>& tools();
 // `declared` is fuzzed with.
 const toolgram::Profile& profile_file();
 
-// Every profile file the project ships (docs/profiles/*.json, corpus/declared/*.profile.json),
-// for the harnesses that run every profile (fuzz_stream, fuzz_roundtrip, fuzz_declared).
+// Every profile file the project keeps beside the built-in profiles (docs/profiles/*.json,
+// corpus/declared/*.profile.json), for the harnesses that run every profile (fuzz_stream,
+// fuzz_roundtrip, fuzz_declared). The files compiled in (grammars/declared/) are built-in
+// profiles, listed by builtin_profile_names, so not here.
 const std::vector<toolgram::Profile>& shipped_profile_files();
 
-// The settings a grammar runs with: those of the first built-in profile (auto excluded)
-// that lists it, so a family grammar meets its own reasoning and content tokens; for a
+// The settings a grammar runs with: those of the first compiled-in profile (auto and the
+// shipped profile files excluded) that lists it, so a family grammar meets its own reasoning and content tokens; for a
 // grammar no built-in profile lists, the profile file's if it lists it (`declared`, which
 // needs a syntax); defaults otherwise.
 toolgram::Settings settings_for_grammar(std::string_view grammar);

@@ -138,6 +138,7 @@ std::unique_ptr<CompiledSyntax> compile_syntax(const DeclaredSyntax& s) {
             c->value_ends.insert(c->value_ends.end(), c->call_close.begin(), c->call_close.end());
         }
         c->newline_each_side = p.newlines == DeclaredSyntax::Newlines::layout;
+        c->strip_blanks = p.newlines == DeclaredSyntax::Newlines::stripped;
         const std::string key_part = p.key_attribute.empty() ? "NAME" + p.key_end.front()
                                                              : " " + p.key_attribute + "=\"NAME\">";
         c->parameter_message = (p.open.empty() ? std::string() : p.open.front()) + key_part +

@@ -68,9 +68,11 @@ struct CompiledSyntax {
     CharClass key;
     Spellings value_ends;  // key_value: a value ends at the first of these
     // For tagged parameters (grammars/param_value.hpp): the spellings a parameter's opener
-    // starts with, and whether one line break on each side of a value is layout.
+    // starts with, and whether one line break on each side of a value is layout, or every
+    // blank around it.
     Spellings param_open_needles;
     bool newline_each_side = true;
+    bool strip_blanks = false;
     std::string parameter_message;
 
     std::vector<std::string> markers;  // where a block may open: what the scanner looks for

@@ -71,6 +71,8 @@ void ParamsState::set_text(std::string_view raw) {
         set_argument(current, key, std::string(*inner));
         if (!layout.cdata_native && std::find(current.notes.begin(), current.notes.end(), "cdata_unwrapped") == current.notes.end())
             current.notes.push_back("cdata_unwrapped");
+    } else if (layout.strip_blanks) {
+        set_argument(current, key, std::string(trim_text(raw)));
     } else if (layout.newline_each_side) {
         set_argument(current, key, std::string(strip_layout_newlines(raw)));
     } else {

@@ -28,6 +28,9 @@ struct ValueLayout {
     // each side is layout. The other templates write values verbatim, so a value's own
     // trailing line break (a file's last line) is the value's.
     bool newline_each_side = false;
+    // The engines reading dots strip every blank and line break around a value, which a
+    // profile file declares (`newlines: "stripped"`): all of it is layout.
+    bool strip_blanks = false;
     // CDATA is the syntax's own escape (MiniCPM 5's template wraps values holding `<`, `&`
     // or a line break in it): unwrapped without a repair. Elsewhere a value written as one
     // CDATA section is unwrapped too, reported as the repair `cdata_unwrapped`.

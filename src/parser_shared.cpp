@@ -48,7 +48,8 @@ bool type_text_arguments(Candidate& c, const json* schema, std::size_t max_depth
         if (props)
             if (auto p = props->find(it.key()); p != props->end()) prop = &*p;
         it.value() = detail::type_text_value(it->get<std::string>(), prop, it.key(), c.notes, max_depth, &too_deep,
-                                             c.text_is_quoted, c.text_may_be_escaped_json);
+                                             c.text_is_quoted, c.text_may_be_escaped_json,
+                                             schema);
     }
     return !too_deep;
 }

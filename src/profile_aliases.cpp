@@ -7,7 +7,9 @@
 // no profile: asking for it says so, instead of "unknown profile". Sources: vLLM's
 // `tool_parsers` registry and SGLang's `parser_names.py` / `function_call_parser.py` as of
 // 2026-11, llama.cpp's `common_chat_format_name` (chat.cpp); each syntax was checked against
-// the engine's parser tests or the model's chat template before it was mapped.
+// the engine's parser tests or the model's chat template before it was mapped. A profile
+// here may be a shipped profile file (grammars/declared/NAME.json: dots, iquest_q1,
+// k2_horizon), resolved like any built-in profile.
 #include <toolgram/toolgram.hpp>
 
 namespace toolgram {
@@ -23,7 +25,7 @@ const std::vector<ProfileAlias>& profile_aliases() {
         {"vLLM", "deepseek_v32", "deepseek_v32", "DeepSeek V3.2"},
         {"vLLM", "deepseek_v4", "deepseek_v32", "DeepSeek V4 (DSML, <｜DSML｜tool_calls>)"},
         {"vLLM", "deepseek_v41", "deepseek_v32", "DeepSeek V4.1 (spaced DSML, <｜DSML｜ calls>)"},
-        {"vLLM", "dots", "", "dots.llm (<dots_function_call>)"},
+        {"vLLM", "dots", "dots", "dots.llm1, dots-3 (<dots_function_call>)"},
         {"vLLM", "ernie45", "hermes", "ERNIE 4.5"},
         {"vLLM", "functiongemma", "functiongemma", "FunctionGemma"},
         {"vLLM", "gemma4", "gemma4", "Gemma 4"},
@@ -41,6 +43,7 @@ const std::vector<ProfileAlias>& profile_aliases() {
         {"vLLM", "inkling", "", "Inkling"},
         {"vLLM", "internlm", "internlm", "InternLM 2.5"},
         {"vLLM", "jamba", "jamba", "Jamba 1.5"},
+        {"vLLM", "k2_horizon", "k2_horizon", "K2 Horizon (IFM, its xml dialect)"},
         {"vLLM", "kimi_k2", "kimi_k2", "Kimi K2, K2-Thinking, K2.5"},
         {"vLLM", "kimi_k3", "", "Kimi K3 (XTML)"},
         {"vLLM", "lfm2", "pythonic", "LFM2, LFM2.5 (Python mode; the profile reads the JSON mode too)"},
@@ -76,7 +79,7 @@ const std::vector<ProfileAlias>& profile_aliases() {
         {"SGLang", "deepseekv32", "deepseek_v32", "DeepSeek V3.2"},
         {"SGLang", "deepseekv4", "deepseek_v32", "DeepSeek V4"},
         {"SGLang", "deepseekv41", "deepseek_v32", "DeepSeek V4.1 (spaced DSML, <｜DSML｜ calls>)"},
-        {"SGLang", "dots", "", "dots.llm"},
+        {"SGLang", "dots", "dots", "dots.llm1, dots-3"},
         {"SGLang", "gemma4", "gemma4", "Gemma 4"},
         {"SGLang", "gigachat3", "gigachat", "GigaChat 3, GigaChat 3.1"},
         {"SGLang", "gigachat35", "gigachat35", "GigaChat 3.5"},
@@ -88,8 +91,9 @@ const std::vector<ProfileAlias>& profile_aliases() {
         {"SGLang", "hunyuan", "hy_v3", "Hunyuan HY-V3 (Hy3)"},
         {"SGLang", "inkling", "", "Inkling"},
         {"SGLang", "interns1", "internlm", "Intern-S1"},
-        {"SGLang", "iquest_q1", "", "IQuest Q1"},
-        {"SGLang", "k2_horizon", "", "K2 Horizon"},
+        {"SGLang", "iquest_q1", "iquest_q1", "IQuest Q1"},
+        {"SGLang", "k2_horizon", "k2_horizon", "K2 Horizon (IFM, its xml dialect)"},
+        {"SGLang", "k2_v3", "k2_horizon", "K2 Horizon (k2_horizon's earlier name)"},
         {"SGLang", "kimi_k2", "kimi_k2", "Kimi K2"},
         {"SGLang", "kimi_k3", "", "Kimi K3"},
         {"SGLang", "lfm2", "pythonic", "LFM2, LFM2.5 (Python and JSON modes)"},

@@ -199,7 +199,9 @@ DeclaredSyntax::Arguments read_arguments(const json& j, const std::string& path)
             if (a.style != DeclaredSyntax::Style::parameters) fail(p.path("newlines"), "only with style \"parameters\"");
             out.newlines = choice_of<DeclaredSyntax::Newlines>(
                 *n, p.path("newlines"), "value",
-                {{"layout", DeclaredSyntax::Newlines::layout}, {"kept", DeclaredSyntax::Newlines::kept}});
+                {{"layout", DeclaredSyntax::Newlines::layout},
+                 {"kept", DeclaredSyntax::Newlines::kept},
+                 {"stripped", DeclaredSyntax::Newlines::stripped}});
         }
     } else if (params) {
         f.need("parameter");

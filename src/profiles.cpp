@@ -2,7 +2,10 @@
 // and the settings its models need (reasoning delimiters, tokens that frame content).
 //
 // A profile per model family is one row in `family_rows` (plus its grammar, registered
-// in grammar_registry.cpp; scripts/new-grammar adds both). `auto` is derived from the table, so a new family is found by
+// in grammar_registry.cpp; scripts/new-grammar adds both). A syntax the grammar `declared`
+// can read needs no code at all: a profile file in grammars/declared/NAME.json, compiled in
+// (cmake/embed_profile_files.cmake), is the profile NAME, loaded and checked like any
+// profile file. `auto` is derived from the table, so a new family is found by
 // `auto` without another edit: every generic grammar with a distinctive marker and every
 // family grammar runs as primary (where several share a marker, each reader checks the
 // payload and declines what is not its own, so the payload decides); the grammars that would match
@@ -11,6 +14,8 @@
 #include <stdexcept>
 
 #include "grammar_def.hpp"
+#include "profile_file.hpp"
+#include "shipped_profiles.hpp"
 #include "toolgram/toolgram.hpp"
 
 namespace toolgram {
@@ -362,6 +367,10 @@ Profile builtin_profile(std::string_view name) {
     for (const auto* rows : {&family_rows(), &generic_rows()})
         for (const auto& row : *rows)
             if (name == row.name) return from_row(row);
+    // A shipped profile file, read from its compiled-in text with every check a file on
+    // disk gets (errors name grammars/declared/NAME.json).
+    for (const auto& f : detail::shipped_profile_file_texts())
+        if (name == f.name) return profile_from_file_text(f.text, std::string(f.path));
     // An engine's name for a syntax: the profile that reads it (profile_aliases.cpp).
     std::string engines, models;
     for (const auto& alias : profile_aliases()) {
@@ -383,7 +392,15 @@ std::vector<std::string> builtin_profile_names() {
     std::vector<std::string> names{"auto"};
     for (const auto& row : generic_rows()) names.emplace_back(row.name);
     for (const auto& row : family_rows()) names.emplace_back(row.name);
+    for (const auto& f : detail::shipped_profile_file_texts()) names.emplace_back(f.name);
     return names;
+}
+
+std::vector<DeclaredProfileFile> declared_profile_files() {
+    std::vector<DeclaredProfileFile> out;
+    for (const auto& f : detail::shipped_profile_file_texts())
+        out.push_back({std::string(f.name), std::string(f.path), std::string(f.text)});
+    return out;
 }
 
 std::vector<GrammarInfo> grammar_catalogue() {

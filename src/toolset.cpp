@@ -245,8 +245,29 @@ bool fits(const std::string& text, const std::string& type, json& out, std::size
     return false;
 }
 
-void collect_types(const json& schema, std::vector<std::string>& types) {
+// A local reference (`{"$ref": "#/$defs/Location"}`, as tools generated from Pydantic models
+// write them) is followed within the tool's schema, a few hops at most (a cycle stops
+// there): the text is typed by what it refers to, as the validator will judge it.
+const json* local_target(const json& schema, const json* root) {
+    if (!root || !schema.is_object()) return nullptr;
+    const auto r = schema.find("$ref");
+    if (r == schema.end() || !r->is_string()) return nullptr;
+    const std::string& ref = r->get_ref<const std::string&>();
+    if (ref.size() < 2 || ref[0] != '#' || ref[1] != '/') return nullptr;
+    try {
+        const json::json_pointer ptr(ref.substr(1));
+        return root->contains(ptr) ? &(*root)[ptr] : nullptr;
+    } catch (const json::exception&) {
+        return nullptr;  // not a valid pointer: nothing to follow
+    }
+}
+
+void collect_types(const json& schema, std::vector<std::string>& types, const json* root, int hops = 0) {
     if (!schema.is_object()) return;
+    if (const json* target = local_target(schema, root); target && hops < 8 && schema.find("type") == schema.end()) {
+        collect_types(*target, types, root, hops + 1);
+        return;
+    }
     if (auto t = schema.find("type"); t != schema.end()) {
         if (t->is_string()) types.push_back(t->get<std::string>());
         else if (t->is_array())
@@ -255,7 +276,7 @@ void collect_types(const json& schema, std::vector<std::string>& types) {
     }
     for (const char* k : {"anyOf", "oneOf"}) {
         if (auto a = schema.find(k); a != schema.end() && a->is_array())
-            for (const auto& sub : *a) collect_types(sub, types);
+            for (const auto& sub : *a) collect_types(sub, types, root, hops + 1);
     }
     if (types.empty()) {
         if (auto e = schema.find("enum"); e != schema.end() && e->is_array() && !e->empty()) {
@@ -296,13 +317,13 @@ std::optional<std::string> unescaped_once(const std::string& text) {
 
 json type_text_value(const std::string& text, const json* property_schema, const std::string& key,
                      std::vector<std::string>& notes, std::size_t max_depth, bool* too_deep, bool quoted,
-                     bool escaped_json) {
+                     bool escaped_json, const json* root) {
     if (!property_schema) {
         notes.push_back("parameter \"" + key + "\" is not in the schema; kept as text");
         return text;
     }
     std::vector<std::string> types;
-    collect_types(*property_schema, types);
+    collect_types(*property_schema, types, root);
     if (types.empty()) return text;  // any type: the text is the value
     // "null" written for a nullable parameter means null, even when string comes first.
     const std::string l = lower(trim(text));

@@ -78,6 +78,6 @@ json normalise_schema(const json& schema);
 // the text fits as written (any string property) keeps the text exactly.
 json type_text_value(const std::string& text, const json* property_schema, const std::string& key,
                      std::vector<std::string>& notes, std::size_t max_depth = 64, bool* too_deep = nullptr,
-                     bool quoted = false, bool escaped_json = false);
+                     bool quoted = false, bool escaped_json = false, const json* root = nullptr);
 
 }  // namespace toolgram::detail

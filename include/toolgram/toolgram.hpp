@@ -151,8 +151,9 @@ struct DeclaredSyntax {
     // value (`city=Paris; days=3`).
     // What a tagged value's line breaks are: one on each side is layout (Qwen3-Coder's
     // template writes `<parameter=K>\nV\n</parameter>`), or every one is the value's (the
-    // templates that write values verbatim: GLM, MiniMax, Seed-OSS, DeepSeek).
-    enum class Newlines { layout, kept };
+    // templates that write values verbatim: GLM, MiniMax, Seed-OSS, DeepSeek), or every
+    // blank and line break around the value is layout (engines that strip values: dots).
+    enum class Newlines { layout, kept, stripped };
     struct Parameter {
         std::vector<std::string> open;
         std::vector<std::string> key_end;
@@ -249,8 +250,22 @@ struct Profile {
 // profile_aliases: `qwen3_xml`, `deepseekv31`, `openai`, "Hermes 2 Pro"); the profile
 // returned keeps its own name. Throws std::invalid_argument listing the known names, or,
 // for an engine's parser whose syntax toolgram does not read yet, saying so.
+// Built in are the compiled-in profiles and, after them, the profile files toolgram ships
+// (grammars/declared/NAME.json, compiled into the library; see declared_profile_files).
 Profile builtin_profile(std::string_view name);
+// `auto`, the generic formats, the model families, then the shipped profile files.
 std::vector<std::string> builtin_profile_names();
+
+// A profile toolgram ships as a profile file (docs/profile-files.md): the grammar
+// `declared` reads its syntax. The file's text is compiled in, so builtin_profile(name)
+// loads it (checked as load_profile_file checks a file) with no path; `path` is where it
+// lives in the source tree, the place to copy one from.
+struct DeclaredProfileFile {
+    std::string name;  // the profile's name, the file's stem
+    std::string path;  // grammars/declared/NAME.json
+    std::string text;  // the file as shipped
+};
+std::vector<DeclaredProfileFile> declared_profile_files();
 
 // A name a serving engine gives a tool-call parser: vLLM's and SGLang's
 // `--tool-call-parser NAME`, and the chat format llama.cpp names in its log.

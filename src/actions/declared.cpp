@@ -168,7 +168,8 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     if (s->pythonic) return read_python(ctx, at, *s);
     if (s->parameters)
         return read_params_block<d::params_block, params_action, d::control>(ctx, at, "declared", s->closer,
-                                                                             ValueLayout{.newline_each_side = s->newline_each_side});
+                                                                             ValueLayout{.newline_each_side = s->newline_each_side,
+                                                                                        .strip_blanks = s->strip_blanks});
     if (s->has_section) return read_call_section<d::section_open, d::section_close>(ctx, at, read_json_call);
     return read_json_call(ctx, at);
 }

@@ -221,7 +221,8 @@ const char* stream_help =
 const char* profiles_help =
     "usage: toolgram profiles [--aliases | --for-template FILE]\n"
     "\n"
-    "Lists the built-in profiles and their grammars.\n"
+    "Lists the built-in profiles and their grammars; those toolgram ships as profile files\n"
+    "(grammars/declared/NAME.json, compiled in) say so with their path.\n"
     "  --aliases            the serving engines' parser names (vLLM's and SGLang's --tool-call-parser,\n"
     "                       llama.cpp's chat formats), each with the profile --profile resolves it to\n"
     "  --for-template FILE  the profile whose markers a model's chat template writes, with the\n"
@@ -591,13 +592,18 @@ int cmd_instruction(const std::vector<std::string>& args) {
     return 0;
 }
 
+// A shipped profile file says so, with its path: the file to read, or to copy for a
+// model of one's own.
 int cmd_profiles() {
+    const auto files = toolgram::declared_profile_files();
     for (const auto& name : toolgram::builtin_profile_names()) {
         const auto p = toolgram::builtin_profile(name);
         std::string grammars;
         for (const auto& g : p.grammars)
             grammars += (grammars.empty() ? "" : ", ") + g.grammar + (g.role == toolgram::Role::fallback ? " (fallback)" : "");
         std::cout << name << "\t" << p.description << "\n\tmodels: " << p.models << "\n\tgrammars: " << grammars << "\n";
+        for (const auto& f : files)
+            if (f.name == name) std::cout << "\tdeclared: " << f.path << " (a profile file, compiled in)\n";
     }
     return 0;
 }

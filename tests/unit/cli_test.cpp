@@ -417,6 +417,32 @@ TEST_CASE("cli profiles and grammars list every built-in name", "[cli]") {
         CHECK_THAT(grammars.out, Catch::Contains(std::string(name) + "\t"));
 }
 
+// A shipped profile file (grammars/declared/) is listed as one, with its path, and read by
+// name (or by an engine's name for it) with no path.
+TEST_CASE("cli profiles marks the shipped profile files, and --profile reads them by name", "[cli][profile-file]") {
+    Scratch s;
+    const Run profiles = run_cli(s, "profiles");
+    REQUIRE(profiles.exit_code == 0);
+    for (const char* name : {"dots", "iquest_q1", "k2_horizon"}) {
+        CHECK_THAT(profiles.out, Catch::Contains("\n" + std::string(name) + "\t"));
+        CHECK_THAT(profiles.out, Catch::Contains("\tgrammars: declared\n\tdeclared: grammars/declared/" + std::string(name) +
+                                                 ".json (a profile file, compiled in)\n"));
+    }
+    CHECK_THAT(profiles.out, !Catch::Contains("\tdeclared: grammars/declared/hermes"));
+    const std::string input = s.write("in.txt", "ok<dots_function_call><invoke name=\"get_weather\"><parameter name=\"city\">"
+                                                "\nOslo\n</parameter></invoke></dots_function_call>");
+    const Run parsed = run_cli(s, "parse " + shell_quote(input) + " --profile dots");
+    REQUIRE(parsed.exit_code == 0);
+    const json r = json::parse(parsed.out);
+    CHECK(r["calls"][0]["name"] == "get_weather");
+    CHECK(r["calls"][0]["arguments"] == json{{"city", "Oslo"}});
+    CHECK(r["content"] == "ok");
+    // SGLang's earlier name for K2 Horizon's parser resolves to the shipped file.
+    const Run instruction = run_cli(s, "instruction --profile k2_v3");
+    REQUIRE(instruction.exit_code == 0);
+    CHECK_THAT(instruction.out, Catch::Contains("<ifm|tool_calls>"));
+}
+
 TEST_CASE("cli --profile takes the engines' parser names, and profiles --aliases lists them", "[cli][aliases]") {
     Scratch s;
     const Run aliases = run_cli(s, "profiles --aliases");
@@ -424,13 +450,13 @@ TEST_CASE("cli --profile takes the engines' parser names, and profiles --aliases
     CHECK_THAT(aliases.out, Catch::StartsWith("engine\tname\tprofile\tmodels\n"));
     CHECK_THAT(aliases.out, Catch::Contains("\nvLLM\tqwen3_xml\tqwen3_coder\t"));
     CHECK_THAT(aliases.out, Catch::Contains("\nSGLang\tgigachat3\tgigachat\t"));
-    CHECK_THAT(aliases.out, Catch::Contains("\nSGLang\tdots\t-\t"));
+    CHECK_THAT(aliases.out, Catch::Contains("\nSGLang\tinkling\t-\t"));
     const std::string input = s.write("in.txt", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>"
                                                 "{\"city\": \"Oslo\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>");
     const Run parsed = run_cli(s, "parse " + shell_quote(input) + " --profile deepseekv31");
     REQUIRE(parsed.exit_code == 0);
     CHECK(json::parse(parsed.out)["calls"][0]["arguments"] == json{{"city", "Oslo"}});
-    const Run pending = run_cli(s, "parse " + shell_quote(input) + " --profile dots");
+    const Run pending = run_cli(s, "parse " + shell_quote(input) + " --profile inkling");
     CHECK(pending.exit_code == 2);
     CHECK_THAT(pending.err, Catch::Contains("a syntax toolgram does not read yet"));
     CHECK(run_cli(s, "profiles --bogus").exit_code == 2);

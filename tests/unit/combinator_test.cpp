@@ -617,8 +617,15 @@ std::vector<Tool> typed_tools() {
             "one_of": {"oneOf": [{"type": "boolean"}, {"type": "string"}]},
             "multi": {"type": ["integer", "string"]},
             "zip": {"type": "string"},
-            "free": {}
-        }
+            "free": {},
+            "ref_object": {"$ref": "#/$defs/Location"},
+            "ref_code": {"$ref": "#/$defs/Code"},
+            "ref_chain": {"$ref": "#/definitions/Count"},
+            "ref_any_of": {"anyOf": [{"$ref": "#/$defs/Code"}, {"type": "null"}]}
+        },
+        "$defs": {"Location": {"type": "object", "properties": {"city": {"type": "string"}}},
+                  "Code": {"type": "string"}},
+        "definitions": {"Count": {"$ref": "#/definitions/Int"}, "Int": {"type": "integer"}}
     })"))};
 }
 
@@ -660,6 +667,13 @@ TEST_CASE("typing: XML text values take the type their schema gives", "[combinat
         {"zip", "03106", "03106"},
         {"zip", "  spaced  ", "  spaced  "},
         {"free", "as written", "as written"},
+        // A local $ref is followed (tools made from Pydantic models write them): the vLLM
+        // and SGLang dots tests' {"location": {"$ref": "#/$defs/Location"}}.
+        {"ref_object", R"({"city": "Shanghai"})", json::parse(R"({"city": "Shanghai"})")},
+        {"ref_code", "42", "42"},
+        {"ref_chain", "7", 7},
+        {"ref_any_of", "007", "007"},
+        {"ref_any_of", "null", nullptr},
     }));
     DYNAMIC_SECTION(row.key << " = " << row.text) {
         const Result r = Parser(profile("xml"), typed_tools()).parse(invoke(row.key, row.text));

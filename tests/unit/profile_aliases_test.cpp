@@ -40,7 +40,8 @@ TEST_CASE("engine parser names users type most", "[profiles][aliases]") {
         {"gigachat3", "gigachat"},       {"gigachat35", "gigachat35"},
         {"hy_v3", "hy_v3"},
         {"hy_v4", "hy_v3"},           {"hunyuan", "hy_v3"},           {"hunyuan_a13b", "jamba"},
-        {"minimax", "jamba"},         {"lfm2", "pythonic"},           {"LFM2 with JSON tools", "lfm2_json"}};
+        {"minimax", "jamba"},         {"lfm2", "pythonic"},           {"LFM2 with JSON tools", "lfm2_json"},
+        {"k2_v3", "k2_horizon"},      {"iquest_q1", "iquest_q1"},     {"dots", "dots"}};
     for (const auto& [name, profile] : expected) {
         CAPTURE(name);
         CHECK(builtin_profile(name).name == profile);
@@ -56,11 +57,11 @@ TEST_CASE("engine parser names users type most", "[profiles][aliases]") {
 
 TEST_CASE("an engine parser name whose syntax is not read yet says so", "[profiles][aliases]") {
     try {
-        (void)builtin_profile("dots");
-        FAIL("dots resolved");
+        (void)builtin_profile("inkling");
+        FAIL("inkling resolved");
     } catch (const std::invalid_argument& e) {
         CHECK(std::string(e.what()) ==
-              "\"dots\" is the vLLM and SGLang parser for dots.llm (<dots_function_call>), a syntax toolgram does not "
+              "\"inkling\" is the vLLM and SGLang parser for Inkling, a syntax toolgram does not "
               "read yet (toolgram profiles --aliases lists the engines' names and the profiles they map to)");
     }
     try {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <set>
 
 #include <catch2/catch.hpp>
 #include <tao/pegtl/contrib/analyze.hpp>
@@ -55,9 +56,11 @@ bool declared_form(const std::string& family, const toolgram::Profile& file, con
     return false;
 }
 
-// Every profile file the project ships: docs/profiles/ and corpus/declared/.
+// Every profile file the project ships: grammars/declared/ (compiled in), docs/profiles/
+// and corpus/declared/.
 std::vector<fs::path> shipped_profile_files() {
     std::vector<fs::path> out;
+    for (const auto& f : toolgram::declared_profile_files()) out.push_back(fs::path(TOOLGRAM_SOURCE_DIR) / f.path);
     for (const auto& e : fs::directory_iterator(profiles_dir)) out.push_back(e.path());
     for (const auto& e : fs::directory_iterator(corpus_root / "declared"))
         if (e.path().string().size() > 13 && e.path().string().rfind(".profile.json") == e.path().string().size() - 13)
@@ -126,6 +129,47 @@ TEST_CASE("profile files reproduce the built-in families on their whole corpora"
         }
     }
     CHECK(compared > 0);
+}
+
+// grammars/declared/NAME.json is the built-in profile NAME: compiled in from the file as it
+// stands in the tree, loaded with every check a file gets, named after its file, listed
+// after the compiled-in profiles (so every test that runs each profile runs it), and
+// given a golden corpus folder of its own.
+TEST_CASE("the profile files compiled in are built-in profiles, each as its file declares it", "[profile-file][profiles]") {
+    const auto files = toolgram::declared_profile_files();
+    REQUIRE(files.size() >= 3);
+    const auto names = toolgram::builtin_profile_names();
+    std::set<std::string> unique(names.begin(), names.end());
+    CHECK(unique.size() == names.size());  // a file never shadows a compiled-in profile
+    for (const auto& f : files) {
+        CAPTURE(f.name, f.path);
+        CHECK(f.path == "grammars/declared/" + f.name + ".json");
+        // The text compiled in is the file's (a stale build would fail here).
+        CHECK(f.text == slurp(fs::path(TOOLGRAM_SOURCE_DIR) / f.path));
+        const toolgram::Profile p = toolgram::builtin_profile(f.name);
+        const toolgram::Profile from_disk = toolgram::load_profile_file((fs::path(TOOLGRAM_SOURCE_DIR) / f.path).string());
+        CHECK(p.name == f.name);
+        CHECK(from_disk.name == f.name);
+        CHECK(p.description == from_disk.description);
+        CHECK(!p.description.empty());
+        CHECK(!p.models.empty());
+        REQUIRE(!p.grammars.empty());
+        CHECK(p.grammars[0].grammar == "declared");
+        REQUIRE(p.settings.declared_syntax);
+        CHECK(std::count(names.begin(), names.end(), f.name) == 1);
+        // Its corpus: golden and negative cases, at least twelve.
+        std::size_t cases = 0, negative = 0;
+        for (const auto& c : all_cases()) {
+            if (c.text.parent_path().filename() != f.name) continue;
+            ++cases;
+            if (c.text.stem().string().rfind("neg_", 0) == 0) ++negative;
+        }
+        CHECK(cases >= 12);
+        CHECK(negative >= 4);
+        CHECK(cases - negative >= 4);
+    }
+    // An engine's name resolves to one of them like to any profile.
+    CHECK(toolgram::builtin_profile("dots").name == "dots");
 }
 
 TEST_CASE("every shipped profile file renders calls that parse back to themselves", "[profile-file]") {
@@ -335,6 +379,27 @@ TEST_CASE("a profile file may keep reasoning in content", "[profile-file][reason
     CHECK(r.reasoning.empty());
     CHECK(toolgram::profile_from_json(json::parse(R"({"name": "n", "syntax": {"call": {"open": "<c>", "close": "</c>"}}})"))
               .settings.reasoning_format == toolgram::ReasoningFormat::separate);
+}
+
+// newlines: each way of reading the blanks around a tagged value, on the same output.
+TEST_CASE("a profile file says which blanks around a parameter value are layout", "[profile-file]") {
+    const std::string text = "<function=search_web>\n<parameter=query>\n  two words \n\n</parameter>\n</function>";
+    const std::vector<std::pair<std::string, std::string>> rows = {
+        {"layout", "  two words \n"},  // one line break each side
+        {"kept", "\n  two words \n\n"},
+        {"stripped", "two words"},     // every blank and line break around it (dots' engines)
+    };
+    for (const auto& [mode, value] : rows) {
+        CAPTURE(mode);
+        json file = {{"name", "n"}, {"syntax", parameters_syntax()}};
+        file["syntax"]["arguments"]["parameter"]["newlines"] = mode;
+        const toolgram::Result r = toolgram::Parser(toolgram::profile_from_json(file)).parse(text);
+        REQUIRE(r.calls.size() == 1);
+        CHECK(r.calls[0].arguments == json{{"query", value}});
+    }
+    json bad = {{"name", "n"}, {"syntax", parameters_syntax()}};
+    bad["syntax"]["arguments"]["parameter"]["newlines"] = "trimmed";
+    CHECK(load_error(bad) == "syntax.arguments.parameter.newlines: unknown value \"trimmed\" (known: layout, kept, stripped)");
 }
 
 TEST_CASE("a profile file that repeats a key, or is no JSON, is refused with its path", "[profile-file]") {
