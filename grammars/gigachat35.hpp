@@ -47,7 +47,11 @@ struct value_syntax {  // a Syntax (param_value.hpp), not a rule
     using open_spellings = params::spellings<TAO_PEGTL_STRING("<｜GCML｜parameter name=")>;
     using close_spellings = params::spellings<TAO_PEGTL_STRING("</｜GCML｜parameter>")>;
     using call_close_spellings = params::spellings<TAO_PEGTL_STRING("</｜GCML｜invoke>")>;
-    using call_next_spellings = params::spellings<TAO_PEGTL_STRING("<｜GCML｜invoke"), TAO_PEGTL_STRING("</｜GCML｜")>;
+    // The block's closer spelled whole: a bare `</｜GCML｜` also begins every parameter's
+    // closer, so a value holding `</｜GCML｜parameter>\n</｜GCML｜invoke>` then more text would
+    // end its call there (deepseek_v32 had the same defect).
+    using call_next_spellings =
+        params::spellings<TAO_PEGTL_STRING("<｜GCML｜invoke"), TAO_PEGTL_STRING("</｜GCML｜tool_calls>")>;
     using nested = params::nested_list<
         params::nested<seq<block_open, params::ws, invoke_open>, params::spellings<TAO_PEGTL_STRING("<｜GCML｜tool_calls>")>,
                        params::spellings<TAO_PEGTL_STRING("</｜GCML｜tool_calls>")>>,
