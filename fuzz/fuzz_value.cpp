@@ -4,7 +4,10 @@
 // Oracles (abort on violation):
 //  - the same input read twice gives the same outcome; a read never throws;
 //  - a successful read ends inside the input, and its value leaves the library as valid
-//    UTF-8 JSON once made valid (utf8.hpp);
+//    UTF-8 JSON once made valid (utf8.hpp) and once each number with leading zeros, held
+//    for phase two as a binary node (value_reader.hpp, ambiguous_number), is settled to
+//    its text as a string schema settles it; such a node appears exactly when the read
+//    reports the leading_zero_number repair (or fewer, when a repeated key dropped one);
 //  - differential, against nlohmann's strict parser: a read that needed no repair and no
 //    healing, over valid UTF-8, is strict JSON, and nlohmann must parse the bytes read
 //    to the same value; conversely, input nlohmann accepts as a whole must read, with no
@@ -53,6 +56,25 @@ std::size_t depth_of(const json& v) {
     return deepest;
 }
 
+// Replaces each ambiguous-number node by its text, as phase two does where the schema
+// wants a string (parser.cpp, settle_ambiguous_numbers); returns how many there were.
+std::size_t settle_as_text(json& v) {
+    std::size_t settled = 0;
+    std::string scratch;
+    std::vector<json*> pending{&v};
+    while (!pending.empty()) {
+        json* j = pending.back();
+        pending.pop_back();
+        if (const std::string* text = toolgram::detail::ambiguous_number_text(*j, scratch)) {
+            *j = *text;
+            ++settled;
+        } else if (j->is_structured()) {
+            for (auto& e : *j) pending.push_back(&e);
+        }
+    }
+    return settled;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -63,6 +85,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (r.ok) {
         if (r.end > size || r.end == 0) fail("value", "a read ends outside the input");
         json v = r.value;
+        // A repeated key's dropped value may have been the one with leading zeros: then the
+        // repair is reported with no node left to settle.
+        const bool leading_zeros = (r.repairs & toolgram::detail::repair_leading_zeros) != 0;
+        const bool repeated_key = (r.repairs & toolgram::detail::repair_duplicate_key) != 0;
+        const bool held = settle_as_text(v) > 0;
+        if (held && !leading_zeros) fail("value", "a number held for phase two with no leading_zero_number repair");
+        if (leading_zeros && !held && !repeated_key)
+            fail("value", "a leading_zero_number repair with no number held for phase two");
         toolgram::detail::make_valid_utf8(v);
         toolgram_fuzz::check_json_out(v, "a value read");
         const std::string_view read = text.substr(0, r.end);
