@@ -181,6 +181,18 @@ void configure_solar_open(Settings& s) {
         add_content_marker(s, m);
 }
 
+// Kimi K3 (XTML): the prompt opens the think channel (or, thinking off, the response
+// channel), so an output starts inside one; the answer is the response channel's text and
+// the turn ends with the message's closer (and <|end_of_msg|> when special tokens are kept).
+// An output cut by max_tokens may end between a closer's token and its channel's name and
+// `<|sep|>`: the closers' cut forms are framing too (SGLang strips them alike).
+void configure_kimi_k3(Settings& s) {
+    add_reasoning(s, {"<|open|>think<|sep|>", "<|close|>think<|sep|>"});
+    for (const char* m : {"<|open|>response<|sep|>", "<|close|>response<|sep|>", "<|close|>message<|sep|>",
+                          "<|end_of_msg|>", "<|close|>response", "<|close|>message"})
+        add_content_marker(s, m);
+}
+
 // One row per model family of FORMATS.md.
 const std::vector<ProfileRow>& family_rows() {
     static const std::vector<ProfileRow> table = {
@@ -303,6 +315,11 @@ const std::vector<ProfileRow>& family_rows() {
          "<tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls>; "
          "HY-V4: the same tags with a :opensource suffix, no <tool_sep>",
          {primary("hy_v3")}},
+        {"kimi_k3", "Kimi K3",
+         "<|open|>tools<|sep|><|open|>call tool=NAME index=N<|sep|><|open|>argument key=K type=T<|sep|>V"
+         "<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>; reasoning in the think channel, the "
+         "answer in the response channel",
+         {primary("kimi_k3")}, configure_kimi_k3},
         // scripts/new-grammar: rows go above this line.
     };
     return table;
