@@ -85,6 +85,8 @@ constexpr Row rows[] = {
     {"solar_open", "<|tool_calls|>", "\n"},
     {"solar_open", "<|tool_call:start|>", "<|tool_call:end|>"},
     {"gigachat35", "<｜GCML｜tool_calls>", "</｜GCML｜tool_calls>"},
+    {"kimi_k3", "<|open|>tools<|sep|>", "<|close|>tools<|sep|>"},
+    {"kimi_k3", "<|open|>call", "<|close|>call<|sep|>"},
 };
 
 }  // namespace
