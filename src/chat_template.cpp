@@ -244,7 +244,7 @@ const std::vector<Signature>& signatures() {
          {},
          {},
          "no engine parser is named for it; llama.cpp reads it with the parser it derives from the template"},
-        {"", "Kimi K3 (XTML): <|open|>call tool=\"NAME\"<|sep|><|open|>argument key=…<|sep|>…<|close|>call<|sep|>",
+        {"kimi_k3", "Kimi K3 (XTML): <|open|>call tool=\"NAME\"<|sep|><|open|>argument key=…<|sep|>…<|close|>call<|sep|>",
          {"<|open|>", "<|close|>", "<|sep|>"},
          {},
          {{"vLLM", "kimi_k3"}, {"SGLang", "kimi_k3"}}},

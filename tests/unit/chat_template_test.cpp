@@ -55,7 +55,7 @@ const std::map<std::string, std::string>& expected() {
         {"HuggingFaceTB-SmolLM3-3B.jinja", "unknown"},
         {"Kimi-K2-Instruct.jinja", "kimi_k2"},
         {"Kimi-K2-Thinking.jinja", "kimi_k2"},
-        {"Kimi-K3.jinja", "alias:vLLM kimi_k3"},
+        {"Kimi-K3.jinja", "kimi_k3"},
         {"LFM2-8B-A1B.jinja", "pythonic"},
         {"LFM2.5-8B-A1B.jinja", "pythonic"},
         // Lists the tools as plain JSON after "List of tools:" and renders no call.

@@ -500,9 +500,13 @@ TEST_CASE("cli profiles --for-template names the profile a chat template writes,
     const Run gemma = run_cli(s, "profiles --for-template " + shell_quote(templates + "/google-gemma-2-2b-it.jinja"));
     CHECK(gemma.exit_code == 5);
     CHECK_THAT(gemma.out, Catch::StartsWith("unknown\n  why: it neither handles tools nor writes any tool-call marker"));
+    // A syntax no profile read until issue 15 gave it one: its template names the profile now.
     const Run kimi_k3 = run_cli(s, "profiles --for-template " + shell_quote(templates + "/Kimi-K3.jinja"));
-    CHECK(kimi_k3.exit_code == 5);
-    CHECK_THAT(kimi_k3.out, Catch::StartsWith("not read yet: Kimi K3"));
+    CHECK(kimi_k3.exit_code == 0);
+    CHECK_THAT(kimi_k3.out, Catch::StartsWith("profile: kimi_k3\n"));
+    const Run phi = run_cli(s, "profiles --for-template " + shell_quote(templates + "/llama-cpp-microsoft-Phi-4-mini-instruct.jinja"));
+    CHECK(phi.exit_code == 5);
+    CHECK_THAT(phi.out, Catch::StartsWith("not read yet: Phi-4-mini"));
     const Run tie = run_cli(s, "profiles --for-template " + shell_quote(s.write("tie.jinja", "{{ '<TOOLCALL>' }}{{ '<|tools_prefix|>' }}")));
     CHECK(tie.exit_code == 5);
     CHECK_THAT(tie.out, Catch::StartsWith("ambiguous: "));
