@@ -229,6 +229,10 @@ const std::vector<Signature>& signatures() {
          {"<start_function_call>"},
          {},
          {{"vLLM", "functiongemma"}}},
+        {"kimi_k3", "Kimi K3 (XTML): <|open|>call tool=\"NAME\"<|sep|><|open|>argument key=…<|sep|>…<|close|>call<|sep|>",
+         {"<|open|>", "<|close|>", "<|sep|>"},
+         {},
+         {{"vLLM", "kimi_k3"}, {"SGLang", "kimi_k3"}}},
         // Syntaxes the engines read and toolgram does not yet: the profile comes from the
         // alias table once one reads it.
         {"gigachat", "GigaChat 3: a 'function call' role after <|role_sep|>",
@@ -244,10 +248,6 @@ const std::vector<Signature>& signatures() {
          {},
          {},
          "no engine parser is named for it; llama.cpp reads it with the parser it derives from the template"},
-        {"kimi_k3", "Kimi K3 (XTML): <|open|>call tool=\"NAME\"<|sep|><|open|>argument key=…<|sep|>…<|close|>call<|sep|>",
-         {"<|open|>", "<|close|>", "<|sep|>"},
-         {},
-         {{"vLLM", "kimi_k3"}, {"SGLang", "kimi_k3"}}},
         {"solar_open", "Solar Open: <|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>",
          {"<|tool_call:begin|>", "<|tool_call:name|>"},
          {},

@@ -41,7 +41,8 @@ TEST_CASE("engine parser names users type most", "[profiles][aliases]") {
         {"hy_v3", "hy_v3"},
         {"hy_v4", "hy_v3"},           {"hunyuan", "hy_v3"},           {"hunyuan_a13b", "jamba"},
         {"minimax", "jamba"},         {"lfm2", "pythonic"},           {"LFM2 with JSON tools", "lfm2_json"},
-        {"k2_v3", "k2_horizon"},      {"iquest_q1", "iquest_q1"},     {"dots", "dots"}};
+        {"k2_v3", "k2_horizon"},      {"iquest_q1", "iquest_q1"},     {"dots", "dots"},
+        {"kimi_k3", "kimi_k3"}};
     for (const auto& [name, profile] : expected) {
         CAPTURE(name);
         CHECK(builtin_profile(name).name == profile);
