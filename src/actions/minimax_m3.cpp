@@ -14,6 +14,8 @@
 // collecting its values in an array as both engines' readers do. Text beside child
 // elements, or a closer that names another element, refuses the call: neither is
 // something the template writes, and the engines disagree on what it means.
+#include <unordered_map>
+
 #include "grammar_def.hpp"
 #include "minimax_m3.hpp"
 #include "params_reader.hpp"
@@ -128,29 +130,31 @@ public:
         // array (the engines' reading), each typed as an element of the member's array
         // schema when it has one.
         json out = json::object();
+        auto& members = out.get_ref<json::object_t&>();  // appended: the names are unique by now
+        // Grouped through an index: an object of 10^5 members must not cost 10^10 comparisons.
         std::vector<std::string> order;
         std::vector<std::vector<Element*>> groups;
+        std::unordered_map<std::string_view, std::size_t> index;
         for (auto& c : e.children) {
-            std::size_t i = 0;
-            while (i < order.size() && order[i] != c.name) ++i;
-            if (i == order.size()) {
+            const auto [at, added] = index.emplace(c.name, order.size());
+            if (added) {
                 order.push_back(c.name);
                 groups.emplace_back();
             }
-            groups[i].push_back(&c);
+            groups[at->second].push_back(&c);
         }
         for (std::size_t i = 0; i < order.size(); ++i) {
             const json* member = member_schema(branch, order[i]);
             const std::string member_path = path + "." + order[i];
             if (groups[i].size() == 1) {
-                out[order[i]] = value(*groups[i][0], member, member_path);
+                members.emplace_back(order[i], value(*groups[i][0], member, member_path));
                 continue;
             }
             const json* member_branch = nullptr;
             const json* each = container_kind(member, &member_branch) == Kind::array ? items_schema(member_branch) : member;
             json list = json::array();
             for (Element* c : groups[i]) list.push_back(value(*c, each, member_path + "[]"));
-            out[order[i]] = std::move(list);
+            members.emplace_back(order[i], std::move(list));
         }
         return out;
     }

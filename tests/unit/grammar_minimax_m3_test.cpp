@@ -84,3 +84,20 @@ TEST_CASE("minimax_m3: what the template never writes is refused with a reason, 
         CHECK(r.telemetry.rejected[0].reason.find(c.reason) != std::string::npos);
     }
 }
+
+TEST_CASE("minimax_m3: an object of 10^5 members is read in linear time", "[grammar][minimax_m3][linear]") {
+    std::string members;
+    for (int i = 0; i < 100000; ++i) {
+        const std::string k = "k" + std::to_string(i);
+        members += tag(k) + "v" + end(k);
+    }
+    const std::string text = block(NS + "<invoke name=\"store\">" + tag("record") + members + end("record") + end("invoke"));
+    const auto tools = toolgram::tools_from_json(json::parse(R"([{"name": "store", "parameters": {"type": "object",
+        "properties": {"record": {"type": "object", "additionalProperties": {"type": "string"}}}}}])"));
+    toolgram::Profile p = toolgram::builtin_profile("minimax_m3");
+    p.settings.limits.max_candidate_bytes = p.settings.limits.max_input_bytes = std::size_t{16} << 20;
+    const toolgram::Result r = toolgram::Parser(p, tools).parse(text);
+    REQUIRE(r.calls.size() == 1);
+    CHECK(r.calls[0].arguments["record"].size() == 100000);
+    CHECK(r.calls[0].arguments["record"]["k99999"] == "v");
+}
