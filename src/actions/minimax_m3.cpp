@@ -99,6 +99,17 @@ const json* items_schema(const json* array_schema) {
     return i != array_schema->end() && i->is_object() ? &*i : nullptr;
 }
 
+// Outputs leaked by MiniMax's API show an element's closer written without the token
+// (`]<]minimax[>[<query>news</query>]<]minimax[>[<limit>…`): the rules then read the closer
+// as text. Where the element's text holds its own closer so, which text is the value is a
+// guess, so the call is refused with that reason rather than given `news</query>`.
+bool holds_bare_closer(const Element& e) {
+    return e.text.find("</" + e.name + ">") != std::string::npos;
+}
+std::string bare_closer_reason(const Element& e) {
+    return "the closer </" + e.name + "> is written without " + std::string(ns) + ": where the value ends is ambiguous";
+}
+
 class ContainerBuilder {
 public:
     ContainerBuilder(M3State& st, bool typed) : st_(st), typed_(typed) {}
@@ -114,7 +125,8 @@ public:
                                    st_.tool_schema);
         }
         if (!blank(e.text) && problem_.empty())
-            problem_ = "the value of \"" + path + "\" holds text beside its elements";
+            problem_ = holds_bare_closer(e) ? bare_closer_reason(e)
+                                            : "the value of \"" + path + "\" holds text beside its elements";
         bool as_array = kind == Kind::array;
         if (kind == Kind::none && !typed_) {
             as_array = true;
@@ -174,6 +186,7 @@ void set_problem(M3State& st, std::string why, std::size_t offset) {
     st.current.problem = std::move(why);
     st.current.problem_offset = offset;
 }
+
 
 // A parameter's element has closed: its value is the call's.
 void finish_parameter(M3State& st, Element& e, std::size_t offset) {
@@ -252,7 +265,10 @@ template <> struct action<m::element_close_missing> {
     template <typename Input>
     static void apply(const Input& in, M3State& st) {
         st.note("missing_end_tag");
-        if (!st.open.empty()) st.open.back().closer_missing = true;
+        if (!st.open.empty()) {
+            st.open.back().closer_missing = true;
+            if (holds_bare_closer(st.open.back())) set_problem(st, bare_closer_reason(st.open.back()), st.offset_of(in.begin()));
+        }
         close_element(st, st.offset_of(in.begin()));
     }
 };
