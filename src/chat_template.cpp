@@ -60,7 +60,7 @@ const std::vector<Signature>& signatures() {
     static const std::vector<Signature> table = {
         {"hermes", "Hermes 2 Pro / 3, Qwen 2.5 / 3, QwQ, Granite 4, MiMo-VL: <tool_call>{JSON}</tool_call>",
          {"<tool_call>", "</tool_call>"},
-         {"<function=", "<arg_key>", "<tool_calls>", "<minimax:tool_call>"},
+         {"<function=", "<arg_key>", "<tool_calls>", "<minimax:tool_call>", "]<]minimax[>["},
          {{"vLLM", "hermes"}, {"vLLM", "granite4"}, {"SGLang", "hermes"}, {"SGLang", "qwen25"},
           {"llama.cpp", "Hermes 2 Pro"}}},
         {"qwen3_coder", "Qwen3-Coder, Qwen3.5, Nemotron 3 Nano, Step 3.5: <tool_call><function=NAME><parameter=K>",
@@ -79,6 +79,11 @@ const std::vector<Signature>& signatures() {
          {"<minimax:tool_call>", "<invoke name="},
          {},
          {{"vLLM", "minimax_m2"}, {"SGLang", "minimax-m2"}, {"llama.cpp", "MiniMax-M2"}}},
+        // MiniMax-M3 writes `<tool_call>` too, every tag behind its namespace token.
+        {"minimax_m3", "MiniMax-M3: ]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=…>]<]minimax[>[<K>V…",
+         {"]<]minimax[>[", "<tool_call>", "<invoke name="},
+         {},
+         {{"vLLM", "minimax_m3"}, {"SGLang", "minimax-m3"}}},
         {"minicpm5", "MiniCPM 5: <function name=NAME><param name=K>V</param></function>",
          {"<function name=", "<param name="},
          {},

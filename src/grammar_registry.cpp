@@ -60,6 +60,7 @@ extern const GrammarDef gigachat35_grammar;
 extern const GrammarDef lfm2_json_grammar;
 extern const GrammarDef hy_v3_grammar;
 extern const GrammarDef kimi_k3_grammar;
+extern const GrammarDef minimax_m3_grammar;
 // scripts/new-grammar: declarations go above this line.
 
 const std::vector<const GrammarDef*>& all_grammars() {
@@ -106,6 +107,7 @@ const std::vector<const GrammarDef*>& all_grammars() {
         &lfm2_json_grammar,
         &hy_v3_grammar,
         &kimi_k3_grammar,
+        &minimax_m3_grammar,
         // scripts/new-grammar: entries go above this line.
     };
     return table;

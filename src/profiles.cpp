@@ -115,6 +115,13 @@ const std::vector<ProfileRow>& generic_rows() {
 
 // Settings of the families (the `configure` of their rows).
 void configure_seed_oss(Settings& s) { add_reasoning(s, {"<seed:think>", "</seed:think>"}); }
+// MiniMax-M3 reasons in <mm:think>…</mm:think> (its template may open the block in the
+// prompt). Its namespace token stands before every tag; one outside a block (the engines'
+// readers leave a stray one in content) is framing, not the answer's.
+void configure_minimax_m3(Settings& s) {
+    add_reasoning(s, {"<mm:think>", "</mm:think>"});
+    add_content_marker(s, "]<]minimax[>[");
+}
 // GLM ends a turn that calls tools with <|observation|> when special tokens are kept.
 void configure_glm45(Settings& s) { add_content_marker(s, "<|observation|>"); }
 void configure_llama3_json(Settings& s) {
@@ -320,6 +327,11 @@ const std::vector<ProfileRow>& family_rows() {
          "<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>; reasoning in the think channel, the "
          "answer in the response channel",
          {primary("kimi_k3")}, configure_kimi_k3},
+        {"minimax_m3", "MiniMax-M3",
+         "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=NAME>]<]minimax[>[<K>V]<]minimax[>[</K>…]<]minimax[>[</invoke>"
+         "]<]minimax[>[</tool_call>, every tag behind the ]<]minimax[>[ token; objects and lists as nested elements; "
+         "<mm:think>",
+         {primary("minimax_m3")}, configure_minimax_m3},
         // scripts/new-grammar: rows go above this line.
     };
     return table;

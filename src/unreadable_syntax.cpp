@@ -37,6 +37,7 @@ constexpr Row rows[] = {
     {"seed_oss", "<seed:tool_call>", "</seed:tool_call>"},
     {"glm45", "<tool_call>", "</tool_call>"},
     {"minimax_m2", "<minimax:tool_call>", "</minimax:tool_call>"},
+    {"minimax_m3", "]<]minimax[>[<tool_call>", "]<]minimax[>[</tool_call>"},
     {"step3", "<｜tool_calls_begin｜>", "<｜tool_calls_end｜>"},
     {"kimi_k2", "<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"},
     {"kimi_k2", "<|tool_call_begin|>", "<|tool_call_end|>"},

@@ -225,6 +225,10 @@ TEST_CASE("chat templates: families sharing <tool_call> are told apart", "[chat_
         {"{{- '<tool_call>\\n<function=' + name + '>\\n<parameter=' + k + '>' }}</tool_call>", "qwen3_coder"},
         {"{{- '<tool_call>' + name }}<arg_key>{{ k }}</arg_key><arg_value>{{ v }}</arg_value></tool_call>", "glm45"},
         {"<minimax:tool_call>\n<invoke name=\"{{ name }}\">\n</minimax:tool_call>", "minimax_m2"},
+        // MiniMax-M3: the namespace token set once, then written before each tag.
+        {"{%- set ns = ']<]minimax[>[' -%}{{- ns ~ '<tool_call>\\n' ~ ns ~ '<invoke name=\"' ~ name ~ '\">' -}}"
+         "{{- ns ~ '</invoke>\\n' ~ ns ~ '</tool_call>' -}}",
+         "minimax_m3"},
         {"<seed:tool_call>\n<function={{ name }}>\n</seed:tool_call>", "seed_oss"},
         // Apriel names <tool_call></tool_call> in its prose and writes <tool_calls>.
         {"within <tool_call></tool_call> XML tags: <tool_calls>[{{ calls }}]</tool_calls>", "jamba"},

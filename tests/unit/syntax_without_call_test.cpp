@@ -48,6 +48,7 @@ TEST_CASE("a family's own block holding no readable call is reported with an err
         {"seed_oss", "<seed:tool_call>", "</seed:tool_call>"},
         {"glm45", "<tool_call>", "</tool_call>"},
         {"minimax_m2", "<minimax:tool_call>", "</minimax:tool_call>"},
+        {"minimax_m3", "]<]minimax[>[<tool_call>", "]<]minimax[>[</tool_call>"},
         {"step3", "<｜tool_calls_begin｜>", "<｜tool_calls_end｜>"},
         {"kimi_k2", "<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"},
         {"deepseek_r1", "<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"},
@@ -200,6 +201,9 @@ TEST_CASE("a family's framing tokens never reach content", "[framing]") {
         {"granite", "<think>Plan.</think><response>It is sunny.</response>", "It is sunny.", "Plan."},
         {"harmony", "<|channel|>commentary to=assistant<|channel|>analysis<|message|>Plan.<|end|><|start|>assistant<|channel|>final<|message|>It is sunny.",
          "It is sunny.", "Plan."},
+        // MiniMax-M3 reasons in <mm:think>; its namespace token outside a block is framing.
+        {"minimax_m3", "Plan.</mm:think>It is ]<]minimax[>[sunny.", "It is sunny.", "Plan."},
+        {"minimax_m3", "<mm:think>Plan.</mm:think>]<]minimax[>[\nIt is sunny.", "It is sunny.", "Plan."},
         // auto does not take Granite's <response>: ordinary markup in any other model's answer.
         {"auto", "Use <response> as the root element.", "Use <response> as the root element.", ""},
     };
