@@ -85,6 +85,8 @@ constexpr Row rows[] = {
     {"solar_open", "<|tool_calls|>", "\n"},
     {"solar_open", "<|tool_call:start|>", "<|tool_call:end|>"},
     {"gigachat35", "<｜GCML｜tool_calls>", "</｜GCML｜tool_calls>"},
+    {"inkling", "<|content_invoke_tool_json|>", "<|end_message|>"},
+    {"inkling", "<|content_invoke_tool_text|>", "<|end_message|>"},
 };
 
 }  // namespace
