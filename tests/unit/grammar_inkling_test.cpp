@@ -80,7 +80,7 @@ TEST_CASE("inkling: a text block before the first message is not a header", "[gr
     CHECK_FALSE(prose.saw_tool_syntax);
     const Seen s = parse("inkling", "Sure, checking.\n<|content_invoke_tool_json|>{\"name\":\"f\",\"args\":{}}<|end_message|>");
     CHECK(s.calls == json::array({{{"name", "f"}, {"arguments", json::object()}}}));
-    CHECK(s.content == "Sure, checking.\n");
+    CHECK(s.content == "Sure, checking.");  // the blank before a call is layout
 }
 
 TEST_CASE("inkling: a kind token claims a block where blocks stand, not in prose", "[grammar][inkling]") {
