@@ -115,18 +115,29 @@ Block read_tool(ScanContext& ctx, std::size_t at, std::size_t kind_at, std::stri
 }
 
 // The output's start as the rest of a message whose <|message_model|> the prompt wrote:
-// the header's name, then the JSON call block.
+// the header's name, then a call block (or a free-text one, refused).
 std::optional<Block> read_head(ScanContext& ctx, std::size_t begin) {
     const std::string_view text = ctx.text();
     const std::size_t kind_at = match_at<ik::headless_header>(ctx, begin);
     if (kind_at == std::string_view::npos) return std::nullopt;
-    if (!starts_with_at(text, kind_at, json_kind)) {
-        // The kind token may be arriving still: what follows decides.
-        if (kind_at < text.size() && json_kind.substr(0, text.size() - kind_at) == text.substr(kind_at))
-            note_end(text);
-        return std::nullopt;
-    }
-    return read_tool<ik::headless_call>(ctx, begin, kind_at, trimmed(text.substr(begin, kind_at - begin)));
+    const std::string_view header = trimmed(text.substr(begin, kind_at - begin));
+    if (starts_with_at(text, kind_at, json_kind)) return read_tool<ik::headless_call>(ctx, begin, kind_at, header);
+    if (starts_with_at(text, kind_at, text_kind)) return refused_text_block(ctx, begin, kind_at + text_kind.size(), header);
+    // A kind token may be arriving still: what follows decides.
+    const std::string_view rest = text.substr(kind_at);
+    if (!rest.empty() && (json_kind.substr(0, rest.size()) == rest || text_kind.substr(0, rest.size()) == rest))
+        note_end(text);
+    return std::nullopt;
+}
+
+// The first block of its kind may be headless, its header at the output's start. Tried
+// at the first such kind token only, so the start is read once, not once per block.
+std::optional<Block> read_head_before(ScanContext& ctx, std::size_t at, std::string_view kind) {
+    const std::size_t start = skip_space(ctx.text(), 0);
+    if (start >= at || ctx.find_quiet(kind, 0) != at) return std::nullopt;
+    std::optional<Block> b = read_head(ctx, start);
+    if (b && b->end > at) return b;
+    return std::nullopt;
 }
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
@@ -146,14 +157,11 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
         return std::nullopt;
     }
     if (starts_with_at(text, at, text_kind)) {
+        if (std::optional<Block> b = read_head_before(ctx, at, text_kind)) return b;
         if (!stands_as_block(text, at)) return std::nullopt;
         return refused_text_block(ctx, at, at + text_kind.size(), {});
     }
-    // The first call block may be headless, its header at the output's start. Tried at
-    // the first kind token only, so the start is read once, not once per block.
-    const std::size_t start = skip_space(text, 0);
-    if (start < at && ctx.find_quiet(json_kind, 0) == at)
-        if (std::optional<Block> b = read_head(ctx, start)) return b;
+    if (std::optional<Block> b = read_head_before(ctx, at, json_kind)) return b;
     if (!stands_as_block(text, at))  // named in prose, unless a call object follows
         return read_json_block<ik::call, action>(ctx, at, "inkling", closers[0], openers());
     return read_tool<ik::call>(ctx, at, at, {});

@@ -105,6 +105,12 @@ TEST_CASE("inkling: a free-text invocation and a header naming another tool are 
     REQUIRE(text.reasons.size() == 1);
     CHECK_THAT(text.reasons[0], Catch::Contains("free text"));
 
+    // Headless too, the prompt having written the role token: neither header nor text is content.
+    const Seen headless = parse("inkling", "search<|content_invoke_tool_text|>search the web<|end_message|>");
+    CHECK(headless.calls == json::array());
+    CHECK(headless.content.empty());
+    CHECK(headless.reasons.size() == 1);
+
     const Seen other = parse("inkling", "<|message_model|>g<|content_invoke_tool_json|>{\"name\":\"f\",\"args\":{}}<|end_message|>");
     CHECK(other.calls == json::array());
     REQUIRE(other.reasons.size() == 1);
