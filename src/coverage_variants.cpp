@@ -75,6 +75,8 @@ const std::vector<Variant>& variant_table() {
         {"hy_v3::v4_section", E::success, "<tool_calls:opensource> section (HY-V4)"},
         {"minimax_m3::element_close_missing", E::success, "element closer left out before the invoke's or block's tag (MiniMax-M3)"},
         {"minimax_m3::tag_gap", E::success, "blanks between ]<]minimax[>[ and its tag (MiniMax-M3)"},
+        {"inkling::header", E::success, "<|message_model|>NAME header before the call (Inkling)"},
+        {"inkling::headless_header", E::success, "NAME at the output's start, <|message_model|> in the prompt (Inkling)"},
         {"kimi_k2::namespace_prefix", E::success, "functions. prefix on the name"},
         {"kimi_k2::bare_counter", E::success, "bare counter for the id, no name (inferred from the arguments)"},
         {"step3::repeated_name", E::success, "name repeated after <｜tool_sep｜>"},

@@ -61,6 +61,7 @@ extern const GrammarDef lfm2_json_grammar;
 extern const GrammarDef hy_v3_grammar;
 extern const GrammarDef kimi_k3_grammar;
 extern const GrammarDef minimax_m3_grammar;
+extern const GrammarDef inkling_grammar;
 // scripts/new-grammar: declarations go above this line.
 
 const std::vector<const GrammarDef*>& all_grammars() {
@@ -108,6 +109,7 @@ const std::vector<const GrammarDef*>& all_grammars() {
         &hy_v3_grammar,
         &kimi_k3_grammar,
         &minimax_m3_grammar,
+        &inkling_grammar,
         // scripts/new-grammar: entries go above this line.
     };
     return table;

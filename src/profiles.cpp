@@ -198,6 +198,18 @@ void configure_kimi_k3(Settings& s) {
     for (const char* m : {"<|open|>response<|sep|>", "<|close|>response<|sep|>", "<|close|>message<|sep|>",
                           "<|end_of_msg|>", "<|close|>response", "<|close|>message"})
         add_content_marker(s, m);
+// Inkling writes typed blocks, each ended by <|end_message|> (or, where sampling stopped,
+// <|content_model_end_sampling|>): thinking is reasoning; the role, text-kind and end
+// tokens frame the answer. <|end_message|> ends every kind of block, so (as for gpt-oss's
+// <|end|>) one seen before any opener never means the output started inside reasoning.
+// A call block written straight into an unclosed thinking block ends it, as vLLM's
+// parser has it (a thinking-to-tool transition).
+void configure_inkling(Settings& s) {
+    add_reasoning(s, {"<|content_thinking|>", "<|end_message|>", false});
+    for (const char* m : {"<|message_model|>", "<|content_text|>", "<|content_tool_error|>", "<|end_message|>",
+                          "<|content_model_end_sampling|>"})
+        add_content_marker(s, m);
+    s.reasoning_ends_at_call = true;
 }
 
 // One row per model family of FORMATS.md.
@@ -332,6 +344,10 @@ const std::vector<ProfileRow>& family_rows() {
          "]<]minimax[>[</tool_call>, every tag behind the ]<]minimax[>[ token; objects and lists as nested elements; "
          "<mm:think>",
          {primary("minimax_m3")}, configure_minimax_m3},
+        {"inkling", "Inkling",
+         "<|message_model|>NAME<|content_invoke_tool_json|>{\"name\": …, \"args\": {…}}<|end_message|> per call; "
+         "reasoning <|content_thinking|>…<|end_message|>, the answer in <|content_text|>…<|end_message|>",
+         {primary("inkling")}, configure_inkling},
         // scripts/new-grammar: rows go above this line.
     };
     return table;

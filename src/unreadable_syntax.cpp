@@ -88,6 +88,8 @@ constexpr Row rows[] = {
     {"gigachat35", "<｜GCML｜tool_calls>", "</｜GCML｜tool_calls>"},
     {"kimi_k3", "<|open|>tools<|sep|>", "<|close|>tools<|sep|>"},
     {"kimi_k3", "<|open|>call", "<|close|>call<|sep|>"},
+    {"inkling", "<|content_invoke_tool_json|>", "<|end_message|>"},
+    {"inkling", "<|content_invoke_tool_text|>", "<|end_message|>"},
 };
 
 }  // namespace

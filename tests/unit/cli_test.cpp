@@ -450,15 +450,21 @@ TEST_CASE("cli --profile takes the engines' parser names, and profiles --aliases
     CHECK_THAT(aliases.out, Catch::StartsWith("engine\tname\tprofile\tmodels\n"));
     CHECK_THAT(aliases.out, Catch::Contains("\nvLLM\tqwen3_xml\tqwen3_coder\t"));
     CHECK_THAT(aliases.out, Catch::Contains("\nSGLang\tgigachat3\tgigachat\t"));
-    CHECK_THAT(aliases.out, Catch::Contains("\nSGLang\tinkling\t-\t"));
+    CHECK_THAT(aliases.out, Catch::Contains("\nSGLang\tinkling\tinkling\t"));
     const std::string input = s.write("in.txt", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>"
                                                 "{\"city\": \"Oslo\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>");
     const Run parsed = run_cli(s, "parse " + shell_quote(input) + " --profile deepseekv31");
     REQUIRE(parsed.exit_code == 0);
     CHECK(json::parse(parsed.out)["calls"][0]["arguments"] == json{{"city", "Oslo"}});
-    const Run pending = run_cli(s, "parse " + shell_quote(input) + " --profile inkling");
-    CHECK(pending.exit_code == 2);
-    CHECK_THAT(pending.err, Catch::Contains("a syntax toolgram does not read yet"));
+    // An engine's name whose syntax toolgram does not read yet (profile "-"), while there is one.
+    for (const std::string& line : lines_of(aliases.out)) {
+        const std::size_t a = line.find('\t'), b = line.find('\t', a + 1);
+        if (a == std::string::npos || b == std::string::npos || line.compare(b + 1, 2, "-\t") != 0) continue;
+        const Run pending = run_cli(s, "parse " + shell_quote(input) + " --profile " + shell_quote(line.substr(a + 1, b - a - 1)));
+        CHECK(pending.exit_code == 2);
+        CHECK_THAT(pending.err, Catch::Contains("a syntax toolgram does not read yet"));
+        break;
+    }
     CHECK(run_cli(s, "profiles --bogus").exit_code == 2);
 }
 

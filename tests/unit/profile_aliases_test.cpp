@@ -57,13 +57,19 @@ TEST_CASE("engine parser names users type most", "[profiles][aliases]") {
 }
 
 TEST_CASE("an engine parser name whose syntax is not read yet says so", "[profiles][aliases]") {
-    try {
-        (void)builtin_profile("inkling");
-        FAIL("inkling resolved");
-    } catch (const std::invalid_argument& e) {
-        CHECK(std::string(e.what()) ==
-              "\"inkling\" is the vLLM and SGLang parser for Inkling, a syntax toolgram does not "
-              "read yet (toolgram profiles --aliases lists the engines' names and the profiles they map to)");
+    // Any alias row still waiting for its profile (none, once every engine syntax is read).
+    for (const auto& alias : toolgram::profile_aliases()) {
+        if (!alias.profile.empty()) continue;
+        CAPTURE(alias.name);
+        try {
+            (void)builtin_profile(alias.name);
+            FAIL(alias.name + " resolved");
+        } catch (const std::invalid_argument& e) {
+            CHECK_THAT(e.what(), Catch::StartsWith("\"" + alias.name + "\" is the "));
+            CHECK_THAT(e.what(), Catch::Contains(", a syntax toolgram does not read yet (toolgram profiles --aliases "
+                                                 "lists the engines' names and the profiles they map to)"));
+        }
+        break;
     }
     try {
         (void)builtin_profile("no_such_parser");
