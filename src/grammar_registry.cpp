@@ -59,6 +59,7 @@ extern const GrammarDef solar_open_grammar;
 extern const GrammarDef gigachat35_grammar;
 extern const GrammarDef lfm2_json_grammar;
 extern const GrammarDef hy_v3_grammar;
+extern const GrammarDef muse_glimmer_grammar;
 // scripts/new-grammar: declarations go above this line.
 
 const std::vector<const GrammarDef*>& all_grammars() {
@@ -104,6 +105,7 @@ const std::vector<const GrammarDef*>& all_grammars() {
         &gigachat35_grammar,
         &lfm2_json_grammar,
         &hy_v3_grammar,
+        &muse_glimmer_grammar,
         // scripts/new-grammar: entries go above this line.
     };
     return table;
