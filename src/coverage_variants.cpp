@@ -70,6 +70,7 @@ const std::vector<Variant>& variant_table() {
         {"pythonic::olmo_block", E::success, "<function_calls> wrapper (Olmo 3)"},
         {"hy_v3::section", E::success, "<tool_calls> section (Hy3)"},
         {"hy_v3::v4_section", E::success, "<tool_calls:opensource> section (HY-V4)"},
+        {"muse_glimmer::bare_invokes", E::success, "<atem:invoke> without <atem:function_calls> around it"},
         {"kimi_k2::namespace_prefix", E::success, "functions. prefix on the name"},
         {"kimi_k2::bare_counter", E::success, "bare counter for the id, no name (inferred from the arguments)"},
         {"step3::repeated_name", E::success, "name repeated after <｜tool_sep｜>"},
