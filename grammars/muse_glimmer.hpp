@@ -106,10 +106,13 @@ struct atem : sor<section, bare_invokes> {};
 struct body : seq<atem, star<params::ws, atem>> {};
 
 // Markup with no header before it. A bare invoke there may be a mention in prose
-// (`one <atem:invoke name="…"> each`): it is a call only when parameters or its closer
-// follow, so it declines instead of committing (its parameter rule has no message).
+// (`one <atem:invoke name="…"> each`, or openers listed side by side): it is a call only
+// when a parameter or its own closer follows the opener, so it declines instead of
+// committing (its parameter rule has no message).
 struct loose_parameter : params::parameter<parameter_open, parameter_value, parameter_close> {};
-struct loose_invoke : params::call<invoke_open, loose_parameter, invoke_close, call_next> {};
+struct loose_invoke
+    : seq<invoke_open, params::ws,
+          sor<invoke_close, seq<plus<loose_parameter, params::ws>, params::call_end<invoke_close, call_next>>>> {};
 struct unframed : sor<section, plus<loose_invoke, params::ws>> {};
 
 // A message to a tool: its header, the ATEM body, and the message's end when it is there.

@@ -82,3 +82,11 @@ TEST_CASE("muse_glimmer: a template that renders calls as ATEM messages names th
     CHECK(m.verdict == toolgram::TemplateMatch::Verdict::matched);
     CHECK(m.profile == "muse_glimmer");
 }
+
+TEST_CASE("muse_glimmer: with no framing, an invoke opener alone is a mention", "[grammar][muse_glimmer]") {
+    // Openers side by side, or one in a sentence: no parameter and no closer follows.
+    CHECK(calls_of("muse_glimmer", "<atem:invoke name=\"a\"><atem:invoke name=\"b\">") == json::array());
+    CHECK(calls_of("muse_glimmer", "Write one <atem:invoke name=\"f\"> per call.") == json::array());
+    CHECK(calls_of("muse_glimmer", "<atem:invoke name=\"f\"></atem:invoke>") ==
+          json::parse(R"([{"name": "f", "arguments": {}}])"));
+}
