@@ -194,6 +194,12 @@ const std::vector<Signature>& signatures() {
          {"<tool_calls>", "<tool_sep>", "<arg_key>"},
          {},
          {{"vLLM", "hy_v3"}, {"vLLM", "hy_v4"}, {"SGLang", "hunyuan"}}},
+        // Muse Glimmer renders an earlier call as its own message to the tool:
+        // '<|start|>assistant to=' + name + '<|message|>' then the ATEM block.
+        {"muse_glimmer", "Muse Glimmer: <|start|>assistant to=NAME<|message|><atem:function_calls><atem:invoke name=…>",
+         {"<atem:function_calls>", "<atem:invoke name="},
+         {},
+         {{"vLLM", "muse_glimmer"}, {"SGLang", "muse"}}},
         {"gigachat35", "GigaChat 3.5: <｜GCML｜tool_calls><｜GCML｜invoke name=…>",
          {"｜GCML｜"},
          {},

@@ -62,6 +62,7 @@ extern const GrammarDef hy_v3_grammar;
 extern const GrammarDef kimi_k3_grammar;
 extern const GrammarDef minimax_m3_grammar;
 extern const GrammarDef inkling_grammar;
+extern const GrammarDef muse_glimmer_grammar;
 // scripts/new-grammar: declarations go above this line.
 
 const std::vector<const GrammarDef*>& all_grammars() {
@@ -110,6 +111,7 @@ const std::vector<const GrammarDef*>& all_grammars() {
         &kimi_k3_grammar,
         &minimax_m3_grammar,
         &inkling_grammar,
+        &muse_glimmer_grammar,
         // scripts/new-grammar: entries go above this line.
     };
     return table;

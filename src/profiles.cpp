@@ -211,6 +211,23 @@ void configure_inkling(Settings& s) {
         add_content_marker(s, m);
     s.reasoning_ends_at_call = true;
 }
+// Muse Glimmer routes each message by its recipient: reasoning is the message to self,
+// ended by <|eom|> (which ends tool messages too, so a closer before any opener does not
+// mean the output started inside reasoning); the answer is the message to user. The
+// message headers and end tokens frame the answer. A damaged turn leaves its reasoning
+// unclosed before a message to a tool, which the engines still take as the call.
+void configure_muse_glimmer(Settings& s) {
+    add_reasoning(s, {"to=self<|message|>", "<|eom|>", false});
+    for (const char* m : {"<|start|>assistant", "to=user<|message|>", "<|eom|>", "<|eot|>"}) add_content_marker(s, m);
+    s.reasoning_ends_at_call = true;
+}
+// A header with no recipient opens an answer too, and <|end_of_text|> ends the text when
+// special tokens are kept; both are ordinary text to other families. The header is matched
+// with what stands before its <|message|>, never <|message|> alone, which would take the
+// tail of `to=self<|message|>` cut by the input limit.
+void configure_muse_glimmer_own(Settings& s) {
+    for (const char* m : {"<|start|>assistant<|message|>", " <|message|>", "<|end_of_text|>"}) add_content_marker(s, m);
+}
 
 // One row per model family of FORMATS.md.
 const std::vector<ProfileRow>& family_rows() {
@@ -348,6 +365,10 @@ const std::vector<ProfileRow>& family_rows() {
          "<|message_model|>NAME<|content_invoke_tool_json|>{\"name\": …, \"args\": {…}}<|end_message|> per call; "
          "reasoning <|content_thinking|>…<|end_message|>, the answer in <|content_text|>…<|end_message|>",
          {primary("inkling")}, configure_inkling},
+        {"muse_glimmer", "Muse Glimmer 30B",
+         "<|start|>assistant to=NAME<|message|><atem:function_calls><atem:invoke name=NAME><atem:parameter name=K>V"
+         "</atem:parameter></atem:invoke></atem:function_calls><|eom|>; reasoning to=self, the answer to=user",
+         {primary("muse_glimmer")}, configure_muse_glimmer, true, {}, configure_muse_glimmer_own},
         // scripts/new-grammar: rows go above this line.
     };
     return table;

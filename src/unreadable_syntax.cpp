@@ -73,6 +73,7 @@ constexpr Row rows[] = {
     {"jamba", "<tool_calls>", "</tool_calls>"},
     {"hy_v3", "<tool_calls>", "</tool_calls>"},
     {"hy_v3", "<tool_calls:opensource>", "</tool_calls:opensource>"},
+    {"muse_glimmer", "<atem:function_calls>", "</atem:function_calls>"},
     {"lfm2_json", "<|tool_call_start|>", "<|tool_call_end|>"},
     {"nemotron", "<TOOLCALL>", "</TOOLCALL>"},
     {"internlm", "<|action_start|>", "<|action_end|>"},

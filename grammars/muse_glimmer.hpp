@@ -1,0 +1,133 @@
+// muse_glimmer: Muse Glimmer (meta-models/Muse-Glimmer-30B). Harmony-like messages, each
+// addressed to a recipient, with Anthropic-style ATEM markup in those addressed to a tool:
+//
+//    to=self<|message|>Let me check.<|eom|><|start|>assistant to=get_weather<|message|><atem:function_calls>
+//   <atem:invoke name="get_weather">
+//   <atem:parameter name="city">Paris</atem:parameter>
+//   </atem:invoke>
+//   </atem:function_calls><|eom|><|start|>assistant to=user<|message|>It is sunny.<|eot|>
+//
+// The recipient picks the channel: `self` is reasoning, `user` (or none, a bare
+// `<|message|>`) the answer, anything else a tool. Those are the profile's reasoning
+// delimiters and content markers; this grammar reads only the messages to a tool. The
+// prompt ends with `<|start|>assistant`, so the first message opens at ` to=…`: a block
+// starts at `<|start|>assistant` where it is written, else at `to=`. The recipient selects the
+// channel only: the engines name each call by its invoke (vLLM muse_glimmer, SGLang muse),
+// and one message may hold several invokes.
+//
+// The body is the ATEM block: `<atem:function_calls>` with one `<atem:invoke>` per call,
+// names in attributes, each value the text between its parameter tags, written verbatim
+// by the template (strings as they are, lists and objects as JSON: typed from the schema
+// later). The template says the output "is not expected to be valid XML", so a value may
+// hold the tags: where it ends is param_value.hpp's decision, as for minimax_m2. The
+// closers of the invoke and of the block may be left out; the message ends with `<|eom|>`
+// (more messages follow) or `<|eot|>` (the turn's end, the server's stop token, so often
+// stripped: the end of output ends it too).
+//
+// A message to a tool whose body is no ATEM block (JSON written under a constraint, a cut
+// after the header) is still tool syntax: the reader rejects it with the reason. ATEM
+// markup with no header before it is read too (an engine that drops special tokens drops
+// the framing with them); the reader refuses it when the output is framed, since then it
+// stands in reasoning or in the answer, where the engines never take it as a call.
+#pragma once
+
+#include <tao/pegtl.hpp>
+
+#include "error_messages.hpp"
+#include "params.hpp"
+#include "runtime_literal.hpp"
+
+namespace toolgram::grammar::muse_glimmer {
+using namespace tao::pegtl;
+
+// Message framing.
+struct start : TAO_PEGTL_STRING("<|start|>") {};
+struct message : TAO_PEGTL_STRING("<|message|>") {};
+struct eom : TAO_PEGTL_STRING("<|eom|>") {};
+struct eot : TAO_PEGTL_STRING("<|eot|>") {};
+struct message_end : sor<eom, eot> {};
+
+// `to=NAME<|message|>`: the characters vLLM's header pattern allows in a recipient. `self`
+// and `user` address no tool, so their headers are not this grammar's.
+struct recipient_char : sor<alnum, one<'_', '.', '-'>> {};
+struct prose_recipient : seq<sor<TAO_PEGTL_STRING("self"), TAO_PEGTL_STRING("user")>, not_at<recipient_char>> {};
+struct recipient : plus<recipient_char> {};
+struct tool_header : seq<TAO_PEGTL_STRING("to="), not_at<prose_recipient>, recipient, message> {};
+// `<|start|>assistant ` before it belongs to the message: the block starts there, so that
+// reasoning left unclosed before it ends before the framing, not after it.
+struct role : TAO_PEGTL_STRING("assistant") {};
+struct message_start : seq<start, role, star<blank>> {};
+struct header : seq<opt<message_start>, tool_header> {};
+
+// The ATEM block.
+struct block_open : TAO_PEGTL_STRING("<atem:function_calls>") {};
+struct block_close : TAO_PEGTL_STRING("</atem:function_calls>") {};
+
+struct invoke_start : TAO_PEGTL_STRING("<atem:invoke") {};
+struct invoke_open : params::attribute_open<invoke_start> {};
+struct invoke_close : TAO_PEGTL_STRING("</atem:invoke>") {};
+
+struct parameter_start : TAO_PEGTL_STRING("<atem:parameter") {};
+struct parameter_open : params::attribute_open<parameter_start> {};
+struct parameter_close : TAO_PEGTL_STRING("</atem:parameter>") {};
+
+// What may follow an invoke whose closer was left out: the next invoke, the block's
+// closer, the message's end or the next message.
+struct call_next : sor<invoke_start, block_close, message_end, start> {};
+
+struct invoke_body_start : seq<invoke_open, params::ws, sor<parameter_open, invoke_close>> {};
+struct value_syntax {  // a Syntax (param_value.hpp), not a rule
+    using open = parameter_open;
+    using close = parameter_close;
+    using call_close = invoke_close;
+    using call_next = muse_glimmer::call_next;
+    using open_spellings = params::spellings<TAO_PEGTL_STRING("<atem:parameter name=")>;
+    using close_spellings = params::spellings<TAO_PEGTL_STRING("</atem:parameter>")>;
+    using call_close_spellings = params::spellings<TAO_PEGTL_STRING("</atem:invoke>")>;
+    using call_next_spellings =
+        params::spellings<TAO_PEGTL_STRING("<atem:invoke"), TAO_PEGTL_STRING("</atem:function_calls>"),
+                          TAO_PEGTL_STRING("<|eom|>"), TAO_PEGTL_STRING("<|eot|>"), TAO_PEGTL_STRING("<|start|>")>;
+    using nested = params::nested_list<
+        params::nested<seq<block_open, params::ws, invoke_open>, params::spellings<TAO_PEGTL_STRING("<atem:function_calls>")>,
+                       params::spellings<TAO_PEGTL_STRING("</atem:function_calls>")>>,
+        params::nested<invoke_body_start, params::spellings<TAO_PEGTL_STRING("<atem:invoke")>,
+                       params::spellings<TAO_PEGTL_STRING("</atem:invoke>")>>>;
+};
+struct parameter_value : params::value<value_syntax> {};
+struct parameter : params::parameter<parameter_open, parameter_value, parameter_close> {};
+
+// After an invoke's opening tag the call commits: anything but parameters before its end
+// is a rejected call with the message below.
+struct invoke : params::committed_call<invoke_open, parameter, invoke_close, call_next> {};
+struct section : params::wrapper<block_open, invoke, block_close> {};
+// Invokes with no <atem:function_calls> around them (vLLM and SGLang look for invokes alone).
+struct bare_invokes : plus<invoke, params::ws> {};
+struct atem : sor<section, bare_invokes> {};
+struct body : seq<atem, star<params::ws, atem>> {};
+
+// Markup with no header before it. A bare invoke there may be a mention in prose
+// (`one <atem:invoke name="…"> each`, or openers listed side by side): it is a call only
+// when a parameter or its own closer follows the opener, so it declines instead of
+// committing (its parameter rule has no message).
+struct loose_parameter : params::parameter<parameter_open, parameter_value, parameter_close> {};
+struct loose_invoke
+    : seq<invoke_open, params::ws,
+          sor<invoke_close, seq<plus<loose_parameter, params::ws>, params::call_end<invoke_close, call_next>>>> {};
+struct unframed : sor<section, plus<loose_invoke, params::ws>> {};
+
+// A message to a tool: its header, the ATEM body, and the message's end when it is there.
+struct tool_message : seq<header, params::ws, body, opt<params::ws, message_end>> {};
+
+// Both forms a block takes (for analyze; the reader picks one by its marker).
+struct block : sor<tool_message, unframed> {};
+
+}  // namespace toolgram::grammar::muse_glimmer
+
+namespace toolgram::grammar {
+template <> inline constexpr bool listened_rule<muse_glimmer::recipient_char> = false;  // one per character
+}  // namespace toolgram::grammar
+
+namespace toolgram::grammar::errors {
+template <> inline constexpr const char* message<muse_glimmer::parameter> =
+    "<atem:parameter name=\"NAME\">value</atem:parameter> or </atem:invoke> expected";
+}  // namespace toolgram::grammar::errors
