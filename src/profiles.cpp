@@ -198,6 +198,8 @@ void configure_kimi_k3(Settings& s) {
     for (const char* m : {"<|open|>response<|sep|>", "<|close|>response<|sep|>", "<|close|>message<|sep|>",
                           "<|end_of_msg|>", "<|close|>response", "<|close|>message"})
         add_content_marker(s, m);
+}
+
 // Inkling writes typed blocks, each ended by <|end_message|> (or, where sampling stopped,
 // <|content_model_end_sampling|>): thinking is reasoning; the role, text-kind and end
 // tokens frame the answer. <|end_message|> ends every kind of block, so (as for gpt-oss's
@@ -211,6 +213,7 @@ void configure_inkling(Settings& s) {
         add_content_marker(s, m);
     s.reasoning_ends_at_call = true;
 }
+
 // Muse Glimmer routes each message by its recipient: reasoning is the message to self,
 // ended by <|eom|> (which ends tool messages too, so a closer before any opener does not
 // mean the output started inside reasoning); the answer is the message to user. The

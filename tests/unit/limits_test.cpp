@@ -149,11 +149,13 @@ TEST_CASE("limits in every profile: a reasoning opener cut by max_input_bytes is
         const std::string head = "Before.\n";
         const std::string text = head + d.open + "inside" + d.close + " after";
         for (std::size_t cut = 1; cut < d.open.size(); ++cut) {
-            toolgram::Profile p = base;
-            p.settings.limits.max_input_bytes = head.size() + cut;
-            const toolgram::Parser parser(p, tools());
-            const toolgram::Result r = parser.parse(text);
+            // Catch runs the test case again for each section: the parse goes inside it, so
+            // each cut is parsed once, not once per section of the profile.
             DYNAMIC_SECTION(name << " " << d.open << " cut after " << cut << " bytes") {
+                toolgram::Profile p = base;
+                p.settings.limits.max_input_bytes = head.size() + cut;
+                const toolgram::Parser parser(p, tools());
+                const toolgram::Result r = parser.parse(text);
                 INFO(toolgram::to_json(r).dump(2));
                 CHECK(r.calls.empty());
                 CHECK(r.reasoning.empty());
