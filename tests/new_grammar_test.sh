@@ -193,7 +193,8 @@ for part in grammars src tests corpus; do
     [ ! -d "$finished/$part" ] || cp -r "$finished/$part" "$root/"
 done
 step "$(find "$root/corpus/$name" -name '*.txt' | wc -l) cases in corpus/$name"
-extra_tests=("stream = one-shot on every corpus case under every profile" "[$name]")
+extra_tests=("stream = one-shot on every corpus case under every profile: the first half"
+             "stream = one-shot on every corpus case under every profile: the second half" "[$name]")
 extra_sources=("$src/tests/unit/stream_test.cpp")
 local positive
 positive=$(grep -l '"call_0"' "$root/corpus/$name"/*.expect.json | head -n 1)

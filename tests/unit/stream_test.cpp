@@ -209,11 +209,11 @@ static void stream_every_case_under_profiles(std::size_t half) {
     WARN("streams compared: " << runs);
 }
 
-TEST_CASE("stream = one-shot on every corpus case under every profile, first half", "[stream][corpus][profiles]") {
+TEST_CASE("stream = one-shot on every corpus case under every profile: the first half", "[stream][corpus][profiles]") {
     stream_every_case_under_profiles(0);
 }
 
-TEST_CASE("stream = one-shot on every corpus case under every profile, second half", "[stream][corpus][profiles]") {
+TEST_CASE("stream = one-shot on every corpus case under every profile: the second half", "[stream][corpus][profiles]") {
     stream_every_case_under_profiles(1);
 }
 
