@@ -15,7 +15,8 @@
 //    given twice is the one repair allowed, and then the values differ by design: ours
 //    keeps the first, nlohmann the last);
 //  - the depth limit: a limit of d refuses exactly the values nested deeper than d (the
-//    text's nesting, which a repeated key's dropped value may exceed).
+//    text's nesting, which a repeated key's dropped value, or parentheses the value does
+//    not keep, may exceed).
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -107,7 +108,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const std::size_t depth = depth_of(r.value);
         if (depth > max_depth) fail("depth", "a value deeper than the limit was read");
         if (depth > 0 && (r.repairs & toolgram::detail::repair_duplicate_key) == 0) {
-            if (!read_value(text, 0, depth).ok) fail("depth", "a value is refused at a limit equal to its depth");
+            // Parentheses around a value (`(1)` is 1 in Python) are a level of the text
+            // that the value does not keep: such a value may need a limit above its depth.
+            const bool parenthesized = (r.repairs & toolgram::detail::repair_parenthesized_value) != 0;
+            if (!parenthesized && !read_value(text, 0, depth).ok)
+                fail("depth", "a value is refused at a limit equal to its depth");
             const ValueRead shallow = read_value(text, 0, depth - 1);
             if (shallow.ok || shallow.failure.kind != Failure::too_deep)
                 fail("depth", "a value is not refused as too deep at a limit below its depth");
