@@ -6,7 +6,9 @@
 // Oracles (abort on violation):
 //  - a read never throws past the reader (a malformed call is a failure with an offset
 //    inside the input) and reads the same twice;
-//  - every call read lies inside the input, and its arguments leave as valid UTF-8 JSON;
+//  - every call read lies inside the input, and its arguments leave as valid UTF-8 JSON
+//    (once each number with leading zeros, held for phase two, is settled to its text,
+//    as a string schema settles it);
 //  - parse → render → parse: a call read without a problem, written back as Python
 //    (render_calls("bracket")) and read again, gives the same name and arguments.
 #include <cstdint>
@@ -39,6 +41,7 @@ Read read_calls(std::string_view text, const toolgram::Settings& settings) {
     Read r;
     r.run = toolgram::detail::run_rule_at<call_at_start, toolgram::detail::python_call_action>(ctx, 0, st);
     r.calls = std::move(st.calls);
+    for (auto& c : r.calls) c.repairs = st.repairs;  // the block's repairs, as python_call_block gives them
     return r;
 }
 
@@ -64,6 +67,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     toolgram::detail::Candidate c = r.calls.front();
     if (c.begin > c.end || c.end > size) fail("python-call", "a call's span lies outside the input");
+    const bool held = toolgram_fuzz::settle_ambiguous_as_text(c.arguments) > 0;
+    if (held && (c.repairs & toolgram::detail::repair_leading_zeros) == 0)
+        fail("python-call", "a number held for phase two with no leading_zero_number repair");
     toolgram::detail::make_valid_utf8(c.arguments);
     toolgram_fuzz::check_json_out(c.arguments, "a Python call's arguments");
     if (!c.problem.empty() || !c.arguments.is_object()) return 0;

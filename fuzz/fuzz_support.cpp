@@ -13,6 +13,7 @@
 #include "grammar_def.hpp"
 #include "json_document.hpp"
 #include "toolset.hpp"
+#include "value_reader.hpp"
 
 namespace toolgram_fuzz {
 namespace {
@@ -229,6 +230,23 @@ toolgram::Profile single_grammar_profile(std::string_view grammar, toolgram::Rol
     p.settings = settings_for_grammar(grammar);
     if (role == toolgram::Role::fallback) p.settings.tool_required = true;
     return p;
+}
+
+std::size_t settle_ambiguous_as_text(json& value) {
+    std::size_t settled = 0;
+    std::string scratch;
+    std::vector<json*> pending{&value};
+    while (!pending.empty()) {
+        json* j = pending.back();
+        pending.pop_back();
+        if (const std::string* text = toolgram::detail::ambiguous_number_text(*j, scratch)) {
+            *j = *text;
+            ++settled;
+        } else if (j->is_structured()) {
+            for (auto& e : *j) pending.push_back(&e);
+        }
+    }
+    return settled;
 }
 
 void check_json_out(const json& value, std::string_view what) {

@@ -69,5 +69,9 @@ toolgram::Result check_parse(const toolgram::Parser& parser, std::string_view te
 
 // The UTF-8 oracle alone, for a JSON value about to leave the library.
 void check_json_out(const json& value, std::string_view what);
+// Replaces each number with leading zeros that the value reader holds for phase two (a
+// binary node: value_reader.hpp, ambiguous_number) by its text, as phase two does where
+// the schema wants a string (parser.cpp, settle_ambiguous_numbers); returns how many.
+std::size_t settle_ambiguous_as_text(json& value);
 
 }  // namespace toolgram_fuzz

@@ -57,25 +57,6 @@ std::size_t depth_of(const json& v) {
     return deepest;
 }
 
-// Replaces each ambiguous-number node by its text, as phase two does where the schema
-// wants a string (parser.cpp, settle_ambiguous_numbers); returns how many there were.
-std::size_t settle_as_text(json& v) {
-    std::size_t settled = 0;
-    std::string scratch;
-    std::vector<json*> pending{&v};
-    while (!pending.empty()) {
-        json* j = pending.back();
-        pending.pop_back();
-        if (const std::string* text = toolgram::detail::ambiguous_number_text(*j, scratch)) {
-            *j = *text;
-            ++settled;
-        } else if (j->is_structured()) {
-            for (auto& e : *j) pending.push_back(&e);
-        }
-    }
-    return settled;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -90,7 +71,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         // repair is reported with no node left to settle.
         const bool leading_zeros = (r.repairs & toolgram::detail::repair_leading_zeros) != 0;
         const bool repeated_key = (r.repairs & toolgram::detail::repair_duplicate_key) != 0;
-        const bool held = settle_as_text(v) > 0;
+        const bool held = toolgram_fuzz::settle_ambiguous_as_text(v) > 0;
         if (held && !leading_zeros) fail("value", "a number held for phase two with no leading_zero_number repair");
         if (leading_zeros && !held && !repeated_key)
             fail("value", "a leading_zero_number repair with no number held for phase two");
