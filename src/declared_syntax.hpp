@@ -23,6 +23,8 @@
 
 namespace toolgram::detail {
 
+struct GrammarDef;  // grammar_def.hpp
+
 using Spellings = std::vector<std::string_view>;
 
 // Which bytes a word (name, id, key) may hold: `first` for its first byte, `rest` after.
@@ -43,6 +45,9 @@ enum class Opening : unsigned char {
 
 struct CompiledSyntax {
     const DeclaredSyntax* source = nullptr;
+    // The grammar its reads name in candidates and telemetry: `declared`, or a shipped
+    // profile file's own grammar (its name).
+    std::string_view grammar = "declared";
 
     bool has_section = false, section_required = false;
     Spellings section_open, section_close;
@@ -109,8 +114,8 @@ inline thread_local const CompiledSyntax* active_declared_syntax = nullptr;
 // Makes the settings' syntax the one the rules read, for one read; nests.
 class DeclaredScope {
 public:
-    explicit DeclaredScope(const Settings& settings)
-        : saved_(active_declared_syntax), syntax_(compiled_syntax(settings)) {
+    explicit DeclaredScope(const Settings& settings) : DeclaredScope(compiled_syntax(settings)) {}
+    explicit DeclaredScope(const CompiledSyntax* syntax) : saved_(active_declared_syntax), syntax_(syntax) {
         active_declared_syntax = syntax_;
     }
     ~DeclaredScope() { active_declared_syntax = saved_; }
@@ -122,6 +127,25 @@ private:
     const CompiledSyntax* saved_;
     const CompiledSyntax* syntax_;
 };
+
+// The shipped profile files (grammars/declared/NAME.json) as grammars of their own, each
+// named as its file: a shipped grammar reads its file's syntax whatever the settings hold,
+// so one profile (`auto`) runs several declared syntaxes side by side, and a call read by
+// one names its family in telemetry. Built on first use, in the files' order; `profile` is
+// the file's profile as loaded (the settings `auto` merges), with the grammar `declared`
+// it lists renamed to this one.
+struct ShippedGrammar {
+    const GrammarDef* grammar = nullptr;
+    const Profile* profile = nullptr;
+};
+const std::vector<ShippedGrammar>& shipped_grammars();
+// True on the thread building them (grammar_registry.cpp then lists the compiled-in
+// grammars only, as shipped_grammars() is empty until it is done).
+bool building_shipped_grammars();
+
+// The declared syntax `grammar` reads under `settings`: a shipped grammar's own, the
+// settings' one for `declared`, none for any other grammar.
+const DeclaredSyntax* declared_syntax_of(const GrammarDef& grammar, const Settings& settings);
 
 // What the rules of grammars/declared.hpp call (by argument-dependent lookup on their
 // state): the syntax of the read in progress.

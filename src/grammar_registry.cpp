@@ -1,11 +1,13 @@
 // The one place every grammar is registered. Adding a syntax: write grammars/NAME.hpp
 // (rules) and src/actions/NAME.cpp (actions, reader, a `NAME_grammar` definition), then
-// add it to this table. Profiles refer to grammars by the names listed here.
+// add it to this table. Profiles refer to grammars by the names listed here, and by those
+// of the shipped profile files (grammars/declared/NAME.json), each its own grammar NAME.
 // scripts/new-grammar writes both files and adds the two lines here, above the two
 // `scripts/new-grammar` comments (keep those comments: they are where it inserts).
 // `NAME_grammar` must carry the name "NAME": fuzz/CMakeLists.txt reads the `&NAME_grammar`
 // entries below to generate one fuzz harness per grammar (checked by the ctest test
 // fuzz.harnesses_cover_every_grammar).
+#include "declared_syntax.hpp"
 #include "grammar_def.hpp"
 
 #include <stdexcept>
@@ -65,7 +67,9 @@ extern const GrammarDef inkling_grammar;
 extern const GrammarDef muse_glimmer_grammar;
 // scripts/new-grammar: declarations go above this line.
 
-const std::vector<const GrammarDef*>& all_grammars() {
+namespace {
+
+const std::vector<const GrammarDef*>& compiled_grammars() {
     static const std::vector<const GrammarDef*> table = {
         &tag_grammar, &marker_grammar, &json_grammar, &generic_grammar, &bracket_grammar, &xml_grammar, &text_kv_grammar,
         // model families
@@ -117,6 +121,20 @@ const std::vector<const GrammarDef*>& all_grammars() {
     return table;
 }
 
+}  // namespace
+
+// The compiled-in grammars, then one per shipped profile file (grammars/declared/NAME.json,
+// named NAME: src/actions/declared.cpp builds them from the files; nothing to add here).
+const std::vector<const GrammarDef*>& all_grammars() {
+    if (building_shipped_grammars()) return compiled_grammars();
+    static const std::vector<const GrammarDef*> table = [] {
+        std::vector<const GrammarDef*> out = compiled_grammars();
+        for (const auto& g : shipped_grammars()) out.push_back(g.grammar);
+        return out;
+    }();
+    return table;
+}
+
 std::string render_calls(std::string_view grammar, const std::vector<Call>& calls, const Settings& settings) {
     const GrammarDef* g = find_grammar(grammar);
     if (!g) throw std::invalid_argument("unknown grammar \"" + std::string(grammar) + "\"");
@@ -124,9 +142,13 @@ std::string render_calls(std::string_view grammar, const std::vector<Call>& call
     return g->render(calls, settings);
 }
 
+// The compiled-in ones first: loading the shipped files looks those up before the shipped
+// grammars exist.
 const GrammarDef* find_grammar(std::string_view name) {
-    for (const GrammarDef* g : all_grammars())
+    for (const GrammarDef* g : compiled_grammars())
         if (g->name == name) return g;
+    for (const auto& g : shipped_grammars())
+        if (g.grammar->name == name) return g.grammar;
     return nullptr;
 }
 

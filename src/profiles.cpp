@@ -4,15 +4,16 @@
 // A profile per model family is one row in `family_rows` (plus its grammar, registered
 // in grammar_registry.cpp; scripts/new-grammar adds both). A syntax the grammar `declared`
 // can read needs no code at all: a profile file in grammars/declared/NAME.json, compiled in
-// (cmake/embed_profile_files.cmake), is the profile NAME, loaded and checked like any
-// profile file. `auto` is derived from the table, so a new family is found by
-// `auto` without another edit: every generic grammar with a distinctive marker and every
+// (cmake/embed_profile_files.cmake), is the profile NAME and the grammar NAME, loaded and
+// checked like any profile file. `auto` is derived from the table and the shipped files,
+// so a new family is found by `auto` without another edit: every generic grammar with a distinctive marker and every
 // family grammar runs as primary (where several share a marker, each reader checks the
 // payload and declines what is not its own, so the payload decides); the grammars that would match
 // ordinary prose or JSON (strict JSON, bracket, text KV) are gated fallbacks.
 #include <algorithm>
 #include <stdexcept>
 
+#include "declared_syntax.hpp"
 #include "grammar_def.hpp"
 #include "profile_file.hpp"
 #include "shipped_profiles.hpp"
@@ -416,6 +417,13 @@ Profile make_auto() {
         // or auto would reject as "inside reasoning" the calls its own profile accepts.
         p.settings.reasoning_ends_at_call = p.settings.reasoning_ends_at_call || family.settings.reasoning_ends_at_call;
     }
+    // The shipped profile files' syntaxes, each its own grammar, with their settings.
+    for (const auto& shipped : detail::shipped_grammars()) {
+        for (const auto& g : shipped.profile->grammars)
+            if (g.role == Role::primary) add(g);
+        for (const auto& d : shipped.profile->settings.reasoning) add_reasoning(p.settings, d);
+        for (const auto& m : shipped.profile->settings.content_markers) add_content_marker(p.settings, m);
+    }
     for (const auto& row : family_rows()) {
         for (const auto& g : row.grammars)
             if (!row.distinctive && row.in_auto.empty()) add({g.grammar, Role::fallback});
@@ -436,10 +444,10 @@ Profile builtin_profile(std::string_view name) {
     for (const auto* rows : {&family_rows(), &generic_rows()})
         for (const auto& row : *rows)
             if (name == row.name) return from_row(row);
-    // A shipped profile file, read from its compiled-in text with every check a file on
-    // disk gets (errors name grammars/declared/NAME.json).
-    for (const auto& f : detail::shipped_profile_file_texts())
-        if (name == f.name) return profile_from_file_text(f.text, std::string(f.path));
+    // A shipped profile file, read once from its compiled-in text with every check a file
+    // on disk gets (errors name grammars/declared/NAME.json); its syntax is its own grammar.
+    for (const auto& shipped : detail::shipped_grammars())
+        if (name == shipped.grammar->name) return *shipped.profile;
     // An engine's name for a syntax: the profile that reads it (profile_aliases.cpp).
     std::string engines, models;
     for (const auto& alias : profile_aliases()) {

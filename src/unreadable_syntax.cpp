@@ -19,6 +19,7 @@
 #include <algorithm>
 
 #include "block_reader.hpp"
+#include "declared_syntax.hpp"
 #include "grammar_def.hpp"
 
 namespace toolgram::detail {
@@ -104,8 +105,8 @@ std::vector<SyntaxBlock> syntax_blocks(const GrammarDef& grammar, const Settings
         out.push_back({std::string(open), std::string(close)});
     };
     if (grammar.name == "tag") add(settings.tag_open, settings.tag_close);
-    if (grammar.name == "declared" && settings.declared_syntax) {
-        const DeclaredSyntax& d = *settings.declared_syntax;
+    if (const DeclaredSyntax* declared = declared_syntax_of(grammar, settings)) {
+        const DeclaredSyntax& d = *declared;
         if (d.section && !d.section->close.empty())
             for (const auto& o : d.section->open) add(o, d.section->close.front());
         if (!d.call.close.empty())

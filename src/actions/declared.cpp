@@ -7,15 +7,20 @@
 // through the params reader; Python calls through the bracket format's call actions. The actions map the declared rules to the behaviours those readers already
 // have, so a declared family differs from a compiled one only in where its spellings
 // come from. Each read makes the settings' syntax the active one (DeclaredScope).
+#include <array>
 #include <cctype>
+#include <memory>
 #include <stdexcept>
+#include <utility>
 
 #include "declared.hpp"
 #include "declared_syntax.hpp"
 #include "grammar_def.hpp"
 #include "named_call_reader.hpp"
 #include "params_reader.hpp"
+#include "profile_file.hpp"
 #include "python_call_actions.hpp"
+#include "shipped_profiles.hpp"
 
 namespace toolgram::detail {
 namespace {
@@ -71,8 +76,8 @@ struct json_action<d::stray_text_then_close> {
 
 std::optional<Block> read_json_call(ScanContext& ctx, std::size_t at) {
     const CompiledSyntax& s = *active_declared_syntax;
-    if (s.opening == Opening::bare) return read_json_block<d::json_call, json_action>(ctx, at, "declared", s.closer, s.markers);
-    std::optional<Block> b = read_named_call<d::json_call, d::named_opening, json_action>(ctx, at, "declared", s.closer, s.markers);
+    if (s.opening == Opening::bare) return read_json_block<d::json_call, json_action>(ctx, at, s.grammar, s.closer, s.markers);
+    std::optional<Block> b = read_named_call<d::json_call, d::named_opening, json_action>(ctx, at, s.grammar, s.closer, s.markers);
     // A whole reference with an index separator (Kimi's functions.NAME:0): a '.' in its place
     // is refused, as the compiled family does.
     if (b && s.id_whole_reference && s.id_after_name.size() == 1) refuse_dot_for_index(*b, s.id_after_name.front());
@@ -148,9 +153,9 @@ struct python_action<grammar::pythonic::missing_end_tag> {
 std::optional<Block> read_python(ScanContext& ctx, std::size_t at, const CompiledSyntax& s) {
     PythonCallState st;
     const RunResult r = run_rule_at<d::python_block, python_action>(ctx, at, st);
-    if (r.failed) return failed_block_to_closer(ctx, "declared", at, r.failure, s.closer);
+    if (r.failed) return failed_block_to_closer(ctx, s.grammar, at, r.failure, s.closer);
     if (!r.matched || st.calls.empty()) return std::nullopt;
-    return python_call_block(st, "declared", at, r.end);
+    return python_call_block(st, s.grammar, at, r.end);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -161,17 +166,22 @@ std::vector<std::string> markers(const Settings& settings) {
     return s ? s->markers : std::vector<std::string>{};
 }
 
-std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    const DeclaredScope scope(ctx.settings());
+// One block at `at` in the syntax `scope` made active.
+std::optional<Block> read_in(ScanContext& ctx, std::size_t at, const DeclaredScope& scope) {
     const CompiledSyntax* s = scope.get();
     if (!s) return std::nullopt;
     if (s->pythonic) return read_python(ctx, at, *s);
     if (s->parameters)
-        return read_params_block<d::params_block, params_action, d::control>(ctx, at, "declared", s->closer,
+        return read_params_block<d::params_block, params_action, d::control>(ctx, at, s->grammar, s->closer,
                                                                              ValueLayout{.newline_each_side = s->newline_each_side,
                                                                                         .strip_blanks = s->strip_blanks});
     if (s->has_section) return read_call_section<d::section_open, d::section_close>(ctx, at, read_json_call);
     return read_json_call(ctx, at);
+}
+
+std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
+    const DeclaredScope scope(ctx.settings());
+    return read_in(ctx, at, scope);
 }
 
 // A parameter's text, with a line break on each side where the value itself begins or
@@ -184,8 +194,7 @@ std::string parameter_value_text(const json& value, bool newline_layout) {
 
 // Writes calls with the first spelling of every token and no layout of its own: the
 // syntax says where whitespace may stand, not where a model puts it.
-std::string render(const std::vector<Call>& calls, const Settings& settings) {
-    const DeclaredSyntax* s = settings.declared_syntax.get();
+std::string render_in(const DeclaredSyntax* s, const std::vector<Call>& calls, const Settings& settings) {
     if (!s) throw std::invalid_argument("the grammar \"declared\" has no syntax to write (Settings::declared_syntax)");
     const auto first = [](const std::vector<std::string>& list) { return list.empty() ? std::string() : list.front(); };
     if (s->arguments.style == DeclaredSyntax::Style::pythonic)  // one list of calls between the markers
@@ -226,19 +235,24 @@ std::string render(const std::vector<Call>& calls, const Settings& settings) {
     return out;
 }
 
-std::string instruction(const Settings& settings) {
-    const DeclaredSyntax* s = settings.declared_syntax.get();
+std::string instruction_in(const DeclaredSyntax* s, const Settings& settings) {
     if (!s) return "Write each tool call in the syntax of the profile file.";
     if (!s->instruction.empty()) return s->instruction;
     std::string out = "To call a tool, write the call in exactly this format";
     out += s->section ? ", all calls in one block:\n" : ", one block per call:\n";
-    out += render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, settings);
+    out += render_in(s, {Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, settings);
     if (s->arguments.style == DeclaredSyntax::Style::parameters || s->arguments.style == DeclaredSyntax::Style::key_value) {
         if (out.back() != '\n') out += '\n';
         out += "Write objects and arrays as JSON inside a parameter.";
     }
     return out;
 }
+
+std::string render(const std::vector<Call>& calls, const Settings& settings) {
+    return render_in(settings.declared_syntax.get(), calls, settings);
+}
+
+std::string instruction(const Settings& settings) { return instruction_in(settings.declared_syntax.get(), settings); }
 
 void check(const Settings& settings) {
     if (!settings.declared_syntax)
@@ -255,5 +269,119 @@ extern const GrammarDef declared_grammar{
     "a syntax declared at run time in a profile file (--profile-file): markers, header, JSON or parameters",
     markers, read_at, nullptr, instruction, render, nullptr, check,
 };
+
+// ---------------------------------------------------------------------------------------
+// The shipped profile files as grammars of their own (declared_syntax.hpp).
+
+namespace {
+
+// A GrammarDef holds plain function pointers, so a shipped file's functions are the
+// instantiation of these templates at its index in the table: room for this many files
+// (more throws std::logic_error when the table is first built, and a test builds it).
+constexpr std::size_t max_shipped_grammars = 16;
+
+struct Bound {
+    std::string name, summary;
+    Profile profile;  // the file's, its grammar renamed to `name`
+    std::unique_ptr<CompiledSyntax> compiled;
+    GrammarDef def;
+};
+
+const std::vector<std::unique_ptr<Bound>>& bound_table();
+
+template <std::size_t I>
+const CompiledSyntax& bound_syntax() {
+    return *bound_table()[I]->compiled;
+}
+template <std::size_t I>
+std::vector<std::string> bound_markers(const Settings&) {
+    return bound_syntax<I>().markers;
+}
+template <std::size_t I>
+std::optional<Block> bound_read_at(ScanContext& ctx, std::size_t at) {
+    const DeclaredScope scope(&bound_syntax<I>());
+    return read_in(ctx, at, scope);
+}
+template <std::size_t I>
+std::string bound_instruction(const Settings& settings) {
+    return instruction_in(bound_syntax<I>().source, settings);
+}
+template <std::size_t I>
+std::string bound_render(const std::vector<Call>& calls, const Settings& settings) {
+    return render_in(bound_syntax<I>().source, calls, settings);
+}
+// The file's openers against the reasoning delimiters of the profile running it (`auto`
+// holds every family's).
+template <std::size_t I>
+void bound_check(const Settings& settings) {
+    check_openers_against_reasoning(scanned_openers(*bound_syntax<I>().source), settings, true);
+}
+
+template <std::size_t... I>
+std::array<GrammarDef, sizeof...(I)> bound_functions(std::index_sequence<I...>) {
+    return {GrammarDef{"", "", bound_markers<I>, bound_read_at<I>, nullptr, bound_instruction<I>, bound_render<I>,
+                       nullptr, bound_check<I>}...};
+}
+
+// True while this thread builds the table: loading a file looks grammars up by name
+// (its fallbacks), which must then find the compiled-in ones only.
+thread_local bool building_bound_table = false;
+
+const std::vector<std::unique_ptr<Bound>>& bound_table() {
+    static const std::vector<std::unique_ptr<Bound>> table = [] {
+        const auto& files = shipped_profile_file_texts();
+        if (files.size() > max_shipped_grammars)
+            throw std::logic_error("src/actions/declared.cpp: " + std::to_string(files.size()) +
+                                   " shipped profile files, room for " + std::to_string(max_shipped_grammars) +
+                                   " (max_shipped_grammars)");
+        static const auto functions = bound_functions(std::make_index_sequence<max_shipped_grammars>());
+        building_bound_table = true;
+        std::vector<std::unique_ptr<Bound>> out;
+        try {
+            for (std::size_t i = 0; i < files.size(); ++i) {
+                auto b = std::make_unique<Bound>();
+                b->name = std::string(files[i].name);
+                b->profile = profile_from_file_text(files[i].text, std::string(files[i].path));
+                for (auto& use : b->profile.grammars)
+                    if (use.grammar == "declared") use.grammar = b->name;
+                b->compiled = compile_syntax(*b->profile.settings.declared_syntax);
+                b->compiled->grammar = b->name;
+                b->summary = std::string(files[i].path) + ": " + b->profile.description;
+                b->def = functions[i];
+                b->def.name = b->name;
+                b->def.summary = b->summary;
+                out.push_back(std::move(b));
+            }
+        } catch (...) {
+            building_bound_table = false;
+            throw;
+        }
+        building_bound_table = false;
+        return out;
+    }();
+    return table;
+}
+
+}  // namespace
+
+bool building_shipped_grammars() { return building_bound_table; }
+
+const std::vector<ShippedGrammar>& shipped_grammars() {
+    static const std::vector<ShippedGrammar> none;
+    if (building_bound_table) return none;
+    static const std::vector<ShippedGrammar> table = [] {
+        std::vector<ShippedGrammar> out;
+        for (const auto& b : bound_table()) out.push_back({&b->def, &b->profile});
+        return out;
+    }();
+    return table;
+}
+
+const DeclaredSyntax* declared_syntax_of(const GrammarDef& grammar, const Settings& settings) {
+    if (&grammar == &declared_grammar) return settings.declared_syntax.get();
+    for (const auto& g : shipped_grammars())
+        if (g.grammar == &grammar) return g.profile->settings.declared_syntax.get();
+    return nullptr;
+}
 
 }  // namespace toolgram::detail

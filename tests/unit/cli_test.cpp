@@ -425,7 +425,7 @@ TEST_CASE("cli profiles marks the shipped profile files, and --profile reads the
     REQUIRE(profiles.exit_code == 0);
     for (const char* name : {"dots", "iquest_q1", "k2_horizon"}) {
         CHECK_THAT(profiles.out, Catch::Contains("\n" + std::string(name) + "\t"));
-        CHECK_THAT(profiles.out, Catch::Contains("\tgrammars: declared\n\tdeclared: grammars/declared/" + std::string(name) +
+        CHECK_THAT(profiles.out, Catch::Contains("\tgrammars: " + std::string(name) + "\n\tdeclared: grammars/declared/" + std::string(name) +
                                                  ".json (a profile file, compiled in)\n"));
     }
     CHECK_THAT(profiles.out, !Catch::Contains("\tdeclared: grammars/declared/hermes"));
@@ -437,6 +437,14 @@ TEST_CASE("cli profiles marks the shipped profile files, and --profile reads the
     CHECK(r["calls"][0]["name"] == "get_weather");
     CHECK(r["calls"][0]["arguments"] == json{{"city", "Oslo"}});
     CHECK(r["content"] == "ok");
+    CHECK(r["telemetry"]["grammar"] == "dots");  // the file's syntax is its own grammar
+    // auto reads it too, as the same call.
+    const Run under_auto = run_cli(s, "parse " + shell_quote(input) + " --profile auto");
+    REQUIRE(under_auto.exit_code == 0);
+    const json a = json::parse(under_auto.out);
+    CHECK(a["calls"] == r["calls"]);
+    CHECK(a["content"] == "ok");
+    CHECK(a["telemetry"]["grammar"] == "dots");
     // SGLang's earlier name for K2 Horizon's parser resolves to the shipped file.
     const Run instruction = run_cli(s, "instruction --profile k2_v3");
     REQUIRE(instruction.exit_code == 0);

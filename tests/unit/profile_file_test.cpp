@@ -23,6 +23,7 @@
 #include "corpus_cases.hpp"
 #include "declared.hpp"
 #include "declared_syntax.hpp"
+#include "grammar_def.hpp"
 
 using namespace toolgram_test;
 
@@ -154,7 +155,13 @@ TEST_CASE("the profile files compiled in are built-in profiles, each as its file
         CHECK(!p.description.empty());
         CHECK(!p.models.empty());
         REQUIRE(!p.grammars.empty());
-        CHECK(p.grammars[0].grammar == "declared");
+        // Its syntax is its own grammar, named as the file, which auto runs too.
+        CHECK(p.grammars[0].grammar == f.name);
+        REQUIRE(toolgram::detail::find_grammar(f.name));
+        const toolgram::Profile autop = toolgram::builtin_profile("auto");
+        CHECK(std::count_if(autop.grammars.begin(), autop.grammars.end(), [&](const toolgram::GrammarUse& g) {
+                  return g.grammar == f.name && g.role == toolgram::Role::primary;
+              }) == 1);
         REQUIRE(p.settings.declared_syntax);
         CHECK(std::count(names.begin(), names.end(), f.name) == 1);
         // Its corpus: golden and negative cases, at least twelve.
