@@ -35,6 +35,7 @@
 #include <array>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include <tao/pegtl.hpp>
 
@@ -46,31 +47,38 @@
 namespace toolgram::grammar::deepseek_v32 {
 using namespace tao::pegtl;
 
-// A dialect: what stands between `<` (or `</`) and a tag's name, and the block's two names.
+// A dialect: what stands between `<` (or `</`) and a tag's name, the block's two names, and
+// whether an invoke may hold one JSON object in place of its parameters (DeepSeek's may;
+// another family writing DSML under its own prefix says for itself: grammars/gigachat35.hpp).
 struct canonical {
     using prefix = TAO_PEGTL_STRING("｜DSML｜");
     using name_a = TAO_PEGTL_STRING("function_calls");
     using name_b = TAO_PEGTL_STRING("tool_calls");
+    static constexpr bool json_body = true;
 };
 struct spaced {  // DeepSeek V4.1
     using prefix = TAO_PEGTL_STRING("｜DSML｜ ");
     using name_a = TAO_PEGTL_STRING("calls");
     using name_b = TAO_PEGTL_STRING("tool_calls");
+    static constexpr bool json_body = true;
 };
 struct ascii_bars {
     using prefix = TAO_PEGTL_STRING("|DSML|");
     using name_a = TAO_PEGTL_STRING("function_calls");
     using name_b = TAO_PEGTL_STRING("tool_calls");
+    static constexpr bool json_body = true;
 };
 struct leading_bar_lost {
     using prefix = TAO_PEGTL_STRING("DSML|");
     using name_a = TAO_PEGTL_STRING("function_calls");
     using name_b = TAO_PEGTL_STRING("tool_calls");
+    static constexpr bool json_body = true;
 };
 struct bars_lost {
     using prefix = TAO_PEGTL_STRING("DSML");
     using name_a = TAO_PEGTL_STRING("function_calls");
     using name_b = TAO_PEGTL_STRING("tool_calls");
+    static constexpr bool json_body = true;
 };
 
 // Pieces of the tags' spellings (strings, composed into rules and into search texts).
@@ -122,7 +130,10 @@ struct parameter_close : seq<lt_slash, typename D::prefix, parameter_word, one<'
 template <typename D>
 struct call_next : sor<invoke_start<D>, block_close<D>> {};
 template <typename D>
-struct invoke_body_start : seq<invoke_open<D>, params::ws, sor<parameter_open<D>, invoke_close<D>, one<'{'>>> {};
+struct invoke_body_start
+    : seq<invoke_open<D>, params::ws,
+          std::conditional_t<D::json_body, sor<parameter_open<D>, invoke_close<D>, one<'{'>>,
+                             sor<parameter_open<D>, invoke_close<D>>>> {};
 
 template <typename D>
 struct value_syntax {  // a Syntax (param_value.hpp), not a rule
@@ -164,7 +175,8 @@ template <typename D>
 struct parameters : until<invoke_end<D>, must<parameter<D>>, params::ws> {};
 
 template <typename D>
-struct invoke : seq<invoke_open<D>, params::ws, sor<json_body<D>, parameters<D>>> {};
+struct invoke
+    : seq<invoke_open<D>, params::ws, std::conditional_t<D::json_body, sor<json_body<D>, parameters<D>>, parameters<D>>> {};
 template <typename D>
 struct wrapped : params::wrapper<block_open<D>, invoke<D>, block_close<D>> {};
 
