@@ -47,7 +47,9 @@ bool type_text_arguments(Candidate& c, const json* schema, std::size_t max_depth
         const json* prop = nullptr;
         if (props)
             if (auto p = props->find(it.key()); p != props->end()) prop = &*p;
-        it.value() = detail::type_text_value(it->get<std::string>(), prop, it.key(), c.notes, max_depth, &too_deep,
+        // The text is moved in and, typed as a string, back out: a long value is not copied.
+        it.value() = detail::type_text_value(std::move(it.value().get_ref<std::string&>()), prop, it.key(), c.notes,
+                                             max_depth, &too_deep,
                                              c.text_is_quoted, c.text_may_be_escaped_json,
                                              schema);
     }

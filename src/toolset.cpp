@@ -166,14 +166,28 @@ ToolSet::Verdict ToolSet::validate(int index, const json& arguments, bool strict
 
 namespace {
 
-std::string trim(std::string_view s) {
+// Typing a text value reads views of it: a long text (a file's content for a string
+// parameter) is neither copied nor case-folded only to learn it is not `null`.
+std::string_view trimmed(std::string_view s) {
     const auto b = s.find_first_not_of(" \t\r\n");
     if (b == std::string_view::npos) return {};
     const auto e = s.find_last_not_of(" \t\r\n");
-    return std::string(s.substr(b, e - b + 1));
+    return s.substr(b, e - b + 1);
 }
 
-bool parse_integer(const std::string& t, json& out) {
+std::string trim(std::string_view s) { return std::string(trimmed(s)); }
+
+// `t` is `word` (lower case) in any ASCII case.
+bool is_word(std::string_view t, std::string_view word) {
+    if (t.size() != word.size()) return false;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(t[i]);
+        if ((c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c) != static_cast<unsigned char>(word[i])) return false;
+    }
+    return true;
+}
+
+bool parse_integer(std::string_view t, json& out) {
     if (t.empty()) return false;
     const char* b = t.data();
     const char* e = t.data() + t.size();
@@ -192,38 +206,36 @@ bool parse_integer(const std::string& t, json& out) {
     return true;
 }
 
-bool parse_number(const std::string& t, json& out) {
+bool parse_number(std::string_view t, json& out) {
     if (t.empty()) return false;
     if (parse_integer(t, out)) return true;
-    char* endp = nullptr;
-    const double d = std::strtod(t.c_str(), &endp);
-    if (endp != t.c_str() + t.size() || !std::isfinite(d)) return false;
-    // strtod also reads "inf", "nan" and hex floats; a schema number means a decimal.
+    // strtod also reads "inf", "nan" and hex floats; a schema number means a decimal. Checked
+    // first, so only a number's few bytes are copied for strtod's terminator.
     for (char c : t)
         if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == 'e' || c == 'E' || c == '-' || c == '+'))
             return false;
+    const std::string number(t);
+    char* endp = nullptr;
+    const double d = std::strtod(number.c_str(), &endp);
+    if (endp != number.c_str() + number.size() || !std::isfinite(d)) return false;
     out = d;
     return true;
 }
 
-bool fits(const std::string& text, const std::string& type, json& out, std::size_t max_depth, bool& too_deep) {
-    const std::string t = trim(text);
-    if (type == "string") {
-        out = text;
-        return true;
-    }
+// Whether the text fits a type other than string (which every text fits, as written), and
+// the value it then is.
+bool fits(std::string_view text, const std::string& type, json& out, std::size_t max_depth, bool& too_deep) {
+    const std::string_view t = trimmed(text);
     if (type == "integer") return parse_integer(t, out);
     if (type == "number") return parse_number(t, out);
     if (type == "boolean") {
-        const std::string l = lower(t);
-        if (l == "true") out = true;
-        else if (l == "false") out = false;
+        if (is_word(t, "true")) out = true;
+        else if (is_word(t, "false")) out = false;
         else return false;
         return true;
     }
     if (type == "null") {
-        const std::string l = lower(t);
-        if (l == "null" || l == "none" || t.empty()) {
+        if (is_word(t, "null") || is_word(t, "none") || t.empty()) {
             out = nullptr;
             return true;
         }
@@ -315,7 +327,7 @@ std::optional<std::string> unescaped_once(const std::string& text) {
 
 }  // namespace
 
-json type_text_value(const std::string& text, const json* property_schema, const std::string& key,
+json type_text_value(std::string text, const json* property_schema, const std::string& key,
                      std::vector<std::string>& notes, std::size_t max_depth, bool* too_deep, bool quoted,
                      bool escaped_json, const json* root) {
     if (!property_schema) {
@@ -326,16 +338,18 @@ json type_text_value(const std::string& text, const json* property_schema, const
     collect_types(*property_schema, types, root);
     if (types.empty()) return text;  // any type: the text is the value
     // "null" written for a nullable parameter means null, even when string comes first.
-    const std::string l = lower(trim(text));
+    const std::string_view t = trimmed(text);
+    const bool null_word = is_word(t, "null") || is_word(t, "none");
     const bool nullable = std::find(types.begin(), types.end(), "null") != types.end();
-    if (!quoted && (l == "null" || l == "none") && nullable) return nullptr;
+    if (!quoted && null_word && nullable) return nullptr;
     bool deep = false;
     for (const auto& type : types) {
         if (type == "null") continue;
+        if (type == "string") return text;  // as written, moved out
         json out;
         if (fits(text, type, out, max_depth, deep)) return out;
     }
-    if (quoted && (l == "null" || l == "none") && nullable) return nullptr;
+    if (quoted && null_word && nullable) return nullptr;
     if (escaped_json)
         if (const auto once = unescaped_once(text))
             for (const auto& type : types) {

@@ -76,7 +76,7 @@ json normalise_schema(const json& schema);
 // is the text read once as the inside of a JSON string; if what that gives fits an object
 // or array type, it is the value, with the repair `value_unescaped_once_more`. A property
 // the text fits as written (any string property) keeps the text exactly.
-json type_text_value(const std::string& text, const json* property_schema, const std::string& key,
+json type_text_value(std::string text, const json* property_schema, const std::string& key,
                      std::vector<std::string>& notes, std::size_t max_depth = 64, bool* too_deep = nullptr,
                      bool quoted = false, bool escaped_json = false, const json* root = nullptr);
 

@@ -127,6 +127,7 @@ private:
         per_profile(out);
         streaming(out);
         tools(out);
+        long_values(out);
         hostile(out);
     }
 
@@ -208,8 +209,8 @@ private:
                     worst_allocs = growth, worst_allocs_name = name;
             }
             if (!worst_name.empty())
-                out << "| peak heap of a parse (result included), times the input: prose, mixed outputs, hostile "
-                    << "inputs | at most " << fmt(goal_heap, 0) << "× | worst " << fmt(worst) << "× (" << worst_name
+                out << "| peak heap of a parse (result included), times the input: prose, mixed outputs, one long "
+                    << "argument, hostile inputs | at most " << fmt(goal_heap, 0) << "× | worst " << fmt(worst) << "× (" << worst_name
                     << ") | " << verdict(worst <= goal_heap) << " |\n";
             if (!worst_calls_name.empty())
                 out << "| peak heap of a parse of a call-dense output, against the input plus nlohmann's documents "
@@ -288,6 +289,21 @@ private:
             const Run *c = find(std::string("tools/construct/") + n), *p = find(std::string("tools/parse/") + n);
             out << "| " << n << " | " << (c ? fmt(get(c, "us"), 1) : "–") << " | " << (p ? fmt(get(p, "us"), 1) : "–")
                 << " |\n";
+        }
+        out << "\n";
+    }
+
+    void long_values(std::ostream& out) const {
+        const auto names = names_with("long_value/");
+        if (names.empty()) return;
+        out << "## One long argument\n\nOne call whose string argument is 64 KB of text (a file's content), in the "
+               "profile's syntax. × json::parse: our time over nlohmann's parse of the same arguments object.\n\n"
+               "| profile | µs | MB/s | × json::parse | heap/input | allocs/MB | same call |\n|---|---:|---:|---:|---:|---:|---|\n";
+        for (const auto& p : names) {
+            const Run* r = find("long_value/" + p);
+            out << "| " << p << " | " << fmt(get(r, "us"), 1) << " | " << fmt(get(r, "MB/s"), 0) << " | "
+                << fmt(get(r, "x_json"), 2) << " | " << fmt(get(r, "heap/input")) << " | " << fmt(get(r, "allocs/MB"), 0)
+                << " | " << (get(r, "same") == 1 ? "yes" : "**no**") << " |\n";
         }
         out << "\n";
     }

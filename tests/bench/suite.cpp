@@ -9,6 +9,8 @@
 //                      nlohmann::json::parse over the same argument payloads (x_json), and
 //                      `auto` on the same output (x_auto: auto's time / the profile's)
 //   mixed/PROFILE      a realistic 12 KB output (reasoning, prose, three calls): µs a parse, x_auto
+//   long_value/PROFILE one call whose string argument is 64 KB of text (a file's content): µs a
+//                      parse, and nlohmann::json::parse of the same arguments (x_json)
 //   hostile/CASE       each hostile case at 1 MiB under auto (tool_required on)
 //   tools/construct/N, tools/parse/N   a parser for 1, 10, 100 tools with real schemas
 //   stream/PROFILE     1 MB fed in 1-6 byte chunks: ns a chunk early (first 5%) and late (last 5%)
@@ -228,6 +230,29 @@ void mixed(benchmark::State& state, std::string profile) {
     count_heap(state, text.size(), [&] { return parser.parse(text); });
 }
 
+void long_value(benchmark::State& state, std::string profile) {
+    const Parser parser = make_parser(profile);
+    std::string body;
+    while (body.size() < 64'000) body += tb::prose(1000, static_cast<unsigned>(body.size())) + "\n";
+    const toolgram::Call call{"", "run_sql", {{"query", body}}};
+    const std::string text = toolgram::render_calls(parser.profile(), {call});
+    const std::string payload = call.arguments.dump();
+    double best = 1e300, best_json = 1e300;
+    for (auto _ : state) {
+        const double t = timed([&] { return parser.parse(text); });
+        best = std::min(best, t);
+        state.SetIterationTime(t);
+        best_json = std::min(best_json, timed([&] { return nlohmann::json::parse(payload).size(); }));
+    }
+    const Result r = parser.parse(text);
+    state.counters["us"] = best * 1e6;
+    state.counters["MB/s"] = static_cast<double>(text.size()) / 1e6 / best;
+    state.counters["x_json"] = best / best_json;
+    state.counters["same"] = r.calls.size() == 1 && r.calls[0].arguments == call.arguments;
+    state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+    count_heap(state, text.size(), [&] { return parser.parse(text); });
+}
+
 void hostile(benchmark::State& state, const tb::Case* c) {
     const Parser parser = make_parser("auto", 5, true);
     const std::string text = c->make(parser.profile(), tb::MiB);
@@ -347,6 +372,9 @@ void register_all() {
         if (p == "auto" || p == "text_kv") continue;
         benchmark::RegisterBenchmark(("mixed/" + p).c_str(), mixed, p)->UseManualTime()->Unit(benchmark::kMicrosecond);
     }
+    for (const char* p : {"qwen3_coder", "glm45", "minimax_m2", "deepseek_v32", "hermes", "mistral"})
+        benchmark::RegisterBenchmark((std::string("long_value/") + p).c_str(), long_value, std::string(p))
+            ->UseManualTime()->Unit(benchmark::kMicrosecond);
     for (const auto& c : tb::cases())
         benchmark::RegisterBenchmark(("hostile/" + c.name).c_str(), hostile, &c)->UseManualTime()->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("tools/construct", tools_construct)->Arg(1)->Arg(10)->Arg(100)->UseManualTime()->Unit(benchmark::kMicrosecond);
