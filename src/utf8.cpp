@@ -3,6 +3,8 @@
 // overlong forms, surrogates and code points past U+10FFFF by the ranges of the second byte.
 #include "utf8.hpp"
 
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -62,6 +64,16 @@ std::size_t step(std::string_view s, std::size_t i, bool& valid) {
 
 bool is_valid_utf8(std::string_view s) {
     for (std::size_t i = 0; i < s.size();) {
+        // ASCII, the bulk of most text, eight bytes at a time: none has its high bit set.
+        // (Every string of a call's arguments is checked here, so a long one was read a
+        // byte and a function call at a time.)
+        std::uint64_t word = 0;
+        while (i + sizeof word <= s.size()) {
+            std::memcpy(&word, s.data() + i, sizeof word);
+            if (word & 0x8080808080808080ULL) break;
+            i += sizeof word;
+        }
+        if (i >= s.size()) break;
         bool valid = false;
         i += step(s, i, valid);
         if (!valid) return false;

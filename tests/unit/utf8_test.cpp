@@ -42,6 +42,15 @@ TEST_CASE("to_valid_utf8 replaces each maximal invalid subsequence with one U+FF
     CHECK(to_valid_utf8(row.in) == row.out);
     CHECK(is_valid_utf8(row.out));
     CHECK(is_valid_utf8(row.in) == (row.in == row.out));
+    // The check reads ASCII eight bytes at a time: the same verdict wherever the sequence
+    // falls against those words, and with ASCII after it up to and past a word's end.
+    for (std::size_t before = 0; before <= 17; ++before)
+        for (std::size_t after : {0, 1, 7, 8, 9}) {
+            const std::string in = std::string(before, 'a') + row.in + std::string(after, 'z');
+            CAPTURE(before, after);
+            CHECK(is_valid_utf8(in) == (row.in == row.out));
+            CHECK(to_valid_utf8(in) == std::string(before, 'a') + row.out + std::string(after, 'z'));
+        }
 }
 
 TEST_CASE("make_valid_utf8 fixes strings and keys at any depth and keeps key order", "[utf8]") {
