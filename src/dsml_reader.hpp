@@ -30,17 +30,6 @@ struct value {
     }
 };
 
-// An invoke whose body is one JSON object: its members are the arguments, as written.
-// (A key given twice is the lenient reader's duplicate_key repair, which phase two refuses.)
-struct json_arguments_read {
-    template <typename Input>
-    static void apply(const Input&, ParamsState& st) {
-        st.current.arguments = st.take_root();
-        st.current.arguments_are_text = false;
-        if (st.current.unfinished.empty()) st.current.unfinished = st.unfinished;
-    }
-};
-
 }  // namespace dsml
 
 // Named for the markup, not `action` (command_r.cpp says why an action template in an
@@ -52,7 +41,7 @@ template <typename D> struct dsml_action<dsml::d::invoke_open<D>> : params::call
 template <typename D> struct dsml_action<dsml::d::parameter_start<D>> : params::tag_begin {};
 template <typename D> struct dsml_action<dsml::d::parameter_open<D>> : params::param_key_attribute {};
 template <typename D> struct dsml_action<dsml::d::parameter_value<D>> : dsml::value {};
-template <typename D> struct dsml_action<dsml::d::json_arguments<D>> : dsml::json_arguments_read {};
+template <typename D> struct dsml_action<dsml::d::json_arguments<D>> : params::json_arguments {};
 template <typename D> struct dsml_action<dsml::d::invoke<D>> : params::call_end {};
 
 namespace dsml {
@@ -94,12 +83,14 @@ constexpr ValueLayout layout{};
 
 // One block (or unwrapped invoke) at `at`, in dialect D; its closer is the block name's
 // that opened it.
+// (The spellings are built once per dialect: a read happens at every opener in the text.)
 template <typename D>
 std::optional<Block> read_block(ScanContext& ctx, std::size_t at, std::string_view grammar) {
-    const std::string open_b = join("<", prefix<D>(), name_b<D>(), ">");
+    static const std::string open_b = join("<", prefix<D>(), name_b<D>(), ">");
+    static const std::string close_a = join("</", prefix<D>(), name_a<D>(), ">");
+    static const std::string close_b = join("</", prefix<D>(), name_b<D>(), ">");
     const bool opened_b = ctx.text().compare(at, open_b.size(), open_b) == 0;
-    const std::string closer = join("</", prefix<D>(), opened_b ? name_b<D>() : name_a<D>(), ">");
-    return read_params_block<d::block<D>, dsml_action>(ctx, at, grammar, closer, layout);
+    return read_params_block<d::block<D>, dsml_action>(ctx, at, grammar, opened_b ? close_b : close_a, layout);
 }
 
 // Calls as the templates write them: one block, one invoke per call, a line per element;

@@ -104,6 +104,17 @@ struct param_json_value {
     template <typename Input>
     static void apply(const Input& in, ParamsState& st) { st.set_json_value(in.string_view()); }
 };
+// A call whose body is one JSON object in place of its parameters (DeepSeek's DSML invoke,
+// Kimi K3's `<|open|>json` body): its members are the arguments, as written. (A key given
+// twice is the lenient reader's duplicate_key repair, which phase two refuses.)
+struct json_arguments {
+    template <typename Input>
+    static void apply(const Input&, ParamsState& st) {
+        st.current.arguments = st.take_root();
+        st.current.arguments_are_text = false;
+        if (st.current.unfinished.empty()) st.current.unfinished = st.unfinished;
+    }
+};
 struct param_value_cut {
     template <typename Input>
     static void apply(const Input& in, ParamsState& st) {

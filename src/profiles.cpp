@@ -394,6 +394,15 @@ Profile from_row(const ProfileRow& row, bool own = true) {
 // primaries; the non-distinctive families' grammars and the generic prose-like grammars as
 // fallbacks (a row's `in_auto`, where given, says instead which of its grammars run and
 // how); the union of the families' settings.
+// What of a family's settings `auto` takes on: its reasoning delimiters, its framing
+// tokens, and, where its calls may follow unclosed reasoning (Kimi K2), that too, or auto
+// would reject as "inside reasoning" the calls its own profile accepts.
+void merge_into_auto(Settings& into, const Settings& family) {
+    for (const auto& d : family.reasoning) add_reasoning(into, d);
+    for (const auto& m : family.content_markers) add_content_marker(into, m);
+    into.reasoning_ends_at_call = into.reasoning_ends_at_call || family.reasoning_ends_at_call;
+}
+
 Profile make_auto() {
     Profile p;
     p.name = "auto";
@@ -411,18 +420,13 @@ Profile make_auto() {
             if (g.role == Role::primary && row.distinctive && row.in_auto.empty()) add(g);
         for (const auto& g : row.in_auto)
             if (g.role == Role::primary) add(g);
-        for (const auto& d : family.settings.reasoning) add_reasoning(p.settings, d);
-        for (const auto& m : family.settings.content_markers) add_content_marker(p.settings, m);
-        // A family whose calls may follow unclosed reasoning (Kimi K2) needs it in auto too,
-        // or auto would reject as "inside reasoning" the calls its own profile accepts.
-        p.settings.reasoning_ends_at_call = p.settings.reasoning_ends_at_call || family.settings.reasoning_ends_at_call;
+        merge_into_auto(p.settings, family.settings);
     }
     // The shipped profile files' syntaxes, each its own grammar, with their settings.
     for (const auto& shipped : detail::shipped_grammars()) {
         for (const auto& g : shipped.profile->grammars)
             if (g.role == Role::primary) add(g);
-        for (const auto& d : shipped.profile->settings.reasoning) add_reasoning(p.settings, d);
-        for (const auto& m : shipped.profile->settings.content_markers) add_content_marker(p.settings, m);
+        merge_into_auto(p.settings, shipped.profile->settings);
     }
     for (const auto& row : family_rows()) {
         for (const auto& g : row.grammars)

@@ -71,16 +71,6 @@ struct argument_value_read {
     }
 };
 
-// A call whose body is one JSON object: its members are the arguments, as written.
-struct json_arguments_read {
-    template <typename Input>
-    static void apply(const Input&, ParamsState& st) {
-        st.current.arguments = st.take_root();
-        st.current.arguments_are_text = false;
-        if (st.current.unfinished.empty()) st.current.unfinished = st.unfinished;
-    }
-};
-
 template <typename Rule>
 struct action : params::shape_action<Rule> {};
 template <> struct action<k::call_start> : params::tag_begin {};
@@ -88,7 +78,7 @@ template <> struct action<k::call_open> : call_open_read {};
 template <> struct action<k::argument_start> : params::tag_begin {};
 template <> struct action<k::argument_open> : argument_open_read {};
 template <> struct action<k::argument_value> : argument_value_read {};
-template <> struct action<k::json_arguments> : json_arguments_read {};
+template <> struct action<k::json_arguments> : params::json_arguments {};
 template <> struct action<k::call> : params::call_end {};
 
 // The channel's opener, and a call's for a call written without the channel.
