@@ -14,6 +14,10 @@
 //    repair, to the same value (past nesting of 64 the reader refuses by design; a key
 //    given twice is the one repair allowed, and then the values differ by design: ours
 //    keeps the first, nlohmann the last);
+//  - the strict fast path (strict_value.hpp) never changes an outcome: every read equals
+//    the lenient rules' alone, at the limit and below it; and a value the fast reader
+//    takes is one the rules read to the same value and span with no repair, every string
+//    of it valid UTF-8;
 //  - the depth limit: a limit of d refuses exactly the values nested deeper than d (the
 //    text's nesting, which a repeated key's dropped value, or parentheses the value does
 //    not keep, may exceed).
@@ -22,6 +26,7 @@
 #include <string_view>
 
 #include "fuzz_support.hpp"
+#include "strict_value.hpp"
 #include "utf8.hpp"
 #include "value_reader.hpp"
 
@@ -63,6 +68,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     const ValueRead r = read_value(text, 0, max_depth);
     if (describe(r) != describe(read_value(text, 0, max_depth))) fail("determinism", "read_value differs on a re-read");
+    if (describe(r) != describe(read_value(text, 0, max_depth, false, false)))
+        fail("strict fast path", "a read differs from the lenient rules' alone");
+    if (describe(read_value(text, 0, 2)) != describe(read_value(text, 0, 2, false, false)))
+        fail("strict fast path", "a read at depth limit 2 differs from the lenient rules' alone");
+    {
+        json fast;
+        const std::size_t took = toolgram::detail::read_strict_value(text.data(), text.data() + size, max_depth, fast);
+        if (took > 0) {
+            const ValueRead rules = read_value(text, 0, max_depth, false, false);
+            if (!rules.ok || rules.end != took || rules.repairs != 0 || rules.healed || rules.value != fast)
+                fail("strict fast path", "the fast reader took a value the rules read otherwise: " + describe(rules));
+            if (toolgram::detail::make_valid_utf8(fast)) fail("strict fast path", "the fast reader took invalid UTF-8");
+        }
+    }
 
     if (r.ok) {
         if (r.end > size || r.end == 0) fail("value", "a read ends outside the input");

@@ -62,6 +62,29 @@ std::size_t step(std::string_view s, std::size_t i, bool& valid) {
 
 }  // namespace
 
+std::size_t valid_utf8_length(std::string_view s, std::size_t i) {
+    bool valid = false;
+    const std::size_t n = step(s, i, valid);
+    return valid ? n : 0;
+}
+
+void append_utf8(std::uint32_t cp, std::string& out) {
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        const char b[] = {static_cast<char>(0xC0 | (cp >> 6)), static_cast<char>(0x80 | (cp & 0x3F))};
+        out.append(b, sizeof b);
+    } else if (cp < 0x10000) {
+        const char b[] = {static_cast<char>(0xE0 | (cp >> 12)), static_cast<char>(0x80 | ((cp >> 6) & 0x3F)),
+                          static_cast<char>(0x80 | (cp & 0x3F))};
+        out.append(b, sizeof b);
+    } else {
+        const char b[] = {static_cast<char>(0xF0 | (cp >> 18)), static_cast<char>(0x80 | ((cp >> 12) & 0x3F)),
+                          static_cast<char>(0x80 | ((cp >> 6) & 0x3F)), static_cast<char>(0x80 | (cp & 0x3F))};
+        out.append(b, sizeof b);
+    }
+}
+
 bool is_valid_utf8(std::string_view s) {
     for (std::size_t i = 0; i < s.size();) {
         // ASCII, the bulk of most text, eight bytes at a time: none has its high bit set.

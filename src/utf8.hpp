@@ -8,6 +8,8 @@
 // recursion (JSON nesting is walked with an explicit stack).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -16,6 +18,13 @@
 namespace toolgram::detail {
 
 bool is_valid_utf8(std::string_view s);
+
+// The length of the well-formed character at s[i] (1 to 4), or 0 when the bytes there are
+// not one (ill-formed, or cut by the end of `s`).
+std::size_t valid_utf8_length(std::string_view s, std::size_t i);
+
+// Appends code point `cp` (at most U+10FFFF, not a surrogate) in UTF-8.
+void append_utf8(std::uint32_t cp, std::string& out);
 
 // `s` with every maximal invalid subsequence replaced by U+FFFD (EF BF BD).
 std::string to_valid_utf8(std::string_view s);

@@ -6,12 +6,15 @@
 
 #include "end_watch.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 
 #include "error_messages.hpp"
+#include "strict_value.hpp"
+#include "utf8.hpp"
 
 namespace toolgram::detail {
 
@@ -91,12 +94,24 @@ void ValueBuilder::close() {
     emit(std::move(done));
 }
 
+std::size_t ValueBuilder::read_strict(const char* begin, const char* end) {
+    if (!strict_fast_path) return 0;
+    json v;
+    const std::size_t n = read_strict_value(begin, end, max_depth - std::min(depth, max_depth), v);
+    if (n != 0) {
+        emit(std::move(v));
+        root_strict = true;
+    }
+    return n;
+}
+
 void ValueBuilder::emit(json v) {
     after_separator = false;
     last_was_string = v.is_string();
     if (stack.empty()) {
         root = std::move(v);
         has_root = true;
+        root_strict = false;
         return;
     }
     json& top = stack.back();
@@ -128,24 +143,6 @@ void ValueBuilder::emit(json v) {
 }
 
 namespace {
-
-void append_utf8(std::uint32_t cp, std::string& out) {
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-}
 
 // Reads `n` hex digits at raw[i]; returns false when they are not all there.
 bool read_hex(std::string_view raw, std::size_t i, std::size_t n, std::uint32_t& cp) {
@@ -374,11 +371,13 @@ std::string_view failure_kind_name(Failure kind) {
     return "unknown";
 }
 
-ValueRead read_value(std::string_view text, std::size_t pos, std::size_t max_depth, bool python_syntax) {
+ValueRead read_value(std::string_view text, std::size_t pos, std::size_t max_depth, bool python_syntax,
+                     bool strict_fast_path) {
     ValueRead r;
     ValueBuilder b;
     b.max_depth = max_depth;
     b.python_syntax = python_syntax;
+    b.strict_fast_path = strict_fast_path;
     watched_input in(text.data() + pos, text.data() + text.size(), "value");
     try {
         if (pg::parse<pg::seq<lv::ws, lv::value>, value_action, grammar::errors::control>(in, b) && b.has_root) {

@@ -80,6 +80,8 @@ struct ValueBuilder {
     // The closer of the block the value stands in (`</tool_call>`), where a block grammar
     // knows it: it may end the value in place of a value's closer (block_closer_ahead).
     std::string_view block_closer;
+    bool strict_fast_path = true;  // read_strict may run (off only to test it against the rules)
+    bool root_strict = false;      // the root was read by read_strict: its strings are valid UTF-8
     json root;
     bool has_root = false;
     std::vector<json> stack;
@@ -93,6 +95,9 @@ struct ValueBuilder {
     std::string scratch;
 
     void emit(json v);
+    // The strict fast path (lenient_value.hpp `strict_value`): reads a strict JSON value at
+    // [begin, end) in one pass and emits it; the bytes it took, 0 when it declined.
+    std::size_t read_strict(const char* begin, const char* end);
     void open(json container, Frame frame = Frame::plain) {
         stack.push_back(std::move(container));
         stack_keys.emplace_back();
@@ -345,7 +350,10 @@ struct ValueRead {
     FailureInfo failure;
 };
 // `python_syntax`: the value is a Python literal (integer keys, digit separators).
-ValueRead read_value(std::string_view text, std::size_t pos, std::size_t max_depth, bool python_syntax = false);
+// `strict_fast_path` false reads with the lenient rules alone: for the tests that hold
+// the fast path to giving the same outcome (strict_value.hpp).
+ValueRead read_value(std::string_view text, std::size_t pos, std::size_t max_depth, bool python_syntax = false,
+                     bool strict_fast_path = true);
 
 std::string_view failure_kind_name(Failure kind);
 

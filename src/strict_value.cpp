@@ -1,0 +1,289 @@
+// The strict one-pass value reader (see strict_value.hpp). Containers are held on an
+// explicit stack, never by recursion; each declines as soon as the text leaves strict
+// JSON, so no byte is read twice by this reader.
+#include "strict_value.hpp"
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "utf8.hpp"
+#include "value_reader.hpp"  // convert_number, the lenient reader's own number conversion
+
+namespace toolgram::detail {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+constexpr std::uint64_t ones = 0x0101010101010101ULL;
+constexpr std::uint64_t highs = 0x8080808080808080ULL;
+
+// The bytes of `w` where a string's plain run stops: '"', '\\', a control byte (< 0x20)
+// or a byte of a multi-byte character (>= 0x80), each flagged by its high bit. The
+// lowest flagged byte is exact: a borrow only ever flags bytes above a true one.
+constexpr std::uint64_t run_stops(std::uint64_t w) {
+    const std::uint64_t quote = w ^ (ones * '"');
+    const std::uint64_t backslash = w ^ (ones * '\\');
+    return (((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | ((w - ones * 0x20) & ~w) | w) & highs;
+}
+
+constexpr bool is_stop(unsigned char c) { return c == '"' || c == '\\' || c < 0x20 || c >= 0x80; }
+
+// The first byte at or after `p` that stops a plain run, or `end`.
+const char* skip_plain(const char* p, const char* end) {
+    if constexpr (std::endian::native == std::endian::little) {
+        while (end - p >= 8) {
+            std::uint64_t w;
+            std::memcpy(&w, p, sizeof w);
+            if (const std::uint64_t stops = run_stops(w)) return p + std::countr_zero(stops) / 8;
+            p += 8;
+        }
+    }
+    while (p < end && !is_stop(static_cast<unsigned char>(*p))) ++p;
+    return p;
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+// A byte that may continue a number or a word: the lenient rules would read on (a
+// fraction, an exponent, Python's `1_000`, `truex`), so this reader declines before it.
+bool continues_token(char c) {
+    return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '.' || c == '+' ||
+           c == '-';
+}
+
+int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+class Reader {
+public:
+    Reader(const char* begin, const char* end, std::size_t max_depth) : p_(begin), end_(end), max_depth_(max_depth) {}
+
+    bool read(json& out) {
+        if (!begin_value(out)) return false;
+        while (!stack_.empty()) {
+            if (!next_in_container()) return false;
+        }
+        return true;
+    }
+    const char* position() const { return p_; }
+
+private:
+    struct Open {
+        json* container;
+        bool object;
+        bool has_items = false;
+        std::unordered_set<std::string> keys;  // filled once the object is large (repeated())
+    };
+
+    const char* p_;
+    const char* const end_;
+    const std::size_t max_depth_;
+    std::vector<Open> stack_;
+
+    bool skip_space() {
+        while (p_ < end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+        return p_ < end_;
+    }
+
+    // At a value's first byte: a scalar is read into `slot`; a container is opened there
+    // and pushed, to be filled by next_in_container.
+    bool begin_value(json& slot) {
+        if (p_ >= end_) return false;
+        switch (*p_) {
+            case '"': {
+                std::string s;
+                if (!string(s)) return false;
+                slot = std::move(s);
+                return true;
+            }
+            case '{':
+            case '[': {
+                if (stack_.size() >= max_depth_) return false;
+                const bool object = *p_ == '{';
+                slot = object ? json::object() : json::array();
+                stack_.push_back(Open{&slot, object, false, {}});
+                ++p_;
+                return true;
+            }
+            case 't': return literal("true", json(true), slot);
+            case 'f': return literal("false", json(false), slot);
+            case 'n': return literal("null", json(nullptr), slot);
+            default: return number(slot);
+        }
+    }
+
+    // After a container's opener or one of its items: the next item, or the closer.
+    bool next_in_container() {
+        Open& top = stack_.back();
+        if (!skip_space()) return false;
+        const char closer = top.object ? '}' : ']';
+        if (*p_ == closer) {
+            ++p_;
+            stack_.pop_back();
+            return true;
+        }
+        if (top.has_items) {
+            if (*p_ != ',') return false;
+            ++p_;
+            if (!skip_space()) return false;
+        }
+        top.has_items = true;
+        if (!top.object) {
+            auto& items = top.container->get_ref<json::array_t&>();
+            items.emplace_back();
+            return begin_value(items.back());
+        }
+        if (*p_ != '"') return false;
+        std::string key;
+        if (!string(key)) return false;
+        if (repeated(top, key)) return false;  // the lenient rules keep the first and report it
+        if (!skip_space() || *p_ != ':') return false;
+        ++p_;
+        if (!skip_space()) return false;
+        auto& members = top.container->get_ref<json::object_t&>();
+        // Appended without ordered_map's own search: the key is known to be new.
+        members.emplace_back(std::move(key), nullptr);
+        return begin_value(members.back().second);
+    }
+
+    // Whether `key` is already a key of the open object: a direct search while it is
+    // small, a set of its keys once it is large (no quadratic search on a hostile object).
+    static bool repeated(Open& top, const std::string& key) {
+        const auto& members = top.container->get_ref<const json::object_t&>();
+        constexpr std::size_t small_object = 16;
+        if (members.size() < small_object) {
+            for (const auto& m : members)
+                if (m.first == key) return true;
+            return false;
+        }
+        if (top.keys.empty())
+            for (const auto& m : members) top.keys.insert(m.first);
+        return !top.keys.insert(key).second;
+    }
+
+    bool literal(std::string_view word, json value, json& slot) {
+        if (static_cast<std::size_t>(end_ - p_) <= word.size()) return false;  // the end decides
+        if (std::memcmp(p_, word.data(), word.size()) != 0) return false;
+        if (continues_token(p_[word.size()])) return false;
+        p_ += word.size();
+        slot = std::move(value);
+        return true;
+    }
+
+    // JSON's number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?, followed by a byte
+    // that cannot continue it. Converted by the lenient reader's own conversion, so the
+    // two readers give the same value; one it would mark as a repair is declined.
+    bool number(json& slot) {
+        const char* q = p_;
+        if (q < end_ && *q == '-') ++q;
+        if (q >= end_ || !is_digit(*q)) return false;
+        if (*q == '0') {
+            ++q;
+        } else {
+            while (q < end_ && is_digit(*q)) ++q;
+        }
+        if (q < end_ && *q == '.') {
+            ++q;
+            if (q >= end_ || !is_digit(*q)) return false;
+            while (q < end_ && is_digit(*q)) ++q;
+        }
+        if (q < end_ && (*q == 'e' || *q == 'E')) {
+            ++q;
+            if (q < end_ && (*q == '+' || *q == '-')) ++q;
+            if (q >= end_ || !is_digit(*q)) return false;
+            while (q < end_ && is_digit(*q)) ++q;
+        }
+        if (q >= end_ || continues_token(*q)) return false;
+        std::uint32_t repairs = 0;
+        if (!convert_number(std::string_view(p_, static_cast<std::size_t>(q - p_)), slot, repairs) || repairs != 0)
+            return false;
+        p_ = q;
+        return true;
+    }
+
+    // At the opening quote. Plain runs are appended whole; escapes are JSON's only; raw
+    // control bytes, ill-formed UTF-8 and lone surrogates are declined (the lenient
+    // reader repairs or replaces them, and says so).
+    bool string(std::string& out) {
+        const char* run = ++p_;
+        for (;;) {
+            const char* q = skip_plain(p_, end_);
+            if (q >= end_) return false;
+            const auto c = static_cast<unsigned char>(*q);
+            if (c == '"') {
+                out.append(run, q);
+                p_ = q + 1;
+                return true;
+            }
+            if (c >= 0x80) {
+                const std::size_t n =
+                    valid_utf8_length(std::string_view(q, static_cast<std::size_t>(end_ - q)), 0);
+                if (n == 0) return false;
+                p_ = q + n;
+                continue;
+            }
+            if (c != '\\') return false;  // a raw control byte
+            out.append(run, q);
+            if (end_ - q < 2) return false;
+            p_ = q + 2;
+            switch (q[1]) {
+                case '"': out += '"'; break;
+                case '\\': out += '\\'; break;
+                case '/': out += '/'; break;
+                case 'b': out += '\b'; break;
+                case 'f': out += '\f'; break;
+                case 'n': out += '\n'; break;
+                case 'r': out += '\r'; break;
+                case 't': out += '\t'; break;
+                case 'u': {
+                    std::uint32_t cp = 0;
+                    if (!hex4(cp)) return false;
+                    if (cp >= 0xDC00 && cp <= 0xDFFF) return false;
+                    if (cp >= 0xD800 && cp <= 0xDBFF) {
+                        std::uint32_t low = 0;
+                        if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') return false;
+                        p_ += 2;
+                        if (!hex4(low) || low < 0xDC00 || low > 0xDFFF) return false;
+                        cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+                    }
+                    append_utf8(cp, out);
+                    break;
+                }
+                default: return false;  // Python's escapes and unknown ones
+            }
+            run = p_;
+        }
+    }
+
+    bool hex4(std::uint32_t& cp) {
+        if (end_ - p_ < 4) return false;
+        cp = 0;
+        for (int k = 0; k < 4; ++k) {
+            const int v = hex_value(p_[k]);
+            if (v < 0) return false;
+            cp = cp << 4 | static_cast<std::uint32_t>(v);
+        }
+        p_ += 4;
+        return true;
+    }
+};
+
+}  // namespace
+
+std::size_t read_strict_value(const char* begin, const char* end, std::size_t max_depth, json& out) {
+    Reader reader(begin, end, max_depth);
+    json value;
+    if (!reader.read(value)) return 0;
+    out = std::move(value);
+    return static_cast<std::size_t>(reader.position() - begin);
+}
+
+}  // namespace toolgram::detail
