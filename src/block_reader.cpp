@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <span>
+#include <type_traits>
 
 namespace toolgram::detail {
 
@@ -184,7 +185,14 @@ Resolved resolve_alias(std::span<const Level> levels, const char* const (&keys)[
 
 }  // namespace
 
-bool read_call_object(const json& object, Candidate& c) {
+namespace {
+
+// `Object` is `json` when the caller gives the payload up: the arguments and the keys
+// beside are then moved out of it rather than copied (a call's arguments are most of
+// its payload).
+template <typename Object>
+bool read_call_object_from(Object& object, Candidate& c) {
+    constexpr bool take = !std::is_const_v<Object>;
     if (!object.is_object()) return false;
     const json* fn = nullptr;
     // OpenAI: {"type": "function", "function": {"name": …, "arguments": …}, "id": …}
@@ -203,13 +211,6 @@ bool read_call_object(const json& object, Candidate& c) {
     if (name.value->is_string()) c.name = name.value->get<std::string>();
 
     const Resolved args = resolve_alias(name_and_arguments, arguments_keys, "arguments");
-    if (args.value) {
-        c.arguments = *args.value;
-        c.has_arguments = true;
-    } else {
-        c.arguments = json::object();
-        c.has_arguments = false;
-    }
     const Resolved id = resolve_alias(ids, id_keys, "id");
     if (id.value && id.value->is_string()) c.id = id.value->get<std::string>();
     else if (id.value && id.value->is_number()) c.id = id.value->dump();
@@ -219,8 +220,19 @@ bool read_call_object(const json& object, Candidate& c) {
         const bool outer_level = level.object == &object;
         for (auto it = level.object->begin(); it != level.object->end(); ++it) {
             if (is_call_syntax(it.key(), it.value(), outer_level, fn != nullptr)) continue;
-            c.keys_beside.push_back({it.key(), std::string(level.prefix) + it.key(), it.value()});
+            if constexpr (take) c.keys_beside.push_back({it.key(), std::string(level.prefix) + it.key(), std::move(it.value())});
+            else c.keys_beside.push_back({it.key(), std::string(level.prefix) + it.key(), it.value()});
         }
+    }
+    // After the keys beside: those were told from call syntax by key alone, and the
+    // arguments' value may now be moved out.
+    if (args.value) {
+        if constexpr (take) c.arguments = std::move(const_cast<json&>(*args.value));  // inside `object`, ours
+        else c.arguments = *args.value;
+        c.has_arguments = true;
+    } else {
+        c.arguments = json::object();
+        c.has_arguments = false;
     }
 
     for (const Resolved* r : {&name, &args, &id}) {
@@ -234,14 +246,16 @@ bool read_call_object(const json& object, Candidate& c) {
     return true;
 }
 
-void candidates_from_payload(const json& payload, const Candidate& proto, NameRule rule, std::vector<Candidate>& out) {
+
+template <typename Payload>
+void candidates_from(Payload& payload, const Candidate& proto, NameRule rule, std::vector<Candidate>& out) {
     if (payload.is_object()) {
         if (auto it = payload.find("tool_calls"); it != payload.end() && it->is_array()) {
-            candidates_from_payload(*it, proto, rule, out);
+            candidates_from(*it, proto, rule, out);
             return;
         }
         Candidate c = proto;
-        if (read_call_object(payload, c)) {
+        if (read_call_object_from(payload, c)) {
             out.push_back(std::move(c));
         } else if (rule == NameRule::required_in_syntax) {
             c.problem = "the call object names no tool (expected a \"name\" key, or tool_name, tool, function)";
@@ -252,9 +266,9 @@ void candidates_from_payload(const json& payload, const Candidate& proto, NameRu
     }
     if (payload.is_array()) {
         std::size_t index = 0;
-        for (const auto& element : payload) {
+        for (auto& element : payload) {
             Candidate c = proto;
-            if (read_call_object(element, c)) {
+            if (read_call_object_from(element, c)) {
                 out.push_back(std::move(c));
             } else if (rule == NameRule::required_in_syntax) {
                 c.problem = "element " + std::to_string(index) + " of the call list is not a call object with a name";
@@ -271,6 +285,17 @@ void candidates_from_payload(const json& payload, const Candidate& proto, NameRu
         c.problem_offset = proto.begin;
         out.push_back(std::move(c));
     }
+}
+
+}  // namespace
+
+bool read_call_object(const json& object, Candidate& c) { return read_call_object_from(object, c); }
+
+void candidates_from_payload(const json& payload, const Candidate& proto, NameRule rule, std::vector<Candidate>& out) {
+    candidates_from(payload, proto, rule, out);
+}
+void take_candidates_from_payload(json& payload, const Candidate& proto, NameRule rule, std::vector<Candidate>& out) {
+    candidates_from(payload, proto, rule, out);
 }
 
 }  // namespace toolgram::detail

@@ -32,6 +32,9 @@ struct Candidate {
     std::optional<std::string> id;
     json arguments = json::object();  // as written: object, JSON string, or anything else
     bool arguments_are_text = false;  // XML-style values: typed from the schema in phase two
+    // Every string in the arguments and the keys beside is valid UTF-8 already (the payload
+    // was read by the strict fast path, which checks it): phase two need not walk them.
+    bool arguments_valid_utf8 = false;
     bool text_is_quoted = false;      // those values were quoted (Gemma): "null" stays a string
     // Those values may be JSON escaped once more (GLM 4.6/4.7 write `[{\"id\": \"1\"}]`): an
     // object or array property whose text does not fit may be decoded once (toolset.hpp).

@@ -77,7 +77,7 @@ struct gemma_call_action<gc::calls<D>> {
     }
 };
 
-inline void read_gemma_payload(const JsonBlockState&, const json& payload, const Candidate& proto,
+inline void read_gemma_payload(const JsonBlockState&, json& payload, const Candidate& proto,
                                std::vector<Candidate>& out) {
     Candidate p = proto;
     p.arguments_are_text = true;

@@ -23,6 +23,7 @@ namespace toolgram::detail {
 struct JsonPayload {
     json value;
     std::size_t begin = 0, end = 0;
+    bool valid_utf8 = false;  // read by the strict fast path (Candidate::arguments_valid_utf8)
     std::uint32_t repairs = 0;
     bool healed = false;
     std::string unfinished;
@@ -39,7 +40,8 @@ struct JsonBlockState : BlockState {
     // The value just read becomes a payload; the next one starts with no repairs of its
     // own. (Repairs of the opener go with the first; those after the last, with all.)
     void take_payload(std::size_t begin, std::size_t end) {
-        payloads.push_back({take_root(), begin, end, repairs, healed, std::move(unfinished), {}});
+        payloads.push_back({take_root(), begin, end, root_strict, repairs, healed, std::move(unfinished), {}});
+        root_strict = false;
         repairs = 0;
         healed = false;
         unfinished.clear();
@@ -137,12 +139,13 @@ struct json_block_action<grammar::skip_to_literal<Getter>> {
 };
 
 // How a family reads its payload into candidates; the default is call objects and lists.
-using PayloadReader = void (*)(const JsonBlockState& st, const json& payload, const Candidate& proto,
+// The payload is the reader's to take from: each is read once.
+using PayloadReader = void (*)(const JsonBlockState& st, json& payload, const Candidate& proto,
                                std::vector<Candidate>& out);
 
-inline void read_call_payload(const JsonBlockState&, const json& payload, const Candidate& proto,
+inline void read_call_payload(const JsonBlockState&, json& payload, const Candidate& proto,
                               std::vector<Candidate>& out) {
-    candidates_from_payload(payload, proto, NameRule::required_in_syntax, out);
+    take_candidates_from_payload(payload, proto, NameRule::required_in_syntax, out);
 }
 
 // Runs a json_block rule at `at`. `closer` is the closer's text (to bound a broken
@@ -178,8 +181,9 @@ std::optional<Block> read_json_block(ScanContext& ctx, std::size_t at, std::stri
         return block;
     }
     // Each value on its own: its repairs, healing and failure, beside the block's own.
-    for (const JsonPayload& p : st.payloads) {
+    for (JsonPayload& p : st.payloads) {
         Candidate c = proto;
+        c.arguments_valid_utf8 = p.valid_utf8;
         c.repairs |= p.repairs;
         c.healed = c.healed || p.healed;
         if (c.unfinished.empty()) c.unfinished = p.unfinished;

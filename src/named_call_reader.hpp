@@ -60,7 +60,7 @@ struct header {
 // PayloadReader: a named header's payload is the arguments, as written (phase two rejects
 // anything but an object); without a named header the payload is read as call objects
 // (Mistral's old list).
-inline void read_named_payload(const JsonBlockState& st, const json& payload, const Candidate& proto,
+inline void read_named_payload(const JsonBlockState& st, json& payload, const Candidate& proto,
                                std::vector<Candidate>& out) {
     if (!st.named) {
         read_call_payload(st, payload, proto, out);
@@ -69,7 +69,7 @@ inline void read_named_payload(const JsonBlockState& st, const json& payload, co
     Candidate c = proto;
     if (const std::string* name = st.attribute("name")) c.name = *name;
     if (const std::string* id = st.attribute("id"); id && !id->empty()) c.id = *id;
-    c.arguments = payload;
+    c.arguments = std::move(payload);
     out.push_back(std::move(c));
 }
 

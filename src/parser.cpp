@@ -179,7 +179,10 @@ bool decode_arguments(Candidate& c, std::size_t max_depth, std::string& problem)
         c.repairs |= r.repairs;
         ++decoded;
     }
-    if (decoded > 0) c.notes.push_back(decoded == 1 ? "arguments_json_string" : "arguments_double_encoded");
+    if (decoded > 0) {
+        c.notes.push_back(decoded == 1 ? "arguments_json_string" : "arguments_double_encoded");
+        c.arguments_valid_utf8 = false;  // read again, not by the fast path
+    }
     if (c.arguments.is_null()) c.arguments = json::object();
     if (!c.arguments.is_object()) {
         problem = "arguments must be a JSON object, got " + std::string(c.arguments.type_name());
@@ -402,7 +405,8 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
             // JSON; like a lone surrogate, each becomes U+FFFD before the schema sees it.
             // Two keys that differ only there become one: a repeated key, refused as such.
             std::string merged_key;
-            if (detail::make_valid_utf8(c.arguments, &merged_key)) c.notes.push_back("invalid_utf8_replaced");
+            if (!c.arguments_valid_utf8 && detail::make_valid_utf8(c.arguments, &merged_key))
+                c.notes.push_back("invalid_utf8_replaced");
             if (!merged_key.empty()) {
                 reason = "the call repeats the key \"" + merged_key +
                          "\" once invalid UTF-8 is replaced; which value counts is ambiguous";

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <optional>
-#include <set>
+#include <unordered_set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -123,23 +123,33 @@ public:
     // The model's id is printable text first: an invalid UTF-8 byte becomes U+FFFD, so the
     // id compared for repeats is the one the result shows.
     std::string next(const std::optional<std::string>& model_id) const {
-        if (model_id && !model_id->empty()) {
-            std::string own = to_valid_utf8(*model_id);
-            if (!used_.count(own)) return own;
-        }
-        std::size_t n = counter_;
-        while (used_.count("call_" + std::to_string(n))) ++n;
-        return "call_" + std::to_string(n);
+        std::size_t counter = counter_;
+        return pick(model_id, counter);
     }
     std::string take(const std::optional<std::string>& model_id) {
-        std::string id = next(model_id);
-        if (!(model_id && !model_id->empty() && id == to_valid_utf8(*model_id))) counter_ = std::stoul(id.substr(5)) + 1;
+        std::string id = pick(model_id, counter_);
         used_.insert(id);
         return id;
     }
 
 private:
-    std::set<std::string> used_;
+    // The model's own id when it has one not used yet; else the next free `call_N`, with
+    // `counter` moved past it.
+    std::string pick(const std::optional<std::string>& model_id, std::size_t& counter) const {
+        if (model_id && !model_id->empty()) {
+            std::string own = is_valid_utf8(*model_id) ? *model_id : to_valid_utf8(*model_id);
+            if (!used_.count(own)) return own;
+        }
+        for (;; ++counter) {
+            std::string id = "call_" + std::to_string(counter);
+            if (!used_.count(id)) {
+                ++counter;
+                return id;
+            }
+        }
+    }
+
+    std::unordered_set<std::string> used_;
     std::size_t counter_ = 0;
 };
 

@@ -933,7 +933,7 @@ struct StreamParser::Impl {
         // As phase two does: invalid UTF-8 becomes U+FFFD (two keys that become one are
         // refused there), then text values are typed.
         std::string merged_key;
-        detail::make_valid_utf8(c.arguments, &merged_key);
+        if (!c.arguments_valid_utf8) detail::make_valid_utf8(c.arguments, &merged_key);
         if (!merged_key.empty()) return false;
         if (c.arguments_are_text && !detail::type_text_arguments(c, schema, s.limits.max_depth)) return false;
         if (!open) {

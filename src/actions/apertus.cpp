@@ -26,7 +26,7 @@ void read_element(const json& element, const Candidate& proto, std::size_t index
     }
 }
 
-void read_apertus_payload(const JsonBlockState&, const json& payload, const Candidate& proto, std::vector<Candidate>& out) {
+void read_apertus_payload(const JsonBlockState&, json& payload, const Candidate& proto, std::vector<Candidate>& out) {
     if (payload.is_array()) {
         for (std::size_t i = 0; i < payload.size(); ++i) read_element(payload[i], proto, i, out);
         if (payload.empty()) {

@@ -48,10 +48,10 @@ void name_candidate(const BlockState& st, Candidate& c) {
     if (const std::string* q = st.attribute("qualified")) c.qualified_name = !q->empty();
 }
 
-void read_payload(const JsonBlockState& st, const json& payload, const Candidate& proto, std::vector<Candidate>& out) {
+void read_payload(const JsonBlockState& st, json& payload, const Candidate& proto, std::vector<Candidate>& out) {
     Candidate c = proto;
     name_candidate(st, c);
-    c.arguments = payload;
+    c.arguments = std::move(payload);
     out.push_back(std::move(c));
 }
 

@@ -22,7 +22,7 @@ struct action<tg::named_open> {
 
 std::vector<std::string> markers(const Settings& s) { return {s.tag_open, "<tool ", "<tool_call>"}; }
 
-void read_payload(const JsonBlockState& st, const json& payload, const Candidate& proto, std::vector<Candidate>& out) {
+void read_payload(const JsonBlockState& st, json& payload, const Candidate& proto, std::vector<Candidate>& out) {
     if (!st.named) {
         read_call_payload(st, payload, proto, out);
         return;
@@ -30,7 +30,7 @@ void read_payload(const JsonBlockState& st, const json& payload, const Candidate
     Candidate c = proto;
     if (const std::string* name = st.attribute("name")) {
         c.name = *name;
-        c.arguments = payload;
+        c.arguments = std::move(payload);
     } else {
         c.problem = "<tool> has no name attribute";
         c.problem_offset = proto.begin;
