@@ -571,9 +571,12 @@ Result Parser::Impl::parse(std::string_view text) const {
 
     // Guards that depend on where a block stands, and fences that only wrap syntax.
     std::vector<std::pair<std::size_t, std::size_t>> block_spans;  // removal span per block
+    std::size_t block_before_end = 0;  // no text of a block introduces the next
     for (auto& b : blocks) {
         const detail::Region* in_reasoning = detail::region_at(reasoning, b.begin);
-        const bool example = !in_reasoning && detail::introduced_as_example(text, b.begin, fences);
+        const bool example =
+            !in_reasoning && detail::introduced_as_example(text, b.begin, fences, std::min(block_before_end, b.begin));
+        block_before_end = std::max(block_before_end, b.end);
         b.in_reasoning = in_reasoning != nullptr;
         b.in_example = example;
         for (auto& c : b.candidates) {

@@ -314,15 +314,19 @@ bool ends_introducing(std::string_view line, const LeadInFound& found) {
 
 }  // namespace
 
-bool introduced_as_example(std::string_view text, std::size_t pos, const std::vector<Region>& fences) {
+bool introduced_as_example(std::string_view text, std::size_t pos, const std::vector<Region>& fences,
+                           std::size_t floor) {
     const Region* fence = region_at(fences, pos);
     std::size_t stop = fence ? fence->outer_begin : pos;
+    // Every call of a fence has the fence's lead-in, whatever blocks stand before it there.
+    if (fence) floor = 0;
     // A fence's lead-in is the paragraph before it, even across a blank line; an unfenced
     // call's lead-in is the text before it on its own line.
     if (fence)
         while (stop > 0 && blank(text[stop - 1])) --stop;
+    if (stop <= floor) return false;  // right after the block before: nothing introduces it
     // Searching only a bounded window keeps this constant per call (linear over all blocks).
-    std::size_t from = stop > window_size ? stop - window_size : 0;
+    std::size_t from = std::max(floor, stop > window_size ? stop - window_size : 0);
     const std::string_view window = text.substr(from, stop - from);
     const std::size_t brk = fence ? window.rfind("\n\n") : window.rfind('\n');
     if (brk != std::string_view::npos) from += brk + (fence ? 2 : 1);
@@ -334,9 +338,9 @@ bool introduced_as_example(std::string_view text, std::size_t pos, const std::ve
     // it ends introducing it ("Here is an example:", "例如：").
     if (text.substr(from, stop - from).find_first_not_of(" \t\r") != std::string_view::npos) return false;
     std::size_t end = from;
-    while (end > 0 && from - end <= window_size && blank(text[end - 1])) --end;
-    if (end == 0 || from - end > window_size) return false;
-    std::size_t begin = end > window_size ? end - window_size : 0;
+    while (end > floor && from - end <= window_size && blank(text[end - 1])) --end;
+    if (end <= floor || from - end > window_size) return false;
+    std::size_t begin = std::max(floor, end > window_size ? end - window_size : 0);
     if (const std::size_t nl = text.substr(begin, end - begin).rfind('\n'); nl != std::string_view::npos) begin += nl + 1;
     const std::string_view line = fold(text.substr(begin, end - begin), folded);
     const LeadInFound before = find_lead_ins(line);

@@ -88,8 +88,11 @@ private:
 // Russian, Korean and more: the table in regions.cpp). The lead-in is the call's own line
 // before it, or, for a call that starts its line, the line before when that line ends
 // introducing what follows (`Here is an example:`); for a fenced call, the paragraph
-// before the fence.
-bool introduced_as_example(std::string_view text, std::size_t pos, const std::vector<Region>& fences);
+// before the fence. Only text from `floor` on can introduce an unfenced call: the end of
+// the block before, whose syntax and arguments ("for example: …" in a previous call's
+// string) are not prose leading to this call. (Every call of a fence has the fence's.)
+bool introduced_as_example(std::string_view text, std::size_t pos, const std::vector<Region>& fences,
+                           std::size_t floor = 0);
 
 // True when the fence `f` holds nothing but the block [begin, end) (and blanks or
 // backticks after it): the fence only wraps tool syntax and goes with it.

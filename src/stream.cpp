@@ -204,6 +204,7 @@ struct StreamParser::Impl {
     std::size_t needed_at = npos;
     std::size_t early_reads = 0;  // reads brought on by those since the last read by growth
     std::deque<Block> settled;      // read for good, not judged yet
+    std::size_t judged_end = 0;     // where the blocks judged so far end (introduced_as_example)
     bool primary_seen = false;      // fallbacks never run once a primary block exists
     std::size_t candidates_seen = 0;
 
@@ -739,7 +740,7 @@ struct StreamParser::Impl {
         // that is decided by what follows, so wait for the closer or the end.
         if (pl.reasoning && !pl.reasoning->closed && s.reasoning_ends_at_call && !finished) return pl;
         if (!fence_at(begin, pl.fence)) return pl;
-        pl.example = !pl.reasoning && detail::introduced_as_example(buf, begin, fences);
+        pl.example = !pl.reasoning && detail::introduced_as_example(buf, begin, fences, std::min(judged_end, begin));
         pl.known = true;
         return pl;
     }
@@ -797,6 +798,7 @@ struct StreamParser::Impl {
             }
             assemble();  // the text before this block goes out before its calls
             judge_block(b, pl, span);
+            judged_end = std::max(judged_end, b.end);
             settled.pop_front();
         }
     }

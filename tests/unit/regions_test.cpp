@@ -217,6 +217,32 @@ TEST_CASE("example guard: a lead-in on the line before a call that starts its li
     }
 }
 
+TEST_CASE("example guard: a call's own text never introduces the call after it", "[regions][examples]") {
+    // Two calls on one line, the first's argument ending "for example:". That string is
+    // arguments, not prose leading to the second call: both are calls, one-shot and
+    // streamed a byte at a time. Prose after the first call still counts.
+    const std::string first = R"([TOOL_CALL]{"name":"get_weather","arguments":{"city":"for example:"}}[/TOOL_CALL])";
+    const json first_call = {{"id", "call_0"}, {"name", "get_weather"}, {"arguments", {{"city", "for example:"}}}};
+    const json second_call = {{"id", "call_1"}, {"name", "get_weather"}, {"arguments", {{"city", "Antwerp"}}}};
+    const Parser parser(toolgram::builtin_profile("tag"), weather_tools());
+    const std::string text = first + " " + weather_tag;
+    const Result r = parser.parse(text);
+    CHECK(calls_of(r) == json::array({first_call, second_call}));
+    CHECK(reasons(r).empty());
+    toolgram::StreamParser sp(parser);
+    for (char ch : text) (void)sp.feed(std::string_view(&ch, 1));
+    CHECK(toolgram::to_json(sp.finish().result) == toolgram::to_json(r));
+
+    const Result after_prose = parser.parse(first + " For example: " + weather_tag);
+    CHECK(calls_of(after_prose) == json::array({first_call}));
+    CHECK(reasons(after_prose) == std::vector<std::string>{as_example});
+    // The window is what it was: the text before a call on its line, so a lead-in before
+    // the first call still makes only the first an example.
+    const Result lead_first = parser.parse("For example: " + first + "\n" + weather_tag);
+    CHECK(reasons(lead_first) == std::vector<std::string>{as_example});
+    CHECK(calls_of(lead_first) == json::array({{{"id", "call_0"}, {"name", "get_weather"}, {"arguments", {{"city", "Antwerp"}}}}}));
+}
+
 TEST_CASE("example guard: a lead-in is looked for in a bounded window, so many calls cost linear time",
           "[regions][examples]") {
     // 20000 calls, each on its own line after a long line of prose: each looks at most a
