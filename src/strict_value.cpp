@@ -80,6 +80,10 @@ private:
         json* container;
         bool object;
         bool has_items = false;
+        // An object's members until it closes. ordered_json keeps them in a vector of
+        // pair<const string, json>, which cannot be moved, so each time that vector grew it
+        // copied every value already in it, nested objects and all; this one moves them.
+        std::vector<std::pair<std::string, json>> members;
         std::unordered_set<std::string> keys;  // filled once the object is large (repeated())
     };
 
@@ -109,7 +113,7 @@ private:
                 if (stack_.size() >= max_depth_) return false;
                 const bool object = *p_ == '{';
                 slot = object ? json::object() : json::array();
-                stack_.push_back(Open{&slot, object, false, {}});
+                stack_.push_back(Open{&slot, object, false, {}, {}});
                 ++p_;
                 return true;
             }
@@ -127,6 +131,12 @@ private:
         const char closer = top.object ? '}' : ']';
         if (*p_ == closer) {
             ++p_;
+            if (top.object) {
+                auto& members = top.container->get_ref<json::object_t&>();
+                members.reserve(top.members.size());
+                // Appended without ordered_map's own search: the keys are known distinct.
+                for (auto& [key, value] : top.members) members.emplace_back(std::move(key), std::move(value));
+            }
             stack_.pop_back();
             return true;
         }
@@ -148,24 +158,21 @@ private:
         if (!skip_space() || *p_ != ':') return false;
         ++p_;
         if (!skip_space()) return false;
-        auto& members = top.container->get_ref<json::object_t&>();
-        // Appended without ordered_map's own search: the key is known to be new.
-        members.emplace_back(std::move(key), nullptr);
-        return begin_value(members.back().second);
+        top.members.emplace_back(std::move(key), nullptr);
+        return begin_value(top.members.back().second);
     }
 
     // Whether `key` is already a key of the open object: a direct search while it is
     // small, a set of its keys once it is large (no quadratic search on a hostile object).
     static bool repeated(Open& top, const std::string& key) {
-        const auto& members = top.container->get_ref<const json::object_t&>();
         constexpr std::size_t small_object = 16;
-        if (members.size() < small_object) {
-            for (const auto& m : members)
+        if (top.members.size() < small_object) {
+            for (const auto& m : top.members)
                 if (m.first == key) return true;
             return false;
         }
         if (top.keys.empty())
-            for (const auto& m : members) top.keys.insert(m.first);
+            for (const auto& m : top.members) top.keys.insert(m.first);
         return !top.keys.insert(key).second;
     }
 
