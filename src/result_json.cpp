@@ -47,10 +47,12 @@ void mark_healed(json& call, const Call& c) {
 
 }  // namespace
 
-json to_json(const Result& r) {
+json to_json(const Result& r) { return to_json(Result(r)); }
+
+json to_json(Result&& r) {
     json calls = json::array();
-    for (const auto& c : r.calls) {
-        json call = {{"id", c.id}, {"name", c.name}, {"arguments", c.arguments}};
+    for (auto& c : r.calls) {
+        json call = {{"id", c.id}, {"name", c.name}, {"arguments", std::move(c.arguments)}};
         mark_healed(call, c);
         calls.push_back(std::move(call));
     }
@@ -80,8 +82,11 @@ json to_json(const Result& r) {
     };
     json error = nullptr;
     if (r.error) error = error_json(*r.error);
-    json out = {{"calls", calls}, {"content", r.content}, {"reasoning", r.reasoning}, {"telemetry", telemetry},
-                {"error", error}};
+    json out = {{"calls", std::move(calls)},
+                {"content", std::move(r.content)},
+                {"reasoning", std::move(r.reasoning)},
+                {"telemetry", std::move(telemetry)},
+                {"error", std::move(error)}};
     detail::make_valid_utf8(out);
     return out;
 }

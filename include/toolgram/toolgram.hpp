@@ -364,6 +364,9 @@ struct Result {
 // becomes U+FFFD, so `to_json(r).dump()` never throws. A call's arguments and id are
 // valid UTF-8 already (repair `invalid_utf8_replaced`).
 json to_json(const Result& result);
+// The same, taking the result's content, reasoning and arguments rather than copying them
+// (a result with megabytes of content is then not held twice).
+json to_json(Result&& result);
 // An OpenAI chat-completion assistant message: tool_calls with arguments as a JSON string.
 json to_openai_message(const Result& result);
 

@@ -27,6 +27,7 @@
 
 #include "bounded_read.hpp"
 #include "json_document.hpp"
+#include "json_writer.hpp"
 #include "profile_file.hpp"
 #include "toolgram/chat_template.hpp"
 #include "toolgram/toolgram.hpp"
@@ -286,6 +287,14 @@ std::string dump(const json& j, bool pretty) {
     return j.dump(pretty ? 2 : -1, ' ', false, json::error_handler_t::replace);
 }
 
+// Prints `j` and a newline: compact output straight to stdout by the library's writer
+// (the same bytes as dump; no second copy of a large content in memory), --pretty by dump.
+void print_json(const json& j, bool pretty) {
+    if (pretty) std::cout << dump(j, true);
+    else toolgram::detail::write_compact_json(std::cout, j);
+    std::cout << "\n";
+}
+
 struct ParseOptions {
     std::string file;
     std::string profile = "auto";
@@ -414,18 +423,19 @@ int run_jsonl(const ParseOptions& o, const std::vector<toolgram::Tool>& default_
                 if (auto st = in.find("settings"); st != in.end()) toolgram::apply_input_settings(line_profile, *st);
                 toolgram::Parser parser(std::move(line_profile), std::move(tools));
                 report_tool_problems(parser);
-                const toolgram::Result r = parser.parse(text->get<std::string>());
+                toolgram::Result r = parser.parse(text->get<std::string>());
                 if (o.summary) {
                     summary = summary_line(id.is_string() ? id.get<std::string>() : id.dump(), r);
                 } else {
-                    out = o.openai ? toolgram::to_openai_message(r) : toolgram::to_json(r);
+                    out = o.openai ? toolgram::to_openai_message(r) : toolgram::to_json(std::move(r));
                     out["id"] = id;
                 }
             } catch (const std::exception& e) {
                 out = {{"id", id}, {"error", {{"message", line_no + e.what()}}}};
             }
         }
-        std::cout << (summary ? *summary : dump(out, o.pretty)) << "\n";
+        if (summary) std::cout << *summary << "\n";
+        else print_json(out, o.pretty);
         flush_stdout();
     }
     return 0;
@@ -495,13 +505,14 @@ int cmd_parse(const std::vector<std::string>& args) {
     }
     report_tool_problems(*parser);
     // The profile first: its limits say how much of the input to read.
-    const std::string text = read_input(o.file, toolgram::detail::output_limit(parser->profile().settings.limits));
-    const toolgram::Result r = parser->parse(text);
+    std::string text = read_input(o.file, toolgram::detail::output_limit(parser->profile().settings.limits));
+    toolgram::Result r = parser->parse(text);
+    std::string().swap(text);  // the result holds what is printed: the input's memory goes back first
     if (o.summary) {
         std::cout << summary_line("", r) << "\n";
         return 0;
     }
-    std::cout << dump(o.openai ? toolgram::to_openai_message(r) : toolgram::to_json(r), o.pretty) << "\n";
+    print_json(o.openai ? toolgram::to_openai_message(r) : toolgram::to_json(std::move(r)), o.pretty);
     return 0;
 }
 
@@ -542,7 +553,7 @@ int cmd_stream(const std::vector<std::string>& args) {
     const toolgram::detail::ReadLimit limit = toolgram::detail::output_limit(parser->profile().settings.limits);
     toolgram::StreamParser stream(*parser);
     auto print = [&](const std::vector<toolgram::StreamEvent>& events) {
-        for (const auto& e : events) std::cout << dump(toolgram::to_json(e), false) << "\n";
+        for (const auto& e : events) print_json(toolgram::to_json(e), false);
         flush_stdout();
     };
     // --chunk bounds each feed; a read is never larger than 1 MiB whatever it says.
@@ -568,7 +579,7 @@ int cmd_stream(const std::vector<std::string>& args) {
     }
     toolgram::StreamParser::Finished fin = stream.finish();
     print(fin.events);
-    std::cout << dump(json{{"event", "end"}, {"result", toolgram::to_json(fin.result)}}, o.pretty) << "\n";
+    print_json(json{{"event", "end"}, {"result", toolgram::to_json(std::move(fin.result))}}, o.pretty);
     return 0;
 }
 

@@ -1,0 +1,181 @@
+// The compact JSON writer (see json_writer.hpp). Containers are walked with an explicit
+// stack, never by recursion (a value may nest as deep as the limits allow).
+#include "json_writer.hpp"
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+#include "utf8.hpp"
+
+namespace toolgram::detail {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+constexpr std::uint64_t ones = 0x0101010101010101ULL;
+constexpr std::uint64_t highs = 0x8080808080808080ULL;
+
+// The bytes of `w` a string's output cannot copy as they are: '"', '\\', a control byte
+// (< 0x20) or a byte of a multi-byte character (>= 0x80, to be checked), each flagged by
+// its high bit. The lowest flagged byte is exact.
+constexpr std::uint64_t special(std::uint64_t w) {
+    const std::uint64_t quote = w ^ (ones * '"');
+    const std::uint64_t backslash = w ^ (ones * '\\');
+    return (((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | ((w - ones * 0x20) & ~w) | w) & highs;
+}
+
+// The first byte at or after `i` that is not copied as it is, or s.size().
+std::size_t plain_end(std::string_view s, std::size_t i) {
+    if constexpr (std::endian::native == std::endian::little) {
+        while (s.size() - i >= 8) {
+            std::uint64_t w;
+            std::memcpy(&w, s.data() + i, sizeof w);
+            if (const std::uint64_t m = special(w)) return i + std::countr_zero(m) / 8;
+            i += 8;
+        }
+    }
+    for (; i < s.size(); ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return i;
+    }
+    return i;
+}
+
+// Output gathered in a buffer of bounded size and handed to the stream when it fills;
+// a long run of a string goes to the stream directly.
+class Sink {
+public:
+    explicit Sink(std::ostream* out) : out_(out) {}
+    void put(char c) {
+        buf_ += c;
+        if (buf_.size() >= flush_at) flush();
+    }
+    void put(std::string_view s) {
+        if (out_ && s.size() >= flush_at) {
+            flush();
+            out_->write(s.data(), static_cast<std::streamsize>(s.size()));
+            return;
+        }
+        buf_.append(s);
+        if (buf_.size() >= flush_at) flush();
+    }
+    void flush() {
+        if (!out_ || buf_.empty()) return;
+        out_->write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+        buf_.clear();
+    }
+    std::string take() { return std::move(buf_); }
+
+private:
+    static constexpr std::size_t flush_at = 1 << 16;
+    std::ostream* out_;  // null: everything stays in the buffer
+    std::string buf_;
+};
+
+// A string as nlohmann writes it with ensure_ascii off: the two-character escapes for
+// \b \t \n \f \r " and \\, \u00XX (lower-case hex) for the other control bytes, every
+// other byte as it is. A string that is not valid UTF-8 is left to nlohmann's replace
+// handler, whose output is the reference.
+void write_string(Sink& sink, const std::string& s) {
+    static constexpr char hex[] = "0123456789abcdef";
+    std::string_view v(s);
+    sink.put('"');
+    std::size_t i = 0;
+    while (i < v.size()) {
+        const std::size_t end = plain_end(v, i);
+        if (end > i) sink.put(v.substr(i, end - i));
+        i = end;
+        if (i >= v.size()) break;
+        const auto c = static_cast<unsigned char>(v[i]);
+        if (c >= 0x80) {
+            const std::size_t n = valid_utf8_length(v, i);
+            if (n == 0) {
+                // The rest by nlohmann: its replacement of ill-formed bytes is the rule. Its
+                // decoder is between characters here, as at a string's start, so the rest
+                // comes out as in a dump of the whole. (Results are made valid first.)
+                const std::string rest = json(std::string(v.substr(i))).dump(-1, ' ', false, json::error_handler_t::replace);
+                sink.put(std::string_view(rest).substr(1));  // its opening quote is ours
+                return;
+            }
+            sink.put(v.substr(i, n));
+            i += n;
+            continue;
+        }
+        switch (c) {
+            case '"': sink.put("\\\""); break;
+            case '\\': sink.put("\\\\"); break;
+            case '\b': sink.put("\\b"); break;
+            case '\t': sink.put("\\t"); break;
+            case '\n': sink.put("\\n"); break;
+            case '\f': sink.put("\\f"); break;
+            case '\r': sink.put("\\r"); break;
+            default: {
+                const char u[] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xF]};
+                sink.put(std::string_view(u, sizeof u));
+            }
+        }
+        ++i;
+    }
+    sink.put('"');
+}
+
+void write_value(Sink& sink, const json& root) {
+    // Each open container with the position of its next element.
+    struct Frame {
+        const json* container;
+        json::const_iterator next;
+        bool first;
+    };
+    std::vector<Frame> stack;
+    const json* v = &root;
+    for (;;) {
+        if (v) {
+            switch (v->type()) {
+                case json::value_t::object:
+                case json::value_t::array:
+                    sink.put(v->is_object() ? '{' : '[');
+                    stack.push_back({v, v->cbegin(), true});
+                    break;
+                case json::value_t::string: write_string(sink, v->get_ref<const std::string&>()); break;
+                case json::value_t::null: sink.put("null"); break;
+                case json::value_t::boolean: sink.put(v->get<bool>() ? "true" : "false"); break;
+                default: sink.put(v->dump(-1, ' ', false, json::error_handler_t::replace));  // numbers, binary
+            }
+            v = nullptr;
+        }
+        if (stack.empty()) return;
+        Frame& top = stack.back();
+        if (top.next == top.container->cend()) {
+            sink.put(top.container->is_object() ? '}' : ']');
+            stack.pop_back();
+            continue;
+        }
+        if (!top.first) sink.put(',');
+        top.first = false;
+        if (top.container->is_object()) {
+            write_string(sink, top.next.key());
+            sink.put(':');
+        }
+        v = &*top.next;
+        ++top.next;
+    }
+}
+
+}  // namespace
+
+void write_compact_json(std::ostream& out, const json& value) {
+    Sink sink(&out);
+    write_value(sink, value);
+    sink.flush();
+}
+
+std::string compact_json(const json& value) {
+    Sink sink(nullptr);
+    write_value(sink, value);
+    return sink.take();
+}
+
+}  // namespace toolgram::detail

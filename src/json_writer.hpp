@@ -1,0 +1,26 @@
+// Compact JSON written straight to a stream, as the CLI prints results.
+//
+// nlohmann's dump escapes a string a byte at a time through a UTF-8 decoder and returns
+// one string holding the whole document: for a result with 64 MB of content that was
+// most of `toolgram parse`'s time, and one more copy of the content in memory. This
+// writer gives the same bytes as `j.dump(-1, ' ', false, json::error_handler_t::replace)`
+// (tests/unit/json_writer_test.cpp holds it to that, fuzz_pipeline too), copying runs that
+// need no escape eight bytes at a time and writing in pieces of bounded size. Numbers,
+// and any string that is not valid UTF-8, are written by nlohmann itself.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace toolgram::detail {
+
+// Writes `value` to `out` as compact JSON, the bytes nlohmann's compact dump (with the
+// replace error handler) gives.
+void write_compact_json(std::ostream& out, const nlohmann::ordered_json& value);
+
+// The same into a string.
+std::string compact_json(const nlohmann::ordered_json& value);
+
+}  // namespace toolgram::detail

@@ -1,0 +1,86 @@
+// The compact JSON writer the CLI prints with (src/json_writer.hpp): byte for byte what
+// nlohmann's compact dump with the replace handler gives, on every escape, on strings
+// long enough to be copied eight bytes at a time and handed to the stream in pieces, on
+// invalid UTF-8 (nlohmann's replacement is the reference), deep nesting, and on the
+// result of every corpus case.
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "corpus_cases.hpp"
+#include "json_writer.hpp"
+#include "toolgram/toolgram.hpp"
+
+namespace d = toolgram::detail;
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+std::string reference(const ojson& v) { return v.dump(-1, ' ', false, ojson::error_handler_t::replace); }
+
+std::string streamed(const ojson& v) {
+    std::ostringstream out;
+    d::write_compact_json(out, v);
+    return out.str();
+}
+
+void check_same(const ojson& v) {
+    const std::string want = reference(v);
+    CHECK(d::compact_json(v) == want);
+    CHECK(streamed(v) == want);
+}
+
+}  // namespace
+
+TEST_CASE("json writer: every escape, at every offset of the eight-byte scan") {
+    std::string all_bytes;
+    for (int c = 1; c < 0x80; ++c) all_bytes += static_cast<char>(c);
+    all_bytes += std::string("\0", 1);
+    for (std::size_t pad = 0; pad < 9; ++pad) {
+        CAPTURE(pad);
+        check_same(ojson(std::string(pad, 'a') + all_bytes + std::string(pad, 'b')));
+        check_same(ojson(std::string(pad, 'x') + "caf\xC3\xA9 \xE6\x97\xA5 \xF0\x9F\x98\x80 \x7F\"\\\n"));
+    }
+}
+
+TEST_CASE("json writer: invalid UTF-8 comes out as nlohmann's replace handler writes it") {
+    for (const std::string s : {"\xFF", "ab\xC3", "\xE6\x97 tail", "ok \xED\xA0\x80 surrogate", "\xC0\xAF overlong",
+                                "mixed \xC3\xA9\xFF\"\n\x01 end", "\xF4\x90\x80\x80 past U+10FFFF"}) {
+        CAPTURE(s);
+        check_same(ojson(s));
+        check_same(ojson::object({{s, s}}));
+    }
+}
+
+TEST_CASE("json writer: containers, scalars and a long string written in pieces") {
+    check_same(ojson::parse(R"({"a":[1,-2,3.5,1e300,true,false,null,{},[],""],"b":{"c":{"d":[[]]}},"":0})"));
+    check_same(ojson(18446744073709551615ULL));
+    check_same(ojson(-0.0));
+    check_same(ojson(1.0 / 3));
+    check_same(ojson::array());
+    std::string big;
+    for (int i = 0; i < 50000; ++i) big += "line " + std::to_string(i) + "\t\"quoted\"\n";
+    check_same(ojson::object({{"content", big}, {"after", 1}}));
+    // Nesting past any recursion the writer could afford: an explicit stack.
+    ojson deep = ojson::array();
+    for (int i = 0; i < 100000; ++i) deep = ojson::array({std::move(deep)});
+    CHECK(d::compact_json(deep) == std::string(100001, '[') + std::string(100001, ']'));
+}
+
+TEST_CASE("json writer: the result of every corpus case is written as dump writes it") {
+    std::size_t cases = 0;
+    for (const auto& c : toolgram_test::all_cases()) {
+        const std::string text = toolgram_test::slurp(c.text);
+        const ojson spec = ojson::parse(toolgram_test::slurp(c.expect));
+        const toolgram::Parser parser(toolgram_test::profile_for(spec, c.text.parent_path()), toolgram_test::tools_for(spec));
+        const toolgram::Result r = parser.parse(text);
+        const ojson j = toolgram::to_json(r);
+        INFO(c.text.string());
+        CHECK(d::compact_json(j) == reference(j));
+        CHECK(toolgram::to_json(toolgram::Result(r)) == j);  // the moving overload gives the same document
+        ++cases;
+    }
+    CHECK(cases > 1000);
+}
