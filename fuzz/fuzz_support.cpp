@@ -12,6 +12,7 @@
 #include "bounded_read.hpp"
 #include "grammar_def.hpp"
 #include "json_document.hpp"
+#include "json_writer.hpp"
 #include "toolset.hpp"
 #include "value_reader.hpp"
 
@@ -254,6 +255,9 @@ void check_json_out(const json& value, std::string_view what) {
     const json back = json::parse(dumped, nullptr, false);
     if (back.is_discarded()) fail("utf-8", std::string(what) + " dumps to text that does not parse as JSON");
     if (back != value) fail("utf-8", std::string(what) + " does not survive dump and parse: " + dumped.substr(0, 400));
+    // The CLI prints with the library's own writer: it must give dump's bytes.
+    if (toolgram::detail::compact_json(value) != value.dump(-1, ' ', false, json::error_handler_t::replace))
+        fail("json writer", std::string(what) + " is written otherwise than dump writes it");
 }
 
 toolgram::Result check_parse(const toolgram::Parser& parser, std::string_view text) {

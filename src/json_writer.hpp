@@ -4,7 +4,7 @@
 // one string holding the whole document: for a result with 64 MB of content that was
 // most of `toolgram parse`'s time, and one more copy of the content in memory. This
 // writer gives the same bytes as `j.dump(-1, ' ', false, json::error_handler_t::replace)`
-// (tests/unit/json_writer_test.cpp holds it to that, fuzz_pipeline too), copying runs that
+// (tests/unit/json_writer_test.cpp holds it to that, and every fuzz harness's output check), copying runs that
 // need no escape eight bytes at a time and writing in pieces of bounded size. Numbers,
 // and any string that is not valid UTF-8, are written by nlohmann itself.
 #pragma once
