@@ -55,6 +55,21 @@ bool continues_token(char c) {
            c == '-';
 }
 
+// How far the string's closing quote stands from `p` (inside the string), 0 when the text
+// ends first: a quote preceded by an odd run of backslashes is escaped.
+std::size_t raw_length(const char* p, const char* end) {
+    for (const char* q = p; q < end;) {
+        const void* found = std::memchr(q, '"', static_cast<std::size_t>(end - q));
+        if (!found) return 0;
+        const char* quote = static_cast<const char*>(found);
+        std::size_t backslashes = 0;
+        while (quote - backslashes > p && quote[-1 - static_cast<std::ptrdiff_t>(backslashes)] == '\\') ++backslashes;
+        if (backslashes % 2 == 0) return static_cast<std::size_t>(quote - p);
+        q = quote + 1;
+    }
+    return 0;
+}
+
 int hex_value(char c) {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -238,6 +253,10 @@ private:
                 continue;
             }
             if (c != '\\') return false;  // a raw control byte
+            // At the first escape, room for the rest as written, which bounds what it
+            // decodes to: grown by doubling instead, a long argument would hold up to twice
+            // its size (the lenient decoder reserves the same).
+            if (out.empty()) out.reserve(static_cast<std::size_t>(q - run) + raw_length(q, end_));
             out.append(run, q);
             if (end_ - q < 2) return false;
             p_ = q + 2;
