@@ -69,6 +69,10 @@ struct MarkerUse {
 std::string render_calls(std::string_view grammar, const std::vector<Call>& calls, const Settings& settings);
 
 const GrammarDef* find_grammar(std::string_view name);
+// Where a grammar is written, as paths from the source tree's root: its rules
+// (grammars/NAME.hpp) and actions (src/actions/NAME.cpp), or the shipped profile file it
+// is (grammars/declared/NAME.json). Empty for a name no grammar has.
+std::vector<std::string> grammar_source_files(std::string_view name);
 const std::vector<const GrammarDef*>& all_grammars();
 
 }  // namespace toolgram::detail

@@ -13,6 +13,7 @@
 // batch flushes each result as it is made: what was computed is never lost, and output
 // that was lost is never reported as success.
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -26,6 +27,7 @@
 #include <unistd.h>
 
 #include "bounded_read.hpp"
+#include "grammar_def.hpp"
 #include "json_document.hpp"
 #include "json_writer.hpp"
 #include "profile_file.hpp"
@@ -220,12 +222,15 @@ const char* stream_help =
     "  --pretty: as for 'toolgram parse'\n";
 
 const char* profiles_help =
-    "usage: toolgram profiles [--aliases | --for-template FILE]\n"
+    "usage: toolgram profiles [--aliases | --model NAME | --for-template FILE]\n"
     "\n"
     "Lists the built-in profiles and their grammars; those toolgram ships as profile files\n"
     "(grammars/declared/NAME.json, compiled in) say so with their path.\n"
     "  --aliases            the serving engines' parser names (vLLM's and SGLang's --tool-call-parser,\n"
     "                       llama.cpp's chat formats), each with the profile --profile resolves it to\n"
+    "  --model NAME         the profiles for a model (NAME found in a profile's models, its name, or\n"
+    "                       an engine parser's name or models, ignoring case), with the files its\n"
+    "                       grammars are written in. Exit codes: 0 found, 5 none ('unknown').\n"
     "  --for-template FILE  the profile whose markers a model's chat template writes, with the\n"
     "                       evidence (the markers found, their lines and branches, the engines'\n"
     "                       parser names). FILE is a Jinja template, or a tokenizer_config.json /\n"
@@ -619,6 +624,43 @@ int cmd_profiles() {
     return 0;
 }
 
+// `profiles --model NAME`: which profile reads a model, and where its syntax is written
+// (a newcomer's first question: MiniMax-M1 is read by `jamba`). NAME is looked for,
+// ignoring case, in each profile's name and models and in the engines' parser names and
+// the models they list; `auto` only by its name (it reads every model).
+int cmd_profiles_for_model(const std::string& model) {
+    auto lower = [](std::string s) {
+        for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return s;
+    };
+    const std::string needle = lower(model);
+    auto has = [&](const std::string& hay) { return lower(hay).find(needle) != std::string::npos; };
+    std::size_t found = 0;
+    for (const auto& name : toolgram::builtin_profile_names()) {
+        const auto p = toolgram::builtin_profile(name);
+        std::vector<std::string> engines;
+        for (const auto& a : toolgram::profile_aliases())
+            if (a.profile == name && (has(a.name) || has(a.models))) engines.push_back(a.engine + " " + a.name);
+        const bool by_models = name != "auto" && has(p.models);
+        if (!has(name) && !by_models && engines.empty()) continue;
+        ++found;
+        std::string files;
+        for (const auto& g : p.grammars)
+            for (const auto& f : toolgram::detail::grammar_source_files(g.grammar))
+                if (files.find(f) == std::string::npos) files += (files.empty() ? "" : ", ") + f;
+        std::cout << name << "\t" << files << "\n\tmodels: " << p.models << "\n";
+        if (!engines.empty()) {
+            std::cout << "\tengines:";
+            for (std::size_t i = 0; i < engines.size(); ++i) std::cout << (i ? ", " : " ") << engines[i];
+            std::cout << "\n";
+        }
+    }
+    if (found > 0) return 0;
+    std::cout << "unknown\n  why: no profile, and no engine parser toolgram maps, names a model matching \"" << model
+              << "\" (see 'toolgram profiles' and 'toolgram profiles --aliases')\n";
+    return exit_no_profile;
+}
+
 // engine, the engine's name, the profile (or "-", not read yet), models: one line each, by
 // tabs, so `cut` and `column -t -s $'\t'` take it as it is.
 int cmd_profile_aliases() {
@@ -708,9 +750,12 @@ int run(const std::string& command, std::vector<std::string>& args) {
             if (wants_help)
                 std::cout << profiles_help;
             else if (args.size() == 1 && args[0] == "--aliases") return cmd_profile_aliases();
+            else if (args.size() == 2 && args[0] == "--model" && !args[1].empty()) return cmd_profiles_for_model(args[1]);
+            else if (!args.empty() && args[0] == "--model") throw UsageError("--model needs one NAME (part of a model's name)");
             else if (args.size() == 2 && args[0] == "--for-template") return cmd_profile_for_template(args[1]);
             else if (!args.empty() && args[0] == "--for-template") throw UsageError("--for-template needs one FILE (or - for stdin)");
-            else if (!args.empty()) throw UsageError("profiles takes no arguments but --aliases or --for-template FILE");
+            else if (!args.empty())
+                throw UsageError("profiles takes no arguments but --aliases, --model NAME or --for-template FILE");
             return wants_help ? 0 : cmd_profiles();
         }
         if (command == "grammars") {

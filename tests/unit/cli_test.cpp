@@ -16,6 +16,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "grammar_def.hpp"
+
 #ifndef TOOLGRAM_CLI
 #error "TOOLGRAM_CLI (the path of the built CLI) must be defined for this test"
 #endif
@@ -465,6 +467,45 @@ TEST_CASE("cli --profile takes the engines' parser names, and profiles --aliases
     REQUIRE(parsed.exit_code == 0);
     CHECK(json::parse(parsed.out)["calls"][0]["arguments"] == json{{"city", "Oslo"}});
     CHECK(run_cli(s, "profiles --bogus").exit_code == 2);
+}
+
+TEST_CASE("cli profiles --model names the profile for a model and the files its syntax is written in",
+          "[cli][model_index]") {
+    Scratch s;
+    // MiniMax-M1 is read by jamba: a model's name leads to the family's files, in any case.
+    for (const char* name : {"MiniMax-M1", "minimax-m1"}) {
+        const Run m1 = run_cli(s, std::string("profiles --model ") + name);
+        CHECK(m1.exit_code == 0);
+        CHECK(m1.out == "jamba\tgrammars/jamba.hpp, src/actions/jamba.cpp\n"
+                        "\tmodels: Jamba 1.5, Hunyuan-A13B, MiniMax-M1\n"
+                        "\tengines: vLLM minimax\n");
+    }
+    // A shipped profile file is its own grammar file.
+    const Run dots = run_cli(s, "profiles --model dots.llm");
+    CHECK(dots.exit_code == 0);
+    CHECK_THAT(dots.out, Catch::StartsWith("dots\tgrammars/declared/dots.json\n"));
+    // Through an engine's parser name alone.
+    const Run xml = run_cli(s, "profiles --model qwen3_xml");
+    CHECK(xml.exit_code == 0);
+    CHECK_THAT(xml.out, Catch::StartsWith("qwen3_coder\tgrammars/qwen3_coder.hpp, src/actions/qwen3_coder.cpp\n"));
+    CHECK_THAT(xml.out, Catch::Contains("\tengines: vLLM qwen3_xml\n"));
+    const Run none = run_cli(s, "profiles --model no-such-model-anywhere");
+    CHECK(none.exit_code == 5);
+    CHECK_THAT(none.out, Catch::StartsWith("unknown\n"));
+    CHECK(run_cli(s, "profiles --model").exit_code == 2);
+}
+
+TEST_CASE("every grammar's source files named by the model index exist in the tree", "[model_index]") {
+    for (const auto* g : toolgram::detail::all_grammars()) {
+        const auto files = toolgram::detail::grammar_source_files(g->name);
+        INFO(g->name);
+        CHECK_FALSE(files.empty());
+        for (const auto& f : files) {
+            INFO(f);
+            CHECK(fs::exists(fs::path(TOOLGRAM_SOURCE_DIR) / f));
+        }
+    }
+    CHECK(toolgram::detail::grammar_source_files("no_such_grammar").empty());
 }
 
 TEST_CASE("cli profiles --for-template names the profile a chat template writes, with the evidence",
