@@ -1,6 +1,7 @@
 // The strict one-pass value reader (see strict_value.hpp). Containers are held on an
-// explicit stack, never by recursion; each declines as soon as the text leaves strict
-// JSON, so no byte is read twice by this reader.
+// explicit stack, never by recursion, and the reader declines as soon as the text leaves
+// strict JSON. A byte is read once, but for the rest of a string that has escapes, which
+// a memchr pass measures once so the decoded text is allocated once.
 #include "strict_value.hpp"
 
 #include <bit>

@@ -11,8 +11,8 @@
 // (a number or literal touching it, a value it cuts): the lenient rules then read the
 // value from its start, with their repairs, healing and errors. So for any text this
 // reader takes, the lenient rules give the same value and span with no repair: a
-// differential test and fuzz harness hold it to that (tests/unit/strict_value_test.cpp,
-// fuzz/fuzz_strict_value.cpp). Declining costs at most one extra read of the value, and
+// differential test and a fuzz oracle hold it to that (tests/unit/strict_value_test.cpp,
+// fuzz/fuzz_value.cpp). Declining costs at most one extra read of the value, and
 // only the outermost value is tried (lenient_value.hpp `strict_value`), so time stays linear.
 #pragma once
 
