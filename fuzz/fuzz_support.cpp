@@ -11,6 +11,7 @@
 
 #include "bounded_read.hpp"
 #include "grammar_def.hpp"
+#include "harmony.hpp"
 #include "json_document.hpp"
 #include "json_writer.hpp"
 #include "toolset.hpp"
@@ -92,7 +93,21 @@ void check_allowed(const toolgram::Parser& parser, const toolgram::Result& r) {
 // candidate, as a content marker is removed (and so does functionary_v32_marked, auto's
 // reading of the same messages from a `>>>` on). Whether such framing occurs here: one of
 // the grammar's markers in the input, or a headless message read from the whole input.
+// Whether `text` holds a header harmony abandons for the next one (grammars/harmony.hpp
+// `stray_header`, `<|channel|>commentary to=assistant<|channel|>…`): framing it removes by
+// design, with no call and no report, as other families' framing tokens are.
+bool holds_harmony_stray_header(std::string_view text) {
+    namespace pg = tao::pegtl;
+    for (std::size_t at = text.find("<|channel|>"); at != std::string_view::npos; at = text.find("<|channel|>", at + 1)) {
+        pg::memory_input<pg::tracking_mode::lazy> in(text.data() + at, text.data() + text.size(), "stray header");
+        if (pg::parse<toolgram::grammar::harmony::stray_header>(in)) return true;
+    }
+    return false;
+}
+
 bool frames_content(const toolgram::Profile& profile, std::string_view text) {
+    for (const auto& use : profile.grammars)
+        if (use.grammar == "harmony" && holds_harmony_stray_header(text)) return true;
     // Functionary's `>>>all` frames text; generic's {"response": …} wraps the answer,
     // whose escapes are decoded in content.
     static constexpr std::string_view framing_grammars[] = {"functionary_v32", "functionary_v32_marked", "generic"};
