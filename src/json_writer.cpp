@@ -2,47 +2,17 @@
 // stack, never by recursion (a value may nest as deep as the limits allow).
 #include "json_writer.hpp"
 
-#include <bit>
 #include <cstdint>
-#include <cstring>
 #include <string_view>
 #include <vector>
 
+#include "json_string_scan.hpp"
 #include "utf8.hpp"
 
 namespace toolgram::detail {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-constexpr std::uint64_t ones = 0x0101010101010101ULL;
-constexpr std::uint64_t highs = 0x8080808080808080ULL;
-
-// The bytes of `w` a string's output cannot copy as they are: '"', '\\', a control byte
-// (< 0x20) or a byte of a multi-byte character (>= 0x80, to be checked), each flagged by
-// its high bit. The lowest flagged byte is exact.
-constexpr std::uint64_t special(std::uint64_t w) {
-    const std::uint64_t quote = w ^ (ones * '"');
-    const std::uint64_t backslash = w ^ (ones * '\\');
-    return (((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | ((w - ones * 0x20) & ~w) | w) & highs;
-}
-
-// The first byte at or after `i` that is not copied as it is, or s.size().
-std::size_t plain_end(std::string_view s, std::size_t i) {
-    if constexpr (std::endian::native == std::endian::little) {
-        while (s.size() - i >= 8) {
-            std::uint64_t w;
-            std::memcpy(&w, s.data() + i, sizeof w);
-            if (const std::uint64_t m = special(w)) return i + std::countr_zero(m) / 8;
-            i += 8;
-        }
-    }
-    for (; i < s.size(); ++i) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return i;
-    }
-    return i;
-}
 
 // Output gathered in a buffer of bounded size and handed to the stream when it fills;
 // a long run of a string goes to the stream directly.
@@ -85,7 +55,7 @@ void write_string(Sink& sink, const std::string& s) {
     sink.put('"');
     std::size_t i = 0;
     while (i < v.size()) {
-        const std::size_t end = plain_end(v, i);
+        const std::size_t end = static_cast<std::size_t>(json_string_stop(v.data() + i, v.data() + v.size()) - v.data());
         if (end > i) sink.put(v.substr(i, end - i));
         i = end;
         if (i >= v.size()) break;

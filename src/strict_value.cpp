@@ -4,7 +4,6 @@
 // a memchr pass measures once so the decoded text is allocated once.
 #include "strict_value.hpp"
 
-#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -12,6 +11,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "json_string_scan.hpp"
 #include "utf8.hpp"
 #include "value_reader.hpp"  // convert_number, the lenient reader's own number conversion
 
@@ -19,34 +19,6 @@ namespace toolgram::detail {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-constexpr std::uint64_t ones = 0x0101010101010101ULL;
-constexpr std::uint64_t highs = 0x8080808080808080ULL;
-
-// The bytes of `w` where a string's plain run stops: '"', '\\', a control byte (< 0x20)
-// or a byte of a multi-byte character (>= 0x80), each flagged by its high bit. The
-// lowest flagged byte is exact: a borrow only ever flags bytes above a true one.
-constexpr std::uint64_t run_stops(std::uint64_t w) {
-    const std::uint64_t quote = w ^ (ones * '"');
-    const std::uint64_t backslash = w ^ (ones * '\\');
-    return (((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | ((w - ones * 0x20) & ~w) | w) & highs;
-}
-
-constexpr bool is_stop(unsigned char c) { return c == '"' || c == '\\' || c < 0x20 || c >= 0x80; }
-
-// The first byte at or after `p` that stops a plain run, or `end`.
-const char* skip_plain(const char* p, const char* end) {
-    if constexpr (std::endian::native == std::endian::little) {
-        while (end - p >= 8) {
-            std::uint64_t w;
-            std::memcpy(&w, p, sizeof w);
-            if (const std::uint64_t stops = run_stops(w)) return p + std::countr_zero(stops) / 8;
-            p += 8;
-        }
-    }
-    while (p < end && !is_stop(static_cast<unsigned char>(*p))) ++p;
-    return p;
-}
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 // A byte that may continue a number or a word: the lenient rules would read on (a
@@ -69,13 +41,6 @@ std::size_t raw_length(const char* p, const char* end) {
         q = quote + 1;
     }
     return 0;
-}
-
-int hex_value(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
 }
 
 class Reader {
@@ -238,7 +203,7 @@ private:
     bool string(std::string& out) {
         const char* run = ++p_;
         for (;;) {
-            const char* q = skip_plain(p_, end_);
+            const char* q = json_string_stop(p_, end_);
             if (q >= end_) return false;
             const auto c = static_cast<unsigned char>(*q);
             if (c == '"') {
@@ -261,43 +226,30 @@ private:
             out.append(run, q);
             if (end_ - q < 2) return false;
             p_ = q + 2;
-            switch (q[1]) {
-                case '"': out += '"'; break;
-                case '\\': out += '\\'; break;
-                case '/': out += '/'; break;
-                case 'b': out += '\b'; break;
-                case 'f': out += '\f'; break;
-                case 'n': out += '\n'; break;
-                case 'r': out += '\r'; break;
-                case 't': out += '\t'; break;
-                case 'u': {
-                    std::uint32_t cp = 0;
-                    if (!hex4(cp)) return false;
-                    if (cp >= 0xDC00 && cp <= 0xDFFF) return false;
-                    if (cp >= 0xD800 && cp <= 0xDBFF) {
-                        std::uint32_t low = 0;
-                        if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') return false;
-                        p_ += 2;
-                        if (!hex4(low) || low < 0xDC00 || low > 0xDFFF) return false;
-                        cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-                    }
-                    append_utf8(cp, out);
-                    break;
+            if (const char plain = json_escaped_char(q[1])) {
+                out += plain;
+            } else if (q[1] == 'u') {
+                std::uint32_t cp = 0;
+                if (!hex4(cp)) return false;
+                if (cp >= 0xDC00 && cp <= 0xDFFF) return false;
+                if (cp >= 0xD800 && cp <= 0xDBFF) {
+                    std::uint32_t low = 0;
+                    if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') return false;
+                    p_ += 2;
+                    if (!hex4(low) || low < 0xDC00 || low > 0xDFFF) return false;
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
                 }
-                default: return false;  // Python's escapes and unknown ones
+                append_utf8(cp, out);
+            } else {
+                return false;  // Python's escapes and unknown ones
             }
             run = p_;
         }
     }
 
+    // Four hex digits at p_ (a \u escape's), consumed when they are there.
     bool hex4(std::uint32_t& cp) {
-        if (end_ - p_ < 4) return false;
-        cp = 0;
-        for (int k = 0; k < 4; ++k) {
-            const int v = hex_value(p_[k]);
-            if (v < 0) return false;
-            cp = cp << 4 | static_cast<std::uint32_t>(v);
-        }
+        if (!read_hex(std::string_view(p_, static_cast<std::size_t>(end_ - p_)), 0, 4, cp)) return false;
         p_ += 4;
         return true;
     }

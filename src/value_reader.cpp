@@ -144,7 +144,10 @@ void ValueBuilder::emit(json v) {
 
 namespace {
 
-// Reads `n` hex digits at raw[i]; returns false when they are not all there.
+constexpr std::uint32_t replacement_char = 0xFFFD;
+
+}  // namespace
+
 bool read_hex(std::string_view raw, std::size_t i, std::size_t n, std::uint32_t& cp) {
     if (i + n > raw.size()) return false;
     cp = 0;
@@ -158,10 +161,6 @@ bool read_hex(std::string_view raw, std::size_t i, std::size_t n, std::uint32_t&
     }
     return true;
 }
-
-constexpr std::uint32_t replacement_char = 0xFFFD;
-
-}  // namespace
 
 void decode_string_content(std::string_view raw, char quote, std::string& out, std::uint32_t& repairs) {
     out.reserve(raw.size());
@@ -181,19 +180,15 @@ void decode_string_content(std::string_view raw, char quote, std::string& out, s
         }
         // The grammar guarantees a character after every backslash.
         const char e = raw[++i];
+        if (const char plain = json_escaped_char(e)) {
+            out += plain;
+            continue;
+        }
         switch (e) {
-            case '"': out += '"'; break;
             case '\'':
                 if (quote != '\'') repairs |= repair_python_escapes;
                 out += '\'';
                 break;
-            case '\\': out += '\\'; break;
-            case '/': out += '/'; break;
-            case 'b': out += '\b'; break;
-            case 'f': out += '\f'; break;
-            case 'n': out += '\n'; break;
-            case 'r': out += '\r'; break;
-            case 't': out += '\t'; break;
             case '\n':  // Python line continuation
                 repairs |= repair_python_escapes;
                 break;

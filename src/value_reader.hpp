@@ -114,6 +114,25 @@ struct ValueBuilder {
     }
 };
 
+// What JSON's two-character escape `\e` stands for (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`,
+// `\r`, `\t`), or '\0' when `\e` is none of them; shared by the lenient decoder and the
+// strict reader (strict_value.cpp).
+constexpr char json_escaped_char(char e) {
+    switch (e) {
+        case '"': return '"';
+        case '\\': return '\\';
+        case '/': return '/';
+        case 'b': return '\b';
+        case 'f': return '\f';
+        case 'n': return '\n';
+        case 'r': return '\r';
+        case 't': return '\t';
+        default: return '\0';
+    }
+}
+// Reads `n` hex digits at raw[i] into `cp`; false when they are not all there.
+bool read_hex(std::string_view raw, std::size_t i, std::size_t n, std::uint32_t& cp);
+
 // Decodes a string's raw content (between its quotes) into `out`, recording repairs.
 void decode_string_content(std::string_view raw, char quote, std::string& out, std::uint32_t& repairs);
 // Converts a matched number to JSON; false when it is out of range.
