@@ -49,10 +49,8 @@ private:
 // \b \t \n \f \r " and \\, \u00XX (lower-case hex) for the other control bytes, every
 // other byte as it is. A string that is not valid UTF-8 is left to nlohmann's replace
 // handler, whose output is the reference.
-void write_string(Sink& sink, const std::string& s) {
+void write_string_body(Sink& sink, std::string_view v) {
     static constexpr char hex[] = "0123456789abcdef";
-    std::string_view v(s);
-    sink.put('"');
     std::size_t i = 0;
     while (i < v.size()) {
         const std::size_t end = static_cast<std::size_t>(json_string_stop(v.data() + i, v.data() + v.size()) - v.data());
@@ -67,7 +65,7 @@ void write_string(Sink& sink, const std::string& s) {
                 // decoder is between characters here, as at a string's start, so the rest
                 // comes out as in a dump of the whole. (Results are made valid first.)
                 const std::string rest = json(std::string(v.substr(i))).dump(-1, ' ', false, json::error_handler_t::replace);
-                sink.put(std::string_view(rest).substr(1));  // its opening quote is ours
+                sink.put(std::string_view(rest).substr(1, rest.size() - 2));  // its quotes are ours
                 return;
             }
             sink.put(v.substr(i, n));
@@ -89,6 +87,11 @@ void write_string(Sink& sink, const std::string& s) {
         }
         ++i;
     }
+}
+
+void write_string(Sink& sink, const std::string& s) {
+    sink.put('"');
+    write_string_body(sink, s);
     sink.put('"');
 }
 
@@ -146,6 +149,12 @@ std::string compact_json(const json& value) {
     Sink sink(nullptr);
     write_value(sink, value);
     return sink.take();
+}
+
+void append_json_string_body(std::string& out, std::string_view text) {
+    Sink sink(nullptr);
+    write_string_body(sink, text);
+    out += sink.take();
 }
 
 }  // namespace toolgram::detail

@@ -11,6 +11,7 @@
 
 #include <ostream>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -22,5 +23,10 @@ void write_compact_json(std::ostream& out, const nlohmann::ordered_json& value);
 
 // The same into a string.
 std::string compact_json(const nlohmann::ordered_json& value);
+
+// Appends the body of a JSON string holding `text` (valid UTF-8), without its quotes, as
+// compact_json writes it: the stream sends a string argument's text this way, piece by
+// piece, and the pieces concatenate to the argument as the whole call's JSON writes it.
+void append_json_string_body(std::string& out, std::string_view text);
 
 }  // namespace toolgram::detail

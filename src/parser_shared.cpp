@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cstring>
 
+#include "json_writer.hpp"
 #include "parser_impl.hpp"
 
 namespace toolgram::detail {
@@ -111,7 +112,7 @@ std::string text_without(std::string_view text, std::size_t begin, std::size_t e
 }
 
 std::string arguments_text(const json& arguments) {
-    return arguments.dump(-1, ' ', false, json::error_handler_t::replace);
+    return compact_json(arguments);  // dump's bytes (compact, replace handler), several times faster
 }
 
 }  // namespace toolgram::detail

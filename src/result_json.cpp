@@ -3,6 +3,7 @@
 // Output JSON is always valid UTF-8: content, reasoning, names and telemetry keep the
 // model's bytes in `Result`, and any invalid sequence among them becomes U+FFFD here, so
 // `to_json(r).dump()` never throws (nlohmann's default dump refuses invalid UTF-8).
+#include "json_writer.hpp"
 #include "toolgram/toolgram.hpp"
 #include "utf8.hpp"
 
@@ -101,7 +102,7 @@ json to_openai_message(const Result& r) {
             json call = {{"id", c.id},
                          {"type", "function"},
                          {"function",
-                          {{"name", c.name}, {"arguments", c.arguments.dump(-1, ' ', false, json::error_handler_t::replace)}}}};
+                          {{"name", c.name}, {"arguments", detail::compact_json(c.arguments)}}}};
             mark_healed(call, c);
             calls.push_back(std::move(call));
         }
