@@ -24,7 +24,9 @@
 // (its closer) arrives, or, once the block holds a whole call, the bytes its rules asked
 // for; so a finished call is reported when its closer comes, not a quarter later. (Four:
 // a named-parameter value's end is decided by the tag after its closer, so the last value
-// of a call takes one read more than its closer alone, grammars/param_value.hpp.)
+// of a call takes one read more than its closer alone, grammars/param_value.hpp.) Two more
+// may come when a string value opens, to follow it (see "Following a string argument"):
+// while a call's string argument is followed, the block is not read at all.
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -33,9 +35,11 @@
 #include <stdexcept>
 
 #include "end_watch.hpp"
+#include "json_writer.hpp"
 #include "parser_impl.hpp"
-#include "utf8.hpp"
 #include "scan_context.hpp"
+#include "string_prefix.hpp"
+#include "utf8.hpp"
 
 namespace toolgram {
 
@@ -46,6 +50,8 @@ constexpr std::size_t far = static_cast<std::size_t>(-1);  // an end not known y
 // Reads of a waiting block brought on by what its last read awaited, between two reads
 // brought on by growth (see update_scan).
 constexpr std::size_t max_early_reads = 4;
+// Reads brought on by a string value's opening quote (follow_string), likewise.
+constexpr std::size_t max_follow_tries = 2;
 
 bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
@@ -203,6 +209,7 @@ struct StreamParser::Impl {
     // already holds a whole call (only its closer or what follows is awaited); else npos.
     std::size_t needed_at = npos;
     std::size_t early_reads = 0;  // reads brought on by those since the last read by growth
+    std::size_t follow_tries = 0;  // reads by follow_string on a value's quote, the same way
     std::deque<Block> settled;      // read for good, not judged yet
     std::size_t judged_end = 0;     // where the blocks judged so far end (introduced_as_example)
     bool primary_seen = false;      // fallbacks never run once a primary block exists
@@ -261,6 +268,17 @@ struct StreamParser::Impl {
     };
     std::optional<Open> open;
     std::size_t restarts = 0;  // calls re-sent because a read changed after deltas went out
+    // The open call's last argument, a JSON string still being written, followed byte by
+    // byte (see "Following a string argument").
+    struct Tail {
+        std::size_t at = npos;  // the block's begin, as open->at; npos: none followed
+        std::size_t pos = 0;    // the first raw byte of the string not decoded yet
+    };
+    Tail tail;
+    std::size_t quote_from = 0;  // value_quote_arrived looked at the text before this
+    // Where the last string followed to its end ends: no read need cut the text before
+    // this (provisional_at_breaks), nor look for a string opening before it.
+    std::size_t string_end = 0;
 
     explicit Impl(const Parser& parser_)
         : parser(&parser_), p(*parser_.impl_), s(parser_.impl_->profile.settings) {
@@ -603,6 +621,18 @@ struct StreamParser::Impl {
                     continue;
                 }
                 if (buf.compare(scan, m.text.size(), m.text) != 0) continue;
+                // The open call's string argument is still being written: no read can end
+                // the block inside it, short of a string the last read awaited.
+                if (!finished && resume_marker == i && following(scan) && !wanted_arrived()) return;
+                // A string value began in the open call (a quote after a ':'): follow it
+                // from its start, at the cost of one early read.
+                if (!finished && resume_marker == i && (!open || open->at == scan) && follow_tries < max_follow_tries &&
+                    value_quote_arrived(scan)) {
+                    if (follow_string(m.grammar, scan)) {
+                        following(scan);
+                        return;
+                    }
+                }
                 // Not worth a new read yet: the block has not grown by a quarter, and what
                 // the last read waited for has not come.
                 const bool early = !finished && resume_marker == i && n < next_try;
@@ -618,6 +648,7 @@ struct StreamParser::Impl {
                     // rules asked for) that still do not end the block are few per quarter
                     // of growth, so the reads of a block stay linear in its length.
                     early_reads = early ? early_reads + 1 : 0;
+                    if (!early) follow_tries = 0;
                     wanted = std::move(r.wanted);
                     wanted_from = std::max(scan, wanted_resume_point());
                     // The bytes a rule asked for are worth waiting for only once the block
@@ -628,7 +659,8 @@ struct StreamParser::Impl {
                                                [](const Candidate& c) { return c.problem.empty() && !c.cut; });
                     needed_at = whole_call ? r.needed : npos;
                     // A block already past the candidate size limit cannot be announced.
-                    if (!m.broken && len <= s.limits.max_candidate_bytes && !(r.block && provisional(*r.block)))
+                    if (!m.broken && len <= s.limits.max_candidate_bytes && !(r.block && provisional(*r.block)) &&
+                        !follow_string(m.grammar, scan))
                         provisional_at_breaks(m.grammar, scan);
                     return;
                 }
@@ -897,7 +929,7 @@ struct StreamParser::Impl {
         std::size_t p = buf.size();
         for (int tries = 0; tries < 4; ++tries) {
             p = buf.find_last_of(",>\n", p == 0 ? 0 : p - 1);
-            if (p == npos || p <= at) return;
+            if (p == npos || p <= std::max(at, string_end)) return;
             const std::string_view view = std::string_view(buf).substr(0, p + 1);
             detail::ScanContext ctx(view, s);
             ctx.use_tools(&this->p.toolset);
@@ -908,8 +940,9 @@ struct StreamParser::Impl {
 
     // A block read before its end is known: announce its first call and send the members
     // of its arguments that are followed by another (the last may still grow). True when
-    // the block gave a call to announce.
-    bool provisional(Block& b) {
+    // the block gave a call to announce. `through_string`: the last member is a string the
+    // text ends in (follow_string): it is sent too, up to its closing quote.
+    bool provisional(Block& b, bool through_string = false) {
         if (!settled.empty() || b.candidates.empty()) return false;
         const Place pl = place_of(b.begin);
         if (!pl.known || pl.example || (pl.reasoning && !s.accept_calls_in_reasoning)) return false;
@@ -943,21 +976,130 @@ struct StreamParser::Impl {
             events.push_back(call_event(StreamEvent::Kind::call_begin, open->id, open->name));
         }
         // The arguments JSON up to (not including) the last member, written member by
-        // member as a dump of the whole object would write it.
+        // member as a dump of the whole object would write it; or through the last
+        // member's string, less its closing quote and the object's closer.
         std::string prefix = "{";
+        if (through_string) {
+            if (!c.arguments.back().is_string()) return false;
+            prefix = detail::arguments_text(c.arguments);
+            prefix.resize(prefix.size() - 2);  // `"}`
+        }
         std::size_t k = 0;
-        for (auto it = c.arguments.begin(); it != c.arguments.end() && k + 1 < c.arguments.size(); ++it, ++k) {
+        for (auto it = c.arguments.begin(); !through_string && it != c.arguments.end() && k + 1 < c.arguments.size();
+             ++it, ++k) {
             if (k > 0) prefix += ',';
             prefix += detail::arguments_text(json(it.key()));
             prefix += ':';
             prefix += detail::arguments_text(it.value());
         }
+        if (through_string && prefix.compare(0, open->sent.size(), open->sent) != 0) return false;
         if (prefix.size() > open->sent.size() && prefix.compare(0, open->sent.size(), open->sent) == 0) {
             StreamEvent d = call_event(StreamEvent::Kind::call_arguments, open->id, open->name);
             d.text = prefix.substr(open->sent.size());
             open->sent = prefix;
             events.push_back(std::move(d));
         }
+        return true;
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Following a string argument.
+    //
+    // A call's long argument (a file's content, a script) is one JSON string that takes
+    // most of the output to write. Reading the block again as it grows cannot send any of
+    // it (a value the text cuts is never read), and each such read costs the whole block.
+    // So once a read shows that the text ends inside a string that is the open call's last
+    // argument, the stream decodes that string itself as its bytes arrive
+    // (string_prefix.hpp) and sends each decided piece, written as the call's JSON writes
+    // it; the block is not read again until the string closes (or a string the last read
+    // awaited arrives). Anything the lenient reader would repair ends the following, and
+    // the reads take over as before. What was sent is checked against the call as finally
+    // read (end_accepted), like every other delta.
+
+    // Whether the open call's string argument at the block at `at` is still being
+    // followed, after sending what arrived of it.
+    bool following(std::size_t at) {
+        if (tail.at != at) return false;
+        if (!open || open->at != at) {
+            tail.at = npos;
+            return false;
+        }
+        std::string decoded;
+        const detail::StringPrefix sp = detail::decode_string_prefix(buf, tail.pos, decoded);
+        tail.pos = sp.end;
+        if (!decoded.empty()) {
+            StreamEvent d = call_event(StreamEvent::Kind::call_arguments, open->id, open->name);
+            detail::append_json_string_body(d.text, decoded);
+            open->sent += d.text;
+            events.push_back(std::move(d));
+        }
+        if (sp.stop == detail::StringPrefix::Stop::more) return true;
+        if (sp.stop == detail::StringPrefix::Stop::closed) string_end = sp.end + 1;
+        tail.at = npos;
+        return false;
+    }
+
+    // What stands before a value's opening quote, blanks aside: a JSON member's ':', or a
+    // Python keyword argument's '=' (pythonic calls, whose plain strings read the same).
+    static bool opens_value(char c) { return c == ':' || c == '='; }
+
+    // Whether a quote that opens a value arrived since the last look; each byte is looked
+    // at once.
+    bool value_quote_arrived(std::size_t at) {
+        const std::size_t from = std::max(quote_from, at);
+        quote_from = buf.size();
+        for (std::size_t q = buf.find('"', from); q != npos; q = buf.find('"', q + 1)) {
+            std::size_t k = q;
+            while (k > at && is_blank(buf[k - 1])) --k;
+            if (k > at && opens_value(buf[k - 1])) return true;
+        }
+        return false;
+    }
+
+    // Reads the block at `at` as if the string the text ends in closed here. When that
+    // string is the last argument of the block's first call, announces the call, sends its
+    // arguments through what has arrived of the string, and follows the string from here.
+    bool follow_string(const GrammarDef* g, std::size_t at) {
+        if (!settled.empty() || (open && open->at != at) || tail.at == at) return false;
+        // The string opened at the last quote before the end that no backslash escapes
+        // (every quote inside a JSON string is escaped), and a value's string (after a
+        // ':' or '='); only then is the block worth reading (below, the read must agree).
+        std::size_t quote = buf.size();
+        for (;;) {
+            quote = quote == 0 ? npos : buf.rfind('"', quote - 1);
+            if (quote == npos || quote <= std::max(at, string_end)) return false;
+            std::size_t backslashes = 0;
+            while (quote - backslashes > at && buf[quote - backslashes - 1] == '\\') ++backslashes;
+            if (backslashes % 2 == 0) break;
+        }
+        std::size_t before = quote;
+        while (before > at && is_blank(buf[before - 1])) --before;
+        if (before == at || !opens_value(buf[before - 1])) return false;
+        ++follow_tries;
+        std::optional<Block> b;
+        {
+            buf.push_back('"');
+            struct Restore {
+                std::string& text;
+                ~Restore() { text.pop_back(); }
+            } restore{buf};
+            detail::ScanContext ctx(buf, s);
+            ctx.use_tools(&p.toolset);
+            b = g->read_at(ctx, at);
+        }
+        if (!b || b->candidates.empty()) return false;
+        const Candidate& c = b->candidates.front();
+        if (!c.problem.empty() || c.arguments_are_text || !c.arguments.is_object() || c.arguments.empty() ||
+            !c.arguments.back().is_string())
+            return false;
+        // Decoded from its opening quote, the string must be the very value the read found.
+        std::string decoded;
+        const detail::StringPrefix sp = detail::decode_string_prefix(buf, quote + 1, decoded);
+        if (sp.stop != detail::StringPrefix::Stop::more || sp.end != buf.size() ||
+            decoded != c.arguments.back().get_ref<const std::string&>())
+            return false;
+        if (!provisional(*b, true)) return false;
+        tail = {at, buf.size()};
         return true;
     }
 

@@ -98,6 +98,14 @@ std::string disagreement(const Streamed& s, const toolgram::Result& want) {
     return {};
 }
 
+// Calls the stream withdrew because the call as finally read differs from what it had
+// sent (stream.cpp's end_accepted), and sent again.
+std::size_t withdrawals(const std::vector<StreamEvent>& events) {
+    return static_cast<std::size_t>(std::count_if(events.begin(), events.end(), [](const StreamEvent& e) {
+        return e.kind == Kind::call_end && e.rejection.rfind("the call changed after it was announced", 0) == 0;
+    }));
+}
+
 std::vector<std::vector<std::size_t>> chunkings(std::string_view text, const std::vector<std::string>& markers,
                                                 std::uint32_t seed) {
     std::vector<std::vector<std::size_t>> out;
@@ -152,7 +160,11 @@ TEST_CASE("stream = one-shot on every corpus case, under its own profile, for ev
         const toolgram::Result want = parser.parse(text);
         std::uint32_t seed = 1;
         for (const auto& cuts : chunkings(text, all_markers(profile), seed++)) {
-            const std::string why = disagreement(stream(parser, text, cuts), want);
+            const Streamed streamed = stream(parser, text, cuts);
+            std::string why = disagreement(streamed, want);
+            // Under its own profile, what a stream sends early is never taken back: a call
+            // announced is the call read at the end, or refused there.
+            if (why.empty() && withdrawals(streamed.events) > 0) why = "a call was withdrawn and sent again";
             if (!why.empty()) {
                 std::string cut_text;
                 for (auto k : cuts) cut_text += std::to_string(k) + " ";
@@ -476,6 +488,108 @@ TEST_CASE("stream: where the call's closer ends the block, a call ends once the 
         CHECK(ended_at <= complete_at + written.size() / 4 + 32);
         sp.feed(std::string_view(text).substr(ended_at));
         CHECK(sp.finish().result.calls.size() == 2);
+    }
+}
+
+// A long string argument (a file, a script) goes out as the model writes it: each piece
+// once it is decided (a whole escape, a whole character), written as the call's JSON
+// writes it, not once the call is complete.
+TEST_CASE("stream: a string argument goes out as the model writes it, each escape once whole", "[stream]") {
+    const std::string head = "<tool_call>\n{\"name\": \"send_email\", \"arguments\": {\"to\": [\"ana@example.com\"], "
+                             "\"subject\": \"Draft\", \"body\": \"";
+    const std::string body = R"(Line one\nSays \"hi\" \\ back\u00e9 café \ud83d\ude00 \/end)";
+    const std::string tail = "\"}}\n</tool_call>";
+    const std::string sent_head = R"({"to":["ana@example.com"],"subject":"Draft","body":")";
+    const Parser parser(profile_outside("hermes"), corpus_tools());
+    // Raw bytes of the body written so far -> the body as sent so far.
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"", ""},
+        {"Line one", "Line one"},
+        {R"(Line one\)", "Line one"},  // an escape's backslash alone: wait
+        {R"(Line one\n)", R"(Line one\n)"},
+        {R"(Line one\nSays \")", R"(Line one\nSays \")"},
+        {R"(Line one\nSays \"hi\" \\)", R"(Line one\nSays \"hi\" \\)"},
+        {R"(Line one\nSays \"hi\" \\ back\u00)", R"(Line one\nSays \"hi\" \\ back)"},
+        {R"(Line one\nSays \"hi\" \\ back\u00e9)", R"(Line one\nSays \"hi\" \\ backé)"},
+        {"Line one\\nSays \\\"hi\\\" \\\\ back\\u00e9 caf\xC3", R"(Line one\nSays \"hi\" \\ backé caf)"},  // é cut
+        {R"(Line one\nSays \"hi\" \\ back\u00e9 café \ud83d)", R"(Line one\nSays \"hi\" \\ backé café )"},
+        {R"(Line one\nSays \"hi\" \\ back\u00e9 café \ud83d\ude0)", R"(Line one\nSays \"hi\" \\ backé café )"},
+        {R"(Line one\nSays \"hi\" \\ back\u00e9 café \ud83d\ude00)", R"(Line one\nSays \"hi\" \\ backé café 😀)"},
+        {R"(Line one\nSays \"hi\" \\ back\u00e9 café \ud83d\ude00 \/end)", R"(Line one\nSays \"hi\" \\ backé café 😀 /end)"},
+    };
+    for (const auto& [written, sent] : cases) {
+        CAPTURE(written);
+        StreamParser sp(parser);
+        const auto early = feed_bytes(sp, head + written);
+        CHECK(count(early, Kind::call_begin) == 1);
+        CHECK(count(early, Kind::call_end) == 0);
+        CHECK(joined(early, Kind::call_arguments) == sent_head + sent);
+    }
+    // Whole, a byte at a time: one call, never withdrawn, its deltas the call's arguments.
+    StreamParser sp(parser);
+    auto events = feed_bytes(sp, head + body + tail);
+    auto fin = sp.finish();
+    for (auto& e : fin.events) events.push_back(std::move(e));
+    REQUIRE(fin.result.calls.size() == 1);
+    CHECK(count(events, Kind::call_begin) == 1);
+    CHECK(withdrawals(events) == 0);
+    CHECK(joined(events, Kind::call_arguments) ==
+          sent_head + R"(Line one\nSays \"hi\" \\ backé café 😀 /end"})");
+}
+
+// What the lenient reader would repair is not decided by the stream: the string waits for
+// the block's reader, and nothing sent is taken back.
+TEST_CASE("stream: a string argument with what JSON has not stops going out early, and nothing is withdrawn", "[stream]") {
+    const std::string head = "<tool_call>\n{\"name\": \"send_email\", \"arguments\": {\"to\": [\"ana@example.com\"], "
+                             "\"body\": \"Total: 5";
+    const Parser parser(profile_outside("hermes"), corpus_tools());
+    for (const std::string odd : {R"(\x41)", R"(\ud800 lone)", "\xFF\xFE bytes", R"(\q)"}) {
+        CAPTURE(odd);
+        StreamParser sp(parser);
+        auto events = feed_bytes(sp, head + odd + " and more text after it\"}}\n</tool_call>");
+        const std::string early = joined(events, Kind::call_arguments);
+        CHECK(early.find(R"("body":"Total: 5)") != std::string::npos);
+        CHECK(early.find("more text") == std::string::npos);
+        auto fin = sp.finish();
+        for (auto& e : fin.events) events.push_back(std::move(e));
+        CHECK(withdrawals(events) == 0);
+        CHECK(disagreement(Streamed{events, fin.result}, parser.parse(head + odd + " and more text after it\"}}\n</tool_call>")) == "");
+    }
+}
+
+// Every family whose arguments are JSON: at half the output, the client holds nearly half
+// of a long argument (the issue's bar is 45%), and at 90% nearly all of it.
+TEST_CASE("stream: every JSON-argument family sends a long string argument as it arrives", "[stream]") {
+    std::string body;
+    for (int i = 0; body.size() < 6000; ++i) body += "line " + std::to_string(i) + ": tell \"the team\" \\ café 😀\n\t";
+    toolgram::Call call;
+    call.name = "send_email";
+    call.id = "call_0";
+    call.arguments = json{{"to", json::array({"ana@example.com"})}, {"subject", "Draft"}, {"body", body}};
+    for (const char* name : {"hermes", "tag", "marker", "bracket", "longcat", "kimi_k2", "deepseek_r1", "deepseek_v31",
+                             "mistral", "llama3_json", "pythonic", "granite", "granite_20b_fc", "functionary_v31",
+                             "functionary_v32", "functools", "command_r", "harmony", "jamba", "apriel", "nemotron",
+                             "internlm", "xlam", "apertus", "gigachat", "solar_open", "lfm2_json", "inkling"}) {
+        CAPTURE(name);
+        const Parser parser(profile_outside(name), corpus_tools());
+        const std::string text = "Sending it now.\n" + toolgram::render_calls(parser.profile(), {call});
+        StreamParser sp(parser);
+        std::vector<StreamEvent> events;
+        std::size_t at_half = 0, at_90 = 0;
+        for (std::size_t i = 0; i < text.size(); i += 4) {
+            for (auto& e : sp.feed(std::string_view(text).substr(i, 4))) events.push_back(std::move(e));
+            const std::size_t fed = std::min(text.size(), i + 4);
+            if (fed <= text.size() / 2) at_half = joined(events, Kind::call_arguments).size();
+            if (fed <= text.size() * 9 / 10) at_90 = joined(events, Kind::call_arguments).size();
+        }
+        auto fin = sp.finish();
+        for (auto& e : fin.events) events.push_back(std::move(e));
+        REQUIRE(fin.result.calls.size() == 1);
+        const std::size_t total = joined(events, Kind::call_arguments).size();
+        CHECK(at_half * 100 >= total * 45);
+        CHECK(at_90 * 100 >= total * 85);
+        CHECK(withdrawals(events) == 0);
+        CHECK(disagreement(Streamed{events, fin.result}, parser.parse(text)) == "");
     }
 }
 

@@ -1,0 +1,34 @@
+// The decided prefix of a JSON string still being written.
+//
+// A stream sends a long string argument (a file's content, a script) as the model writes
+// it, not once its call is complete (stream.cpp, "Following a string argument"). That
+// needs the string's text as far as the text so far decides it: every plain byte, every
+// escape that is whole, every UTF-8 character that is whole, and no more. Anything the
+// lenient reader would repair or refuse (an escape JSON does not have, a lone surrogate,
+// bytes that are not UTF-8) is not decided here: the caller stops following and leaves
+// the string to the block's reader, so what it sent never differs from what that reader
+// reads.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace toolgram::detail {
+
+struct StringPrefix {
+    enum class Stop {
+        more,        // the text ends (or cuts an escape or a character): wait for more
+        closed,      // the string's closing quote is at `end`
+        unsupported  // something at `end` is not plain JSON: stop following
+    };
+    Stop stop = Stop::more;
+    std::size_t end = 0;  // the first raw byte not decoded
+};
+
+// Decodes the raw content of a JSON string from text[pos] (just past its opening quote,
+// or where an earlier call stopped) and appends the decoded text to `decoded`. Raw control
+// bytes are taken as they are, as the lenient reader keeps them.
+StringPrefix decode_string_prefix(std::string_view text, std::size_t pos, std::string& decoded);
+
+}  // namespace toolgram::detail
