@@ -50,6 +50,15 @@ struct Candidate {
     std::string problem;              // non-empty: extraction found the call broken, and why
     std::size_t problem_offset = 0;
     bool cut = false;                 // the problem is a value cut by the end of output
+    // The output ended inside this named parameter's text value (params_reader.hpp): its
+    // key, where its raw text begins, and what of the text around it is layout, so that a
+    // stream can send the value as it is written (stream.cpp).
+    struct CutText {
+        std::string key;
+        std::size_t begin = 0;
+        bool newline_each_side = false, strip_blanks = false;
+    };
+    std::optional<CutText> cut_text;
     bool in_reasoning = false;
     bool in_example = false;
     // Non-empty: the syntax is a record of a call already made (call history echoed with

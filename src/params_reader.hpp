@@ -125,6 +125,8 @@ struct param_value_cut {
         st.current.problem = "output cut inside the value of parameter \"" + st.key + "\"";
         st.current.problem_offset = st.offset_of(in.begin());
         st.current.cut = true;
+        st.current.cut_text = Candidate::CutText{st.key, st.current.problem_offset, st.layout.newline_each_side,
+                                                 st.layout.strip_blanks};
     }
 };
 struct call_end {

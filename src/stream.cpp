@@ -25,8 +25,8 @@
 // for; so a finished call is reported when its closer comes, not a quarter later. (Four:
 // a named-parameter value's end is decided by the tag after its closer, so the last value
 // of a call takes one read more than its closer alone, grammars/param_value.hpp.) Two more
-// may come when a string value opens, to follow it (see "Following a string argument"):
-// while a call's string argument is followed, the block is not read at all.
+// may come when a string value opens or a tag closes, to follow a string argument from its
+// start (see "Following a string argument"); while one is followed, the block is not read.
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -205,6 +205,7 @@ struct StreamParser::Impl {
     // arrives it is read again at once, not only once it has grown by a quarter.
     std::vector<std::string> wanted;
     std::size_t wanted_from = 0;  // where the search for them resumes
+    std::size_t wanted_since = 0;  // the text's length at that read
     // Where the text must reach for the waiting read's rules to decide, when its block
     // already holds a whole call (only its closer or what follows is awaited); else npos.
     std::size_t needed_at = npos;
@@ -273,9 +274,14 @@ struct StreamParser::Impl {
     struct Tail {
         std::size_t at = npos;  // the block's begin, as open->at; npos: none followed
         std::size_t pos = 0;    // the first raw byte of the string not decoded yet
+        // A named parameter's text in markup rather than a JSON string, and its layout.
+        bool text = false;
+        detail::TextLayout layout;
+        bool at_start = false;  // the text's leading layout is not known yet
     };
     Tail tail;
     std::size_t quote_from = 0;  // value_quote_arrived looked at the text before this
+    std::size_t tag_from = 0;    // tag_end_arrived, likewise
     // Where the last string followed to its end ends: no read need cut the text before
     // this (provisional_at_breaks), nor look for a string opening before it.
     std::size_t string_end = 0;
@@ -591,8 +597,11 @@ struct StreamParser::Impl {
     // searched once per string (the search resumes where it stopped, less a string's
     // length for one cut by the last chunk).
     bool wanted_arrived() {
+        // The search resumes a little before the text's end at the read, so an occurrence
+        // that was whole then (the tag just read, say) is not one that arrived.
         for (const auto& w : wanted)
-            if (buf.find(w, wanted_from) != npos) return true;
+            for (std::size_t f = buf.find(w, wanted_from); f != npos; f = buf.find(w, f + 1))
+                if (f + w.size() > wanted_since) return true;
         wanted_from = std::max(wanted_from, wanted_resume_point());
         return false;
     }
@@ -621,36 +630,25 @@ struct StreamParser::Impl {
                     continue;
                 }
                 if (buf.compare(scan, m.text.size(), m.text) != 0) continue;
-                // The open call's string argument is still being written: no read can end
-                // the block inside it, short of a string the last read awaited.
-                if (!finished && resume_marker == i && following(scan) && !wanted_arrived()) return;
-                // A string value began in the open call (a quote after a ':'): follow it
-                // from its start, at the cost of one early read.
-                if (!finished && resume_marker == i && (!open || open->at == scan) && follow_tries < max_follow_tries &&
-                    value_quote_arrived(scan)) {
-                    if (follow_string(m.grammar, scan)) {
-                        following(scan);
-                        return;
-                    }
-                }
-                // Not worth a new read yet: the block has not grown by a quarter, and what
-                // the last read waited for has not come.
+                // The block this marker opens is waiting for more text: read it again only
+                // when that may tell more.
                 const bool early = !finished && resume_marker == i && n < next_try;
-                if (early && (early_reads >= max_early_reads ||
-                              (!(needed_at != npos && n >= needed_at) && !wanted_arrived())))
-                    return;
+                bool tag_read = false;
+                if (!finished && resume_marker == i && !worth_reading(m, tag_read)) return;
                 Read r = read(m, scan);
                 if (!r.final) {
                     resume_marker = i;
                     const std::size_t len = n - scan;
-                    next_try = scan + std::max(len + 8, len + len / 4);
+                    // (A read on a tag's end keeps the quarter counted from the last.)
+                    if (!tag_read) next_try = scan + std::max(len + 8, len + len / 4);
                     // Reads brought on early (by an awaited string, or by the bytes the
                     // rules asked for) that still do not end the block are few per quarter
                     // of growth, so the reads of a block stay linear in its length.
-                    early_reads = early ? early_reads + 1 : 0;
-                    if (!early) follow_tries = 0;
+                    if (!early) early_reads = follow_tries = 0;
+                    else if (!tag_read) ++early_reads;
                     wanted = std::move(r.wanted);
                     wanted_from = std::max(scan, wanted_resume_point());
+                    wanted_since = n;
                     // The bytes a rule asked for are worth waiting for only once the block
                     // holds a whole call: inside a value still being written, every next
                     // byte is asked for.
@@ -660,7 +658,7 @@ struct StreamParser::Impl {
                     needed_at = whole_call ? r.needed : npos;
                     // A block already past the candidate size limit cannot be announced.
                     if (!m.broken && len <= s.limits.max_candidate_bytes && !(r.block && provisional(*r.block)) &&
-                        !follow_string(m.grammar, scan))
+                        !(r.block && follow_text(*r.block, scan)) && !follow_string(m.grammar, scan))
                         provisional_at_breaks(m.grammar, scan);
                     return;
                 }
@@ -691,6 +689,30 @@ struct StreamParser::Impl {
                 needed_at = npos;
             }
         }
+    }
+
+    // Whether the block waiting at the scan (opened by `m`) is worth a read now. Not while
+    // the open call's string argument is followed (no read can end the block inside it),
+    // short of a string the last read awaited; a string value opening in it is followed
+    // from its start (one read, by follow_string). Otherwise: once the block has grown by
+    // a quarter; before that, when a string the last read awaited arrives or the text
+    // reaches where its rules asked (few such reads per quarter); and when a tag closes
+    // (`tag_read`: a parameter's text may begin there, to be followed from its start).
+    bool worth_reading(const Marker& m, bool& tag_read) {
+        const std::size_t n = buf.size();
+        if (following(scan)) return wanted_arrived();
+        const bool may_follow = (!open || open->at == scan) && follow_tries < max_follow_tries;
+        if (may_follow && value_quote_arrived(scan) && follow_string(m.grammar, scan)) {
+            following(scan);
+            return false;
+        }
+        if (n >= next_try) return true;
+        if (early_reads < max_early_reads && ((needed_at != npos && n >= needed_at) || wanted_arrived())) return true;
+        if (may_follow && follow_tries < max_follow_tries && tag_end_arrived(scan)) {
+            ++follow_tries;
+            return tag_read = true;
+        }
+        return false;
     }
 
     // -----------------------------------------------------------------------------------
@@ -1025,7 +1047,8 @@ struct StreamParser::Impl {
             return false;
         }
         std::string decoded;
-        const detail::StringPrefix sp = detail::decode_string_prefix(buf, tail.pos, decoded);
+        const detail::StringPrefix sp = tail.text ? detail::decode_text_prefix(buf, tail.pos, tail.layout, tail.at_start, decoded)
+                                                  : detail::decode_string_prefix(buf, tail.pos, decoded);
         tail.pos = sp.end;
         if (!decoded.empty()) {
             StreamEvent d = call_event(StreamEvent::Kind::call_arguments, open->id, open->name);
@@ -1054,6 +1077,13 @@ struct StreamParser::Impl {
             if (k > at && opens_value(buf[k - 1])) return true;
         }
         return false;
+    }
+
+    // Whether a tag's '>' arrived since the last look; each byte is looked at once.
+    bool tag_end_arrived(std::size_t at) {
+        const std::size_t from = std::max(tag_from, at);
+        tag_from = buf.size();
+        return buf.find('>', from) != npos;
     }
 
     // Reads the block at `at` as if the string the text ends in closed here. When that
@@ -1099,7 +1129,48 @@ struct StreamParser::Impl {
             decoded != c.arguments.back().get_ref<const std::string&>())
             return false;
         if (!provisional(*b, true)) return false;
-        tail = {at, buf.size()};
+        tail = Tail();
+        tail.at = at;
+        tail.pos = buf.size();
+        return true;
+    }
+
+    // A read of the block at `at` found its first call cut inside a parameter's text (a
+    // markup family): when the tool's schema makes that text a string as written, announce
+    // the call, send its arguments through what is decided of the text, and follow it.
+    bool follow_text(const Block& b, std::size_t at) {
+        if (!settled.empty() || (open && open->at != at) || tail.at == at || b.candidates.empty()) return false;
+        Candidate c = b.candidates.front();
+        if (!c.cut_text || !c.arguments_are_text || c.text_is_quoted) return false;
+        const Candidate::CutText cut = *c.cut_text;
+        if (!p.toolset.empty()) {
+            const auto res = p.toolset.resolve(c.name, c.qualified_name);
+            if (res.index < 0) return false;
+            const json& schema = p.toolset.schema(res.index);
+            const auto props = schema.is_object() ? schema.find("properties") : schema.end();
+            if (props == schema.end() || !props->is_object()) return false;
+            const auto prop = props->find(cut.key);
+            if (prop == props->end() || !prop->is_object() || prop->value("type", json()) != "string") return false;
+        }
+        Tail t;
+        t.at = at;
+        t.text = true;
+        t.layout = {cut.newline_each_side, cut.strip_blanks};
+        t.at_start = true;
+        std::string decoded;
+        const detail::StringPrefix sp = detail::decode_text_prefix(buf, cut.begin, t.layout, t.at_start, decoded);
+        c.problem.clear();
+        c.cut = false;
+        c.cut_text.reset();
+        detail::set_argument(c, cut.key, std::move(decoded));
+        Block announced;
+        announced.begin = b.begin;
+        announced.end = b.end;
+        announced.candidates.push_back(std::move(c));
+        if (!provisional(announced, true)) return false;
+        if (sp.stop != detail::StringPrefix::Stop::more) return true;  // announced; nothing more to follow
+        t.pos = sp.end;
+        tail = t;
         return true;
     }
 

@@ -1,4 +1,4 @@
-// The decided prefix of a JSON string still being written (see string_prefix.hpp).
+// The decided prefix of a string argument still being written (see string_prefix.hpp).
 #include "string_prefix.hpp"
 
 #include <cstdint>
@@ -10,6 +10,8 @@
 namespace toolgram::detail {
 
 namespace {
+
+bool is_layout_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
@@ -94,6 +96,55 @@ StringPrefix decode_string_prefix(std::string_view text, std::size_t pos, std::s
         i += len;
     }
     return stop(Stop::more);
+}
+
+StringPrefix decode_text_prefix(std::string_view text, std::size_t pos, TextLayout layout, bool& at_start,
+                                std::string& decoded) {
+    using Stop = StringPrefix::Stop;
+    const std::size_t n = text.size();
+    std::size_t i = pos;
+    if (at_start) {
+        if (layout.strip_blanks) {
+            while (i < n && is_layout_blank(text[i])) ++i;
+            if (i == n) return {Stop::more, pos};
+        } else if (layout.newline_each_side) {
+            if (i == n || (text[i] == '\r' && i + 1 == n)) return {Stop::more, pos};
+            if (text[i] == '\n') ++i;
+            else if (text[i] == '\r' && text[i + 1] == '\n') i += 2;
+        }
+        at_start = false;
+    }
+    // Up to the first '<', in whole characters.
+    Stop stop = Stop::more;
+    std::size_t e = text.find('<', i);
+    if (e == std::string_view::npos) e = n;
+    else stop = Stop::unsupported;
+    for (std::size_t k = i; k < e;) {
+        const auto c = static_cast<unsigned char>(text[k]);
+        if (c < 0x80) {
+            ++k;
+            continue;
+        }
+        if (const std::size_t len = valid_utf8_length(text, k)) {
+            k += len;
+            continue;
+        }
+        stop = e == n && cut_character(text, k) ? Stop::more : Stop::unsupported;
+        e = k;
+        break;
+    }
+    // What the layout may yet remove at the value's end waits for what follows it.
+    std::size_t keep = e;
+    if (layout.strip_blanks) {
+        while (keep > i && is_layout_blank(text[keep - 1])) --keep;
+    } else if (keep > i && text[keep - 1] == '\n') {
+        --keep;
+        if (keep > i && text[keep - 1] == '\r') --keep;
+    } else if (keep > i && text[keep - 1] == '\r') {
+        --keep;
+    }
+    decoded.append(text.data() + i, keep - i);
+    return {stop, keep};
 }
 
 }  // namespace toolgram::detail
