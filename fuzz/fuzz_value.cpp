@@ -74,11 +74,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         fail("strict fast path", "a read at depth limit 2 differs from the lenient rules' alone");
     {
         json fast;
-        const std::size_t took = toolgram::detail::read_strict_value(text.data(), text.data() + size, max_depth, fast);
+        bool healed = false;
+        const std::size_t took =
+            toolgram::detail::read_strict_value(text.data(), text.data() + size, max_depth, fast, &healed);
         if (took > 0) {
             const ValueRead rules = read_value(text, 0, max_depth, false, false);
-            if (!rules.ok || rules.end != took || rules.repairs != 0 || rules.healed || rules.value != fast)
+            if (!rules.ok || rules.end != took || rules.repairs != 0 || rules.healed != healed || rules.value != fast)
                 fail("strict fast path", "the fast reader took a value the rules read otherwise: " + describe(rules));
+            if (healed && took != size) fail("strict fast path", "a healed value ends before the text does");
             if (toolgram::detail::make_valid_utf8(fast)) fail("strict fast path", "the fast reader took invalid UTF-8");
         }
     }

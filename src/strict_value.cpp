@@ -45,7 +45,8 @@ std::size_t raw_length(const char* p, const char* end) {
 
 class Reader {
 public:
-    Reader(const char* begin, const char* end, std::size_t max_depth) : p_(begin), end_(end), max_depth_(max_depth) {}
+    Reader(const char* begin, const char* end, std::size_t max_depth, bool heal)
+        : p_(begin), end_(end), max_depth_(max_depth), heal_(heal) {}
 
     bool read(json& out) {
         if (!begin_value(out)) return false;
@@ -55,6 +56,7 @@ public:
         return true;
     }
     const char* position() const { return p_; }
+    bool healed() const { return healed_; }
 
 private:
     struct Open {
@@ -71,6 +73,9 @@ private:
     const char* p_;
     const char* const end_;
     const std::size_t max_depth_;
+    const bool heal_;
+    bool healed_ = false;
+    bool after_separator_ = false;  // a ',' was read and no value has completed since
     std::vector<Open> stack_;
 
     bool skip_space() {
@@ -87,6 +92,7 @@ private:
                 std::string s;
                 if (!string(s)) return false;
                 slot = std::move(s);
+                after_separator_ = false;
                 return true;
             }
             case '{':
@@ -98,32 +104,54 @@ private:
                 ++p_;
                 return true;
             }
-            case 't': return literal("true", json(true), slot);
-            case 'f': return literal("false", json(false), slot);
-            case 'n': return literal("null", json(nullptr), slot);
-            default: return number(slot);
+            case 't': return complete(literal("true", json(true), slot));
+            case 'f': return complete(literal("false", json(false), slot));
+            case 'n': return complete(literal("null", json(nullptr), slot));
+            default: return complete(number(slot));
         }
+    }
+
+    bool complete(bool read) {
+        if (read) after_separator_ = false;
+        return read;
+    }
+
+    // Moves the top container's members in and pops it.
+    void close_top() {
+        Open& top = stack_.back();
+        if (top.object) {
+            auto& members = top.container->get_ref<json::object_t&>();
+            members.reserve(top.members.size());
+            // Appended without ordered_map's own search: the keys are known distinct.
+            for (auto& [key, value] : top.members) members.emplace_back(std::move(key), std::move(value));
+        }
+        stack_.pop_back();
     }
 
     // After a container's opener or one of its items: the next item, or the closer.
     bool next_in_container() {
         Open& top = stack_.back();
-        if (!skip_space()) return false;
+        if (!skip_space()) {
+            // The text ends where a closer was due, every value complete: healed, as the
+            // lenient rules heal it (`healed_end`), when the caller asks for that. Not
+            // when no value has completed since the last ',' (`[1, [`): the rules then
+            // report that more was coming (cut_after_separator), and they read it.
+            if (!heal_ || after_separator_) return false;
+            while (!stack_.empty()) close_top();
+            healed_ = true;
+            return true;
+        }
         const char closer = top.object ? '}' : ']';
         if (*p_ == closer) {
             ++p_;
-            if (top.object) {
-                auto& members = top.container->get_ref<json::object_t&>();
-                members.reserve(top.members.size());
-                // Appended without ordered_map's own search: the keys are known distinct.
-                for (auto& [key, value] : top.members) members.emplace_back(std::move(key), std::move(value));
-            }
-            stack_.pop_back();
+            close_top();
+            after_separator_ = false;
             return true;
         }
         if (top.has_items) {
             if (*p_ != ',') return false;
             ++p_;
+            after_separator_ = true;
             if (!skip_space()) return false;
         }
         top.has_items = true;
@@ -257,11 +285,12 @@ private:
 
 }  // namespace
 
-std::size_t read_strict_value(const char* begin, const char* end, std::size_t max_depth, json& out) {
-    Reader reader(begin, end, max_depth);
+std::size_t read_strict_value(const char* begin, const char* end, std::size_t max_depth, json& out, bool* healed) {
+    Reader reader(begin, end, max_depth, healed != nullptr);
     json value;
     if (!reader.read(value)) return 0;
     out = std::move(value);
+    if (healed) *healed = reader.healed();
     return static_cast<std::size_t>(reader.position() - begin);
 }
 

@@ -9,10 +9,14 @@
 // It declines (returns 0, having built nothing the caller keeps) at the first thing
 // strict JSON does not allow, and wherever the answer would depend on the end of the text
 // (a number or literal touching it, a value it cuts): the lenient rules then read the
-// value from its start, with their repairs, healing and errors. So for any text this
-// reader takes, the lenient rules give the same value and span with no repair: a
-// differential test and a fuzz oracle hold it to that (tests/unit/strict_value_test.cpp,
-// fuzz/fuzz_value.cpp). Declining costs at most one extra read of the value, and
+// value from its start, with their repairs, healing and errors. One end it may take, when
+// the caller asks: the text ends where closers were due, right after a complete value or
+// a container's opener (not after a ',' or a ':'), which the lenient rules heal by
+// supplying the closers; so does this reader, and says so. A stream reads blocks still
+// being written, which end just so, again and again: those reads then take this pass too.
+// So for any text this reader takes, the lenient rules give the same value, span and
+// healing with no repair: a differential test and a fuzz oracle hold it to that
+// (tests/unit/strict_value_test.cpp, fuzz/fuzz_value.cpp). Declining costs at most one extra read of the value, and
 // only the outermost value is tried (lenient_value.hpp `strict_value`), so time stays linear.
 #pragma once
 
@@ -25,7 +29,9 @@ namespace toolgram::detail {
 // Reads one strict JSON value starting at `begin`, not looking at `end` or past it. On
 // success: the bytes the value took, with the value in `out` and every string in it valid
 // UTF-8. On decline: 0. Containers nest at most `max_depth` deep (the lenient rules raise
-// past that; this declines).
-std::size_t read_strict_value(const char* begin, const char* end, std::size_t max_depth, nlohmann::ordered_json& out);
+// past that; this declines). With `healed` given, a value whose closers the end of the
+// text cut off is taken too, to the end, and *healed is set (false otherwise).
+std::size_t read_strict_value(const char* begin, const char* end, std::size_t max_depth, nlohmann::ordered_json& out,
+                              bool* healed = nullptr);
 
 }  // namespace toolgram::detail

@@ -97,10 +97,17 @@ void ValueBuilder::close() {
 std::size_t ValueBuilder::read_strict(const char* begin, const char* end) {
     if (!strict_fast_path) return 0;
     json v;
-    const std::size_t n = read_strict_value(begin, end, max_depth - std::min(depth, max_depth), v);
+    bool cut_closers = false;
+    const std::size_t n = read_strict_value(begin, end, max_depth - std::min(depth, max_depth), v, &cut_closers);
     if (n != 0) {
         emit(std::move(v));
         root_strict = true;
+        if (cut_closers) {
+            // As `healed_end` does: the closers are supplied, and the end of the text
+            // decided that (a stream's read of it is not final).
+            healed = true;
+            note_end(end);
+        }
     }
     return n;
 }

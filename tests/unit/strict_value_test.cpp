@@ -8,6 +8,7 @@
 // the corpus's model outputs both ways and requires the same outcome, byte for byte.
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -83,6 +84,53 @@ TEST_CASE("strict fast path: declines what the lenient rules repair, refuse or l
         INFO(text);
         CHECK(fast(text).first == 0);
     }
+}
+
+// Closers the end of the text cut off, after a complete value or an opener: supplied, as
+// the lenient rules heal them, when the caller asks (read_value does). What more than
+// closers would complete declines as before, and so does a cut after a ',' (the rules
+// report that more was coming).
+TEST_CASE("strict fast path: heals closers the end cut off, as the rules heal them") {
+    auto healed_read = [](const std::string& text) {
+        ojson v;
+        bool healed = false;
+        const std::size_t n = d::read_strict_value(text.data(), text.data() + text.size(), 64, v, &healed);
+        return std::make_tuple(n, v, healed);
+    };
+    struct Row {
+        std::string text, value;
+    };
+    const std::vector<Row> taken = {
+        {"[", "[]"},
+        {"{ \n", "{}"},
+        {"{\"a\": 1 ", R"({"a":1})"},
+        {"{\"a\": \"x\"", R"({"a":"x"})"},
+        {"[1, 2 ", "[1,2]"},
+        {"{\"a\": [1, {\"b\": \"x\"}]", R"({"a":[1,{"b":"x"}]})"},
+        {"{\"a\": {", R"({"a":{}})"},
+        {"{\"name\": \"f\", \"arguments\": {\"q\": \"caf\u00e9\"}\n", R"({"name":"f","arguments":{"q":"café"}})"},
+    };
+    for (const auto& row : taken) {
+        INFO(row.text);
+        const auto [n, v, healed] = healed_read(row.text);
+        CHECK(n == row.text.size());
+        CHECK(healed);
+        CHECK(v.dump() == row.value);
+        CHECK(fast(row.text).first == 0);  // only when asked
+        const d::ValueRead rules = d::read_value(row.text, 0, 64, false, false);
+        CHECK(rules.healed);
+        CHECK(outcome(d::read_value(row.text, 0, 64)) == outcome(rules));
+    }
+    for (const std::string text : {"{\"a\": 1", "[1, 2,", "[1, 2, ", "{\"a\": 1, \"b\": [", "[1, [", "{\"a\":", "{\"a\"",
+                                   "{\"a", "\"open", "[true", "[1, {\"b\": \"x\"}, "}) {
+        INFO(text);
+        CHECK(std::get<0>(healed_read(text)) == 0);
+        CHECK(outcome(d::read_value(text, 0, 64)) == outcome(d::read_value(text, 0, 64, false, false)));
+    }
+    // Complete values are untouched: not healed.
+    const auto [n, v, healed] = healed_read("{\"a\": [1]} ");
+    CHECK(n == 10);
+    CHECK_FALSE(healed);
 }
 
 TEST_CASE("strict fast path: a large object's repeated key is found, and nesting stops at the limit") {
