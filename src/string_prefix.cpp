@@ -13,6 +13,15 @@ namespace {
 
 bool is_layout_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
+// Whether a '<' followed by `c` may begin one of a markup syntax's tokens: every one the
+// families write is `</…`, `<name…`, `<|…|>`, `<｜…｜>` (a byte >= 0x80 here) or `<![CDATA[`.
+// Code's `<=`, `< `, `<<` or `<-` cannot.
+bool may_begin_token(char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return c == '/' || c == '|' || c == '!' || c == '?' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           u >= 0x80;
+}
+
 bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
 // Whether text[i, end) could still become `\uXXXX` (a high surrogate's partner): only
@@ -114,11 +123,18 @@ StringPrefix decode_text_prefix(std::string_view text, std::size_t pos, TextLayo
         }
         at_start = false;
     }
-    // Up to the first '<', in whole characters.
+    // Up to the first '<' that may begin a token, in whole characters.
     Stop stop = Stop::more;
     std::size_t e = text.find('<', i);
+    while (e != std::string_view::npos) {
+        if (e + 1 == n) break;  // what follows decides: wait
+        if (may_begin_token(text[e + 1])) {
+            stop = Stop::unsupported;
+            break;
+        }
+        e = text.find('<', e + 1);
+    }
     if (e == std::string_view::npos) e = n;
-    else stop = Stop::unsupported;
     for (std::size_t k = i; k < e;) {
         const auto c = static_cast<unsigned char>(text[k]);
         if (c < 0x80) {

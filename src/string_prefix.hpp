@@ -8,9 +8,10 @@
 // lenient reader would repair or refuse (an escape JSON does not have, a lone surrogate,
 // bytes that are not UTF-8) is not decided here: the caller stops following and leaves
 // the string to the block's reader, so what it sent never differs from what that reader
-// reads. A parameter's text is decided up to its first '<' (every token that may end it
-// begins with one, grammars/param_value.hpp), less the blanks its family's layout may yet
-// remove at its end.
+// reads. A parameter's text is decided up to its first '<' that may begin a token (every
+// token that may end it is `</…`, `<name…`, `<|…`, `<｜…` or `<![CDATA[`,
+// grammars/param_value.hpp; code's `<=` or `a < b` is text), less the blanks its family's
+// layout may yet remove at its end.
 #pragma once
 
 #include <cstddef>
@@ -44,9 +45,10 @@ struct TextLayout {
 
 // Decodes a parameter's raw text from text[pos] as far as it is decided and appends it to
 // `decoded`. `at_start`: pos is where the value begins, so its leading layout is skipped
-// once it is known (and stays true while it is not). Stops before the first '<' (`end` is
-// there, or before the blanks held back ahead of it) with Stop::unsupported, and likewise
-// at bytes that are not UTF-8; a character the end cuts waits.
+// once it is known (and stays true while it is not). Stops before the first '<' that may
+// begin a token (`end` is there, or before the blanks held back ahead of it) with
+// Stop::unsupported, and likewise at bytes that are not UTF-8; a '<' or a character the
+// end cuts waits.
 StringPrefix decode_text_prefix(std::string_view text, std::size_t pos, TextLayout layout, bool& at_start,
                                 std::string& decoded);
 

@@ -574,7 +574,9 @@ TEST_CASE("stream: a parameter's text goes out as the model writes it, up to wha
         {"\nSELECT name\nFROM café", R"({"limit":10,"query":"SELECT name\nFROM café)"},
         {"\nSELECT name\nFROM caf\xC3", R"({"limit":10,"query":"SELECT name\nFROM caf)"},
         {"\nSELECT \"name\" FROM t WHERE n <", R"({"limit":10,"query":"SELECT \"name\" FROM t WHERE n )"},
-        {"\nSELECT \"name\" FROM t WHERE n < 5 AND m > 2", R"({"limit":10,"query":"SELECT \"name\" FROM t WHERE n )"},
+        {"\nSELECT \"name\" FROM t WHERE n <= 5 AND m > 2", R"({"limit":10,"query":"SELECT \"name\" FROM t WHERE n <= 5 AND m > 2)"},
+        // `<t` may begin a token (`<tool_call>`): what follows waits for the block's reader
+        {"\nSELECT \"name\" FROM t WHERE n <= 5 AND m<t AND k = 1", R"({"limit":10,"query":"SELECT \"name\" FROM t WHERE n <= 5 AND m)"},
     };
     for (const auto& [written, sent] : cases) {
         CAPTURE(written);
@@ -585,14 +587,14 @@ TEST_CASE("stream: a parameter's text goes out as the model writes it, up to wha
         CHECK(joined(early, Kind::call_arguments) == sent);
     }
     // Whole, a byte at a time: what was held or stopped at goes out when the call ends.
-    const std::string value = "\nSELECT \"name\" FROM t WHERE n < 5 AND m > 2";
+    const std::string value = "\nSELECT \"name\" FROM t WHERE n <= 5 AND m<t AND k = 1";
     StreamParser sp(parser);
     auto events = feed_bytes(sp, head + value + tail);
     auto fin = sp.finish();
     for (auto& e : fin.events) events.push_back(std::move(e));
     REQUIRE(fin.result.calls.size() == 1);
     CHECK(withdrawals(events) == 0);
-    CHECK(joined(events, Kind::call_arguments) == R"({"limit":10,"query":"SELECT \"name\" FROM t WHERE n < 5 AND m > 2"})");
+    CHECK(joined(events, Kind::call_arguments) == R"({"limit":10,"query":"SELECT \"name\" FROM t WHERE n <= 5 AND m<t AND k = 1"})");
 }
 
 // Where the schema does not make a parameter's text a string, the text may yet be typed

@@ -103,3 +103,45 @@ TEST_CASE("string prefix: decoded in pieces as decoded whole, and as the lenient
         CHECK(pieces == whole);
     }
 }
+
+TEST_CASE("text prefix: a parameter's text up to what may end it, less the layout at its ends", "[string_prefix]") {
+    struct Case {
+        std::string raw;
+        d::TextLayout layout;
+        std::string text;
+        Stop stop;
+        std::size_t end;
+        bool at_start_after;
+    };
+    const d::TextLayout verbatim{}, newlines{true, false}, blanks{false, true};
+    const std::vector<Case> cases = {
+        {"", newlines, "", Stop::more, 0, true},
+        {"\n", newlines, "", Stop::more, 1, false},  // the layout's line break, skipped
+        {"\r", newlines, "", Stop::more, 0, true},   // may be the start of "\r\n": wait
+        {"\r\nx", newlines, "x", Stop::more, 3, false},
+        {"\nline one\n", newlines, "line one", Stop::more, 9, false},  // the last line break may be layout
+        {"\nline one\n\n", newlines, "line one\n", Stop::more, 10, false},
+        {"line one\r\n", verbatim, "line one", Stop::more, 8, false},  // dropped if the closer is missing
+        {"  \t", blanks, "", Stop::more, 0, true},
+        {"  a b  ", blanks, "a b", Stop::more, 5, false},
+        {"a <= b, c < d, e << f, g <- h", verbatim, "a <= b, c < d, e << f, g <- h", Stop::more, 29, false},
+        {"a <", verbatim, "a ", Stop::more, 2, false},  // what follows the '<' decides
+        {"x\n</parameter>", verbatim, "x", Stop::unsupported, 1, false},
+        {"if a<b:", verbatim, "if a", Stop::unsupported, 4, false},
+        {"x <|end|>", verbatim, "x ", Stop::unsupported, 2, false},
+        {"x <\xEF\xBD\x9C", verbatim, "x ", Stop::unsupported, 2, false},  // <｜ (DeepSeek's bar)
+        {"<![CDATA[x]]>", verbatim, "", Stop::unsupported, 0, false},
+        {"caf\xC3", verbatim, "caf", Stop::more, 3, false},
+        {"caf\xC3(", verbatim, "caf", Stop::unsupported, 3, false},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.raw);
+        std::string text;
+        bool at_start = true;
+        const d::StringPrefix p = d::decode_text_prefix(c.raw, 0, c.layout, at_start, text);
+        CHECK(text == c.text);
+        CHECK(p.stop == c.stop);
+        CHECK(p.end == c.end);
+        CHECK(at_start == c.at_start_after);
+    }
+}
