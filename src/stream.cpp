@@ -1094,10 +1094,15 @@ struct StreamParser::Impl {
         // The string opened at the last quote before the end that no backslash escapes
         // (every quote inside a JSON string is escaped), and a value's string (after a
         // ':' or '='); only then is the block worth reading (below, the read must agree).
+        // Searched back only to the block's start (or the last followed string's end):
+        // the text before it may be megabytes.
+        const std::size_t floor = std::max(at, string_end);
+        const std::string_view block(buf.data() + floor, buf.size() - floor);
         std::size_t quote = buf.size();
         for (;;) {
-            quote = quote == 0 ? npos : buf.rfind('"', quote - 1);
-            if (quote == npos || quote <= std::max(at, string_end)) return false;
+            const std::size_t q = quote == floor ? npos : block.rfind('"', quote - 1 - floor);
+            if (q == npos || q == 0) return false;
+            quote = floor + q;
             std::size_t backslashes = 0;
             while (quote - backslashes > at && buf[quote - backslashes - 1] == '\\') ++backslashes;
             if (backslashes % 2 == 0) break;
