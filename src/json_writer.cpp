@@ -18,7 +18,7 @@ using json = nlohmann::ordered_json;
 // a long run of a string goes to the stream directly.
 class Sink {
 public:
-    explicit Sink(std::ostream* out) : out_(out) {}
+    explicit Sink(std::ostream* out, std::string start = {}) : out_(out), buf_(std::move(start)) {}
     void put(char c) {
         buf_ += c;
         if (buf_.size() >= flush_at) flush();
@@ -152,9 +152,9 @@ std::string compact_json(const json& value) {
 }
 
 void append_json_string_body(std::string& out, std::string_view text) {
-    Sink sink(nullptr);
+    Sink sink(nullptr, std::move(out));  // written onto `out` itself, not copied onto it
     write_string_body(sink, text);
-    out += sink.take();
+    out = sink.take();
 }
 
 }  // namespace toolgram::detail

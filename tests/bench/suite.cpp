@@ -314,6 +314,19 @@ void tools_parse(benchmark::State& state) {
     state.counters["calls"] = static_cast<double>(parser.parse(text).calls.size());
 }
 
+// Streams `text` cut at `cuts` through a new StreamParser and finishes; returns the time.
+double stream_through(const Parser& parser, const std::string& text, const std::vector<std::size_t>& cuts) {
+    const auto t0 = Clock::now();
+    toolgram::StreamParser sp(parser);
+    std::size_t from = 0;
+    for (std::size_t cut : cuts) {
+        benchmark::DoNotOptimize(sp.feed(std::string_view(text).substr(from, cut - from)));
+        from = cut;
+    }
+    benchmark::DoNotOptimize(sp.finish());
+    return seconds_since(t0);
+}
+
 // One streamed message, a chunk at a time, outside the timed loops: the costliest chunk
 // (the least over a few runs, as the other figures), the exceptions thrown, and how much
 // of the calls' arguments JSON the client held when a quarter, half and nine tenths of the
@@ -370,15 +383,7 @@ void stream_long(benchmark::State& state, std::string profile) {
     cuts.push_back(text.size());
     double best = 1e300;
     for (auto _ : state) {
-        const auto t0 = Clock::now();
-        toolgram::StreamParser sp(parser);
-        std::size_t from = 0;
-        for (std::size_t cut : cuts) {
-            benchmark::DoNotOptimize(sp.feed(std::string_view(text).substr(from, cut - from)));
-            from = cut;
-        }
-        benchmark::DoNotOptimize(sp.finish());
-        const double t = seconds_since(t0);
+        const double t = stream_through(parser, text, cuts);
         best = std::min(best, t);
         state.SetIterationTime(t);
     }
@@ -446,15 +451,7 @@ void stream_reparse(benchmark::State& state) {
         const double reparse = seconds_since(t0);
         state.SetIterationTime(reparse);
         best_reparse = std::min(best_reparse, reparse);
-        const auto s0 = Clock::now();
-        toolgram::StreamParser sp(parser);
-        std::size_t from = 0;
-        for (std::size_t cut : cuts) {
-            benchmark::DoNotOptimize(sp.feed(std::string_view(text).substr(from, cut - from)));
-            from = cut;
-        }
-        benchmark::DoNotOptimize(sp.finish());
-        best_stream = std::min(best_stream, seconds_since(s0));
+        best_stream = std::min(best_stream, stream_through(parser, text, cuts));
     }
     state.counters["chunks"] = static_cast<double>(cuts.size());
     state.counters["reparse_s"] = best_reparse;
