@@ -5,7 +5,10 @@
 #include "coverage.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <set>
+#include <thread>
 #include <system_error>
 
 #include "bounded_read.hpp"
@@ -383,14 +386,18 @@ bool same_calls(const json& got, const json& want) {
     return true;
 }
 
-Report run_coverage(const Inputs& inputs) {
+namespace {
+
+// The samples [begin, end) as a report of their own (no inputs, no input problems). The
+// collector is per thread (rule_listener.hpp), so ranges can run side by side.
+Report run_samples(const Sample* begin, const Sample* end) {
     Report report;
-    report.problems = inputs.problems;
     std::map<std::string, std::size_t> row_of;
     detail::RuleCoverage collector;
     detail::RuleCoverageScope scope(collector);
 
-    for (const Sample& s : inputs.samples) {
+    for (const Sample* sp = begin; sp != end; ++sp) {
+        const Sample& s = *sp;
         std::optional<Parser> parser;
         try {
             parser.emplace(s.profile, s.tools);
@@ -476,6 +483,42 @@ Report run_coverage(const Inputs& inputs) {
     return report;
 }
 
+}  // namespace
+
+Report run_coverage(const Inputs& inputs, unsigned jobs) {
+    const std::size_t n = inputs.samples.size();
+    const Sample* first = inputs.samples.data();
+    if (jobs <= 1 || n < 2) {
+        Report report = run_samples(first, first + n);
+        report.problems.insert(report.problems.begin(), inputs.problems.begin(), inputs.problems.end());
+        return report;
+    }
+    // Ranges several times more than threads, taken in turn, so one slow range does not
+    // leave the other cores idle; merged in input order, which makes the report the one a
+    // single thread makes (merge keeps first-appearance order and sums counts).
+    const std::size_t ranges = std::min<std::size_t>(n, static_cast<std::size_t>(jobs) * 8);
+    std::vector<Report> parts(ranges + 1);  // the input problems first
+    std::vector<std::exception_ptr> failures(ranges);
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+        for (std::size_t r; (r = next.fetch_add(1)) < ranges;) {
+            try {
+                parts[r + 1] = run_samples(first + n * r / ranges, first + n * (r + 1) / ranges);
+            } catch (...) {
+                failures[r] = std::current_exception();
+            }
+        }
+    };
+    std::vector<std::thread> threads;
+    for (unsigned t = 1; t < std::min<std::size_t>(jobs, ranges); ++t) threads.emplace_back(work);
+    work();
+    for (auto& t : threads) t.join();
+    for (const auto& f : failures)
+        if (f) std::rethrow_exception(f);
+    parts[0].problems = inputs.problems;
+    return merge(std::move(parts));
+}
+
 std::vector<VariantShare> variants_of(const GrammarCell& cell, std::string_view filter) {
     std::vector<VariantShare> out;
     const auto& t = cell.rules;
@@ -514,8 +557,12 @@ std::vector<std::string> grammar_columns(const Report& report) {
 
 namespace {
 
-json count_json(const detail::RuleCount& c, std::size_t blocks) {
-    return {{"start", c.start}, {"success", c.success}, {"failure", c.failure}, {"raise", c.raise}, {"blocks", blocks}};
+// `blocks`: blocks in which the rule succeeded; `failed_blocks`: in which it failed (what
+// the variants of VariantEvent::failure count, and what a merge must carry).
+json count_json(const detail::RuleCount& c, std::size_t blocks, std::size_t failed_blocks) {
+    return {{"start", c.start},   {"success", c.success}, {"failure", c.failure},
+            {"raise", c.raise},   {"unwind", c.unwind},   {"blocks", blocks},
+            {"failed_blocks", failed_blocks}};
 }
 
 json cell_json(const std::string& grammar, const GrammarCell& c, const ModelRow& row, const std::string& filter) {
@@ -542,10 +589,13 @@ json cell_json(const std::string& grammar, const GrammarCell& c, const ModelRow&
         variants.push_back({{"rule", v.key}, {"label", v.label}, {"blocks", v.blocks}});
     j["variants"] = std::move(variants);
     json rules = json::object();
-    for (const auto& [key, count] : c.rules.rules) {
-        auto b = c.rules.blocks_with_success.find(key);
-        rules[key] = count_json(count, b == c.rules.blocks_with_success.end() ? 0 : b->second);
-    }
+    auto blocks_of = [](const std::map<std::string, std::size_t>& m, const std::string& key) -> std::size_t {
+        auto it = m.find(key);
+        return it == m.end() ? 0 : it->second;
+    };
+    for (const auto& [key, count] : c.rules.rules)
+        rules[key] = count_json(count, blocks_of(c.rules.blocks_with_success, key),
+                                blocks_of(c.rules.blocks_with_failure, key));
     j["rules"] = std::move(rules);
     return j;
 }
@@ -657,6 +707,221 @@ std::vector<Change> diff(const Report& now, const json& old) {
         changes.push_back({id, b.value("model", ""), "removed", {}, output_summary(b), nullptr});
     }
     return changes;
+}
+
+// ---------------------------------------------------------------------------------------
+// Merging: shards of a run, each reported alone, summed into the report of the whole.
+
+namespace {
+
+void add_counts(std::map<std::string, std::size_t>& into, const std::map<std::string, std::size_t>& from) {
+    for (const auto& [k, v] : from) into[k] += v;
+}
+
+void add_cell(GrammarCell& into, const GrammarCell& from) {
+    into.outputs += from.outputs;
+    into.primary += from.primary;
+    into.fallback += from.fallback;
+    into.calls += from.calls;
+    into.repaired += from.repaired;
+    into.healed += from.healed;
+    into.candidates += from.candidates;
+    into.schema_failures += from.schema_failures;
+    into.rejected += from.rejected;
+    into.name_rejections += from.name_rejections;
+    into.syntax_no_call += from.syntax_no_call;
+    into.expected += from.expected;
+    into.exact += from.exact;
+    add_counts(into.rejected_names, from.rejected_names);
+    add_counts(into.repairs, from.repairs);
+    into.rules += from.rules;
+}
+
+// Reading a report back: each field checked, the error naming it ("models[2].grammars[0]
+// .calls: …"), since a report is a file someone may have edited or truncated.
+class ReportReader {
+public:
+    explicit ReportReader(const json& doc) : doc_(doc) {}
+
+    Report read() {
+        if (!doc_.is_object() || doc_.value("format", "") != "toolgram-coverage")
+            throw std::invalid_argument("not a toolgram coverage report (write one with --format json)");
+        if (doc_.value("version", 0) != 1) throw std::invalid_argument("version: only version 1 reports can be read");
+        Report r;
+        for (const json& i : array(doc_, "inputs", "")) r.inputs.push_back(string(i, "inputs[]"));
+        const json& models = array(doc_, "models", "");
+        for (std::size_t m = 0; m < models.size(); ++m) r.models.push_back(model(models[m], "models[" + std::to_string(m) + "]"));
+        const json& outputs = array(doc_, "outputs", "");
+        for (std::size_t o = 0; o < outputs.size(); ++o)
+            r.outputs.push_back(output(outputs[o], "outputs[" + std::to_string(o) + "]"));
+        const json& problems = array(doc_, "problems", "");
+        for (std::size_t p = 0; p < problems.size(); ++p) {
+            const std::string at = "problems[" + std::to_string(p) + "]";
+            r.problems.push_back({string(field(problems[p], "where", at), at + ".where"),
+                                  string(field(problems[p], "message", at), at + ".message")});
+        }
+        return r;
+    }
+
+private:
+    // `at`: where `obj` is in the report ("" for the report itself).
+    static std::string path(const std::string& at, const char* key) { return at.empty() ? key : at + "." + key; }
+    static const json& field(const json& obj, const char* key, const std::string& at) {
+        if (!obj.is_object()) throw std::invalid_argument((at.empty() ? "report" : at) + ": not an object");
+        auto it = obj.find(key);
+        if (it == obj.end()) throw std::invalid_argument(path(at, key) + ": missing");
+        return *it;
+    }
+    static const json& array(const json& obj, const char* key, const std::string& at) {
+        const json& a = field(obj, key, at);
+        if (!a.is_array()) throw std::invalid_argument(path(at, key) + ": not an array");
+        return a;
+    }
+    static std::string string(const json& j, const std::string& at) {
+        if (!j.is_string()) throw std::invalid_argument(at + ": not a string");
+        return j.get<std::string>();
+    }
+    static std::size_t count(const json& j, const std::string& at) {
+        if (!j.is_number_unsigned() && !(j.is_number_integer() && j.get<std::int64_t>() >= 0))
+            throw std::invalid_argument(at + ": not a count");
+        return j.get<std::size_t>();
+    }
+    static std::size_t count_of(const json& obj, const char* key, const std::string& at) {
+        return count(field(obj, key, at), path(at, key));
+    }
+    static std::map<std::string, std::size_t> counts(const json& obj, const char* key, const std::string& at) {
+        const json& m = field(obj, key, at);
+        if (!m.is_object()) throw std::invalid_argument(at + "." + key + ": not an object");
+        std::map<std::string, std::size_t> out;
+        for (auto it = m.begin(); it != m.end(); ++it) out[it.key()] = count(it.value(), at + "." + key + "." + it.key());
+        return out;
+    }
+
+    static GrammarCell cell(const json& g, const std::string& at) {
+        GrammarCell c;
+        c.outputs = count_of(g, "outputs", at);
+        c.primary = count_of(g, "primary", at);
+        c.fallback = count_of(g, "fallback", at);
+        c.calls = count_of(g, "calls", at);
+        c.repaired = count_of(g, "repaired", at);
+        c.healed = count_of(g, "healed", at);
+        c.candidates = count_of(g, "candidates", at);
+        c.schema_failures = count_of(g, "schema_failures", at);
+        c.rejected = count_of(g, "rejected", at);
+        c.name_rejections = count_of(g, "name_rejections", at);
+        c.syntax_no_call = count_of(g, "syntax_no_call", at);
+        c.expected = count_of(g, "expected", at);
+        c.exact = count_of(g, "exact", at);
+        c.rejected_names = counts(g, "rejected_names", at);
+        c.repairs = counts(g, "repairs", at);
+        c.rules.blocks = count_of(g, "blocks", at);
+        const json& rules = field(g, "rules", at);
+        if (!rules.is_object()) throw std::invalid_argument(at + ".rules: not an object");
+        for (auto it = rules.begin(); it != rules.end(); ++it) {
+            const std::string rat = at + ".rules." + it.key();
+            const json& v = it.value();
+            detail::RuleCount rc;
+            rc.start = count_of(v, "start", rat);
+            rc.success = count_of(v, "success", rat);
+            rc.failure = count_of(v, "failure", rat);
+            rc.raise = count_of(v, "raise", rat);
+            rc.unwind = count_of(v, "unwind", rat);
+            c.rules.rules[it.key()] = rc;
+            if (const std::size_t b = count_of(v, "blocks", rat)) c.rules.blocks_with_success[it.key()] = b;
+            if (const std::size_t b = count_of(v, "failed_blocks", rat)) c.rules.blocks_with_failure[it.key()] = b;
+        }
+        return c;
+    }
+
+    static ModelRow model(const json& m, const std::string& at) {
+        ModelRow row;
+        row.model = string(field(m, "model", at), at + ".model");
+        row.outputs = count_of(m, "outputs", at);
+        row.with_calls = count_of(m, "with_calls", at);
+        row.syntax_no_call = count_of(m, "syntax_no_call", at);
+        row.no_syntax = count_of(m, "no_syntax", at);
+        row.expected = count_of(m, "expected", at);
+        row.exact = count_of(m, "exact", at);
+        const json& grammars = array(m, "grammars", at);
+        for (std::size_t g = 0; g < grammars.size(); ++g) {
+            const std::string gat = at + ".grammars[" + std::to_string(g) + "]";
+            const std::string name = string(field(grammars[g], "grammar", gat), gat + ".grammar");
+            if (!row.grammars.emplace(name, cell(grammars[g], gat)).second)
+                throw std::invalid_argument(gat + ".grammar: \"" + name + "\" listed twice");
+        }
+        return row;
+    }
+
+    static OutputRecord output(const json& o, const std::string& at) {
+        OutputRecord rec;
+        rec.id = string(field(o, "id", at), at + ".id");
+        rec.model = string(field(o, "model", at), at + ".model");
+        rec.profile = string(field(o, "profile", at), at + ".profile");
+        rec.grammar = string(field(o, "grammar", at), at + ".grammar");
+        rec.parse_mode = string(field(o, "parse_mode", at), at + ".parse_mode");
+        rec.calls = array(o, "calls", at);
+        rec.content = string(field(o, "content", at), at + ".content");
+        if (const json& e = field(o, "error", at); !e.is_null()) rec.error = string(e, at + ".error");
+        rec.rejected = array(o, "rejected", at);
+        const json& saw = field(o, "saw_tool_syntax", at);
+        if (!saw.is_boolean()) throw std::invalid_argument(at + ".saw_tool_syntax: not a boolean");
+        rec.saw_tool_syntax = saw.get<bool>();
+        if (const json& x = field(o, "exact", at); !x.is_null()) {
+            if (!x.is_boolean()) throw std::invalid_argument(at + ".exact: not a boolean or null");
+            rec.exact = x.get<bool>();
+        }
+        const json& variants = field(o, "variants", at);
+        if (!variants.is_object()) throw std::invalid_argument(at + ".variants: not an object");
+        for (auto it = variants.begin(); it != variants.end(); ++it) {
+            const std::string vat = at + ".variants." + it.key();
+            if (!it.value().is_array()) throw std::invalid_argument(vat + ": not an array");
+            auto& keys = rec.variants[it.key()];
+            for (const json& k : it.value()) keys.push_back(string(k, vat + "[]"));
+        }
+        return rec;
+    }
+
+    const json& doc_;
+};
+
+}  // namespace
+
+Report report_from_json(const json& doc) { return ReportReader(doc).read(); }
+
+Report merge(std::vector<Report> parts) {
+    Report into;
+    std::map<std::string, std::size_t> row_of;
+    std::set<std::string> ids;
+    for (Report& from : parts) {
+        into.inputs.insert(into.inputs.end(), from.inputs.begin(), from.inputs.end());
+        for (ModelRow& row : from.models) {
+            auto [at, added] = row_of.try_emplace(row.model, into.models.size());
+            if (added) {
+                into.models.push_back(std::move(row));
+                continue;
+            }
+            ModelRow& sum = into.models[at->second];
+            sum.outputs += row.outputs;
+            sum.with_calls += row.with_calls;
+            sum.syntax_no_call += row.syntax_no_call;
+            sum.no_syntax += row.no_syntax;
+            sum.expected += row.expected;
+            sum.exact += row.exact;
+            for (const auto& [g, c] : row.grammars) add_cell(sum.grammars[g], c);
+        }
+        // Ids stay unique, as load_inputs keeps them (a second "x" becomes "x#2"): two
+        // shards may each hold a line with the same id.
+        for (OutputRecord& o : from.outputs) {
+            if (!ids.insert(o.id).second) {
+                std::size_t k = 2;
+                while (!ids.insert(o.id + "#" + std::to_string(k)).second) ++k;
+                o.id += "#" + std::to_string(k);
+            }
+            into.outputs.push_back(std::move(o));
+        }
+        into.problems.insert(into.problems.end(), from.problems.begin(), from.problems.end());
+    }
+    return into;
 }
 
 }  // namespace toolgram::coverage

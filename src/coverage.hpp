@@ -125,7 +125,20 @@ struct Report {
     std::string rule_filter;        // --rules: list rules whose key contains it, not the variant table
 };
 
-Report run_coverage(const Inputs& inputs);
+// `jobs` threads parse the samples side by side (each with its own parsers and rule
+// collector); the report is the same, byte for byte, whatever the number.
+Report run_coverage(const Inputs& inputs, unsigned jobs = 1);
+
+// The report of several runs' inputs taken together, from the reports of each (shards of an
+// evaluation set, run on other cores or machines): inputs, outputs and problems in the
+// order given, each model's counts and rule tallies summed, models in order of first
+// appearance. Merging the reports of a split equals the report of the whole run, except
+// `changes` (--diff), which is not merged. An output id met twice gets "#2" as load_inputs
+// gives it.
+Report merge(std::vector<Report> parts);
+// A report's json form (to_json) read back. Throws std::invalid_argument naming the field
+// that is missing or ill-typed ("models[0].grammars[1].calls: not a count").
+Report report_from_json(const json& doc);
 
 // Exact-call equality: same number of calls, in order, same names and arguments
 // (arguments compared as JSON values, key order ignored); ids are not compared.

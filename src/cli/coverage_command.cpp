@@ -16,6 +16,7 @@
 #include "bounded_read.hpp"
 #include "coverage.hpp"
 #include "json_document.hpp"
+#include "jobs.hpp"
 #include "toolgram/toolgram.hpp"
 
 namespace toolgram::cli {
@@ -28,8 +29,9 @@ constexpr int exit_input = 3;
 const char* help =
     "usage: toolgram coverage INPUT... [--format table|markdown|csv|json|html] [--output FILE]\n"
     "                         [--profile NAME | --profile-file FILE] [--tools TOOLS.json]\n"
-    "                         [--model NAME]\n"
+    "                         [--model NAME] [--jobs N]\n"
     "                         [--diff OLD.json] [--rules TEXT]\n"
+    "       toolgram coverage --merge REPORT.json... [--format ...] [--output FILE] [--diff OLD.json]\n"
     "\n"
     "Parses labelled model outputs and reports, per model and grammar: the outputs each grammar\n"
     "produced calls for (as primary or fallback), repairs and healing, schema failures, rejected\n"
@@ -56,6 +58,10 @@ const char* help =
     "  --diff OLD.json compare with an earlier run's json report: list the outputs whose calls,\n"
     "                  content or error changed, and those only one run has\n"
     "  --rules TEXT    list every rule whose name contains TEXT, not the table of variants\n"
+    "  --jobs N        parse on N threads (default: every core); the report is the same\n"
+    "  --merge         the inputs are json reports (--format json) of parts of one evaluation\n"
+    "                  set, run apart (shards, other machines): report them as one run. The\n"
+    "                  merged report equals the report of all their inputs run together\n"
     "\n"
     "Exit codes: 0 done, 2 usage, 3 an input or OLD.json that cannot be read or used (the report\n"
     "is still written when only some lines or cases were bad: a FIFO, folder or symlink loop\n"
@@ -85,6 +91,8 @@ int run(const std::vector<std::string>& args) {
     std::string format = "table";
     std::optional<std::string> output, diff_path;
     std::string rules;
+    bool merge = false;
+    unsigned jobs = default_jobs();
     coverage::LoadOptions load;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -117,6 +125,12 @@ int run(const std::vector<std::string>& args) {
         } else if (a == "--model") load.model = value("--model");
         else if (a == "--diff") diff_path = value("--diff");
         else if (a == "--rules") rules = value("--rules");
+        else if (a == "--merge") merge = true;
+        else if (a == "--jobs" || a == "-j") {
+            const auto n = parse_jobs(value("--jobs"));
+            if (!n) throw Usage("--jobs needs a whole number from 1 to " + std::to_string(max_jobs) + ", got \"" + args[i] + "\"");
+            jobs = *n;
+        }
         else if (a.size() > 1 && a[0] == '-') throw Usage("unknown option " + a + " (see toolgram coverage --help)");
         else inputs.push_back(a);
     }
@@ -135,9 +149,25 @@ int run(const std::vector<std::string>& args) {
     std::optional<json> old;
     if (diff_path) old = read_document(*diff_path, "earlier report", detail::report_limit());
 
-    const coverage::Inputs in = coverage::load_inputs(inputs, load);
-    coverage::Report report = coverage::run_coverage(in);
-    report.inputs = inputs;
+    if (merge && (load.profile || load.profile_file || load.tools || load.model))
+        throw Usage("--merge reads finished reports: --profile, --profile-file, --tools and --model do not apply");
+    coverage::Report report;
+    if (merge) {
+        std::vector<coverage::Report> parts;
+        for (const std::string& path : inputs) {
+            const json doc = read_document(path, "report", detail::report_limit());
+            try {
+                parts.push_back(coverage::report_from_json(doc));
+            } catch (const std::invalid_argument& e) {
+                throw coverage::InputFileError(path + ": " + e.what());
+            }
+        }
+        report = coverage::merge(std::move(parts));
+    } else {
+        const coverage::Inputs in = coverage::load_inputs(inputs, load);
+        report = coverage::run_coverage(in, jobs);
+        report.inputs = inputs;
+    }
     report.rule_filter = rules;
     if (old) {
         try {

@@ -28,6 +28,8 @@
 
 #include "bounded_read.hpp"
 #include "grammar_def.hpp"
+#include "jobs.hpp"
+#include "ordered_pool.hpp"
 #include "json_document.hpp"
 #include "json_writer.hpp"
 #include "profile_file.hpp"
@@ -159,7 +161,7 @@ const char* main_help =
 
 const char* parse_help =
     "usage: toolgram parse [FILE|-] [--profile NAME | --profile-file FILE] [--tools TOOLS.json] [--openai]\n"
-    "       toolgram parse --jsonl FILE|- [--profile NAME | --profile-file FILE] [--tools TOOLS.json]\n"
+    "       toolgram parse --jsonl FILE|- [--profile NAME | --profile-file FILE] [--tools TOOLS.json] [--jobs N]\n"
     "\n"
     "Reads model output from FILE (or stdin when FILE is '-' or absent) and prints one JSON\n"
     "object: {\"calls\":[…],\"content\":…,\"reasoning\":…,\"telemetry\":{…},\"error\":null|{…}}.\n"
@@ -171,6 +173,8 @@ const char* parse_help =
     "  --tools FILE          tools the model may call: OpenAI's tools array, or {name, parameters}\n"
     "                        objects. Without it any name is accepted and nothing is validated.\n"
     "  --openai              print an OpenAI chat-completion assistant message instead\n"
+    "  --jobs N              --jsonl: answer lines on N threads (default: every core); the output\n"
+    "                        is the same, in input order\n"
     "  --jsonl               input lines are {\"id\",\"text\",\"tools\"?,\"profile\"?,\"settings\"?}; prints\n"
     "                        one result per line with the same id, as each line is read. A line's\n"
     "                        settings (tool_required, accept_calls_in_reasoning, accept_healed_calls,\n"
@@ -318,17 +322,21 @@ struct ParseOptions {
     std::optional<toolgram::ReasoningStart> reasoning_start;
     std::optional<toolgram::ReasoningFormat> reasoning_format;
     std::size_t chunk = 0;  // stream: feed this many bytes at a time (0: as they arrive)
+    unsigned jobs = toolgram::cli::default_jobs();  // parse --jsonl: threads answering lines
 };
 
 // A tool whose schema cannot be used does not stop the run (its calls are refused, with the
 // reason, in each result); people are told once per tool and problem, however many lines of
 // a JSONL batch declare it.
-void report_tool_problems(const toolgram::Parser& parser) {
+void report_tool_problem(const toolgram::ToolProblem& p) {
     static std::set<std::pair<std::string, std::string>> reported;
-    for (const auto& p : parser.tool_problems())
-        if (reported.emplace(p.tool, p.message).second)
-            std::cerr << "toolgram: tool \"" << p.tool << "\": its parameters schema cannot be used (" << p.message
-                      << "); its calls will be refused\n";
+    if (reported.emplace(p.tool, p.message).second)
+        std::cerr << "toolgram: tool \"" << p.tool << "\": its parameters schema cannot be used (" << p.message
+                  << "); its calls will be refused\n";
+}
+
+void report_tool_problems(const toolgram::Parser& parser) {
+    for (const auto& p : parser.tool_problems()) report_tool_problem(p);
 }
 
 // The profile file, read once per run (a JSONL batch would otherwise read it per line).
@@ -379,10 +387,69 @@ toolgram::Limits reading_limits(const ParseOptions& o) {
     return o.profile_file.empty() ? toolgram::Limits{} : profile_from_file(o.profile_file).settings.limits;
 }
 
-// One result a line, each written and flushed as soon as its line is read: a batch fed
-// through a pipe gets its answers as it goes, and whatever happens later (a crash, a
-// kill) cannot take back results already made. A line longer than the output limit gets
-// its error object as soon as it passes the limit, and its rest is skipped unread.
+// A JSONL line to answer, and the answer: what to print (a result or an error object, or
+// --summary's line) and the line's tools' problems, told by the thread that prints so each
+// is told once.
+struct JsonlLine {
+    std::string text;
+    std::size_t number = 0;
+    bool too_long = false;
+};
+struct JsonlAnswer {
+    json out;
+    std::optional<std::string> summary;
+    std::vector<toolgram::ToolProblem> tool_problems;
+};
+
+JsonlAnswer answer_line(const ParseOptions& o, const std::vector<toolgram::Tool>& default_tools, const JsonlLine& line,
+                        const toolgram::detail::ReadLimit& limit) {
+    const std::string line_no = "line " + std::to_string(line.number) + ": ";
+    JsonlAnswer a;
+    json id = nullptr;
+    if (line.too_long) {
+        a.out = {{"id", id},
+                 {"error",
+                  {{"message", line_no + "longer than " + std::to_string(limit.bytes) + " bytes (" + limit.why + "); skipped"}}}};
+        return a;
+    }
+    try {
+        const json in = toolgram::detail::parse_json_document(line.text);
+        if (!in.is_object()) throw std::invalid_argument("line is not a JSON object");
+        if (auto it = in.find("id"); it != in.end()) id = *it;
+        auto text = in.find("text");
+        if (text == in.end() || !text->is_string()) throw std::invalid_argument("line has no \"text\" string");
+        std::vector<toolgram::Tool> tools = default_tools;
+        if (auto t = in.find("tools"); t != in.end()) tools = toolgram::tools_from_json(*t);
+        std::string profile = o.profile;
+        const auto named = in.find("profile");
+        const bool line_names_profile = named != in.end() && named->is_string();
+        if (line_names_profile) profile = named->get<std::string>();
+        toolgram::Profile line_profile = make_profile(profile, o, !line_names_profile);
+        // The line's own settings, checked as coverage's inputs' are; an unknown or
+        // ill-typed one fails the line with its error object.
+        if (auto st = in.find("settings"); st != in.end()) toolgram::apply_input_settings(line_profile, *st);
+        toolgram::Parser parser(std::move(line_profile), std::move(tools));
+        a.tool_problems = parser.tool_problems();
+        toolgram::Result r = parser.parse(text->get<std::string>());
+        if (o.summary) {
+            a.summary = summary_line(id.is_string() ? id.get<std::string>() : id.dump(), r);
+        } else {
+            a.out = o.openai ? toolgram::to_openai_message(r) : toolgram::to_json(std::move(r));
+            a.out["id"] = id;
+        }
+    } catch (const std::exception& e) {
+        a.out = {{"id", id}, {"error", {{"message", line_no + e.what()}}}};
+        a.summary.reset();
+    }
+    return a;
+}
+
+// One result a line, each written and flushed as soon as its line (and every line before
+// it) is answered: a batch fed through a pipe gets its answers as it goes, and whatever
+// happens later (a crash, a kill) cannot take back results already made. A line longer
+// than the output limit gets its error object as soon as it passes the limit, and its rest
+// is skipped unread. With --jobs N, N threads answer lines side by side (OrderedPool); the
+// output is the same bytes, in the same order.
 int run_jsonl(const ParseOptions& o, const std::vector<toolgram::Tool>& default_tools) {
     std::optional<toolgram::detail::InputFile> file;
     try {
@@ -390,59 +457,41 @@ int run_jsonl(const ParseOptions& o, const std::vector<toolgram::Tool>& default_
     } catch (const toolgram::detail::ReadError& e) {
         throw InputError(e.what());
     }
-    toolgram::detail::LineReader lines(*file, toolgram::detail::output_limit(reading_limits(o)));
-    std::string line;
+    // Read before any thread starts: the profile file is loaded here, once.
+    const toolgram::detail::ReadLimit limit = toolgram::detail::output_limit(reading_limits(o));
+    toolgram::detail::LineReader lines(*file, limit);
+    auto emit = [&](JsonlAnswer& a) {
+        for (const auto& p : a.tool_problems) report_tool_problem(p);
+        if (a.summary) std::cout << *a.summary << "\n";
+        else print_json(a.out, o.pretty);
+        flush_stdout();
+    };
+    auto work = [&](JsonlLine& line) { return answer_line(o, default_tools, line, limit); };
+    std::optional<toolgram::cli::OrderedPool<JsonlLine, JsonlAnswer>> pool;
+    // Four lines in flight per thread: enough to keep each busy, few enough that memory
+    // stays a few lines' worth.
+    if (o.jobs > 1) pool.emplace(o.jobs, std::size_t{4} * o.jobs, work, emit);
     for (;;) {
+        JsonlLine line;
         toolgram::detail::LineReader::Status status;
         try {
-            status = lines.next(line);
+            status = lines.next(line.text);
         } catch (const toolgram::detail::ReadError& e) {
-            throw InputError(e.what());  // the results so far are written already
+            if (pool) pool->finish();  // the results so far are written first
+            throw InputError(e.what());
         }
         if (status == toolgram::detail::LineReader::Status::end) break;
-        const std::string line_no = "line " + std::to_string(lines.line_number()) + ": ";
-        json out;
-        json id = nullptr;
-        std::optional<std::string> summary;  // --summary: the line for people instead of `out`
-        if (status == toolgram::detail::LineReader::Status::too_long) {
-            out = {{"id", id},
-                   {"error", {{"message", line_no + "longer than " + std::to_string(lines.limit().bytes) + " bytes (" +
-                                              lines.limit().why + "); skipped"}}}};
+        line.number = lines.line_number();
+        line.too_long = status == toolgram::detail::LineReader::Status::too_long;
+        if (!line.too_long && line.text.find_first_not_of(" \t\r") == std::string::npos) continue;
+        if (pool) {
+            pool->submit(std::move(line));
         } else {
-            if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-            try {
-                const json in = toolgram::detail::parse_json_document(line);
-                if (!in.is_object()) throw std::invalid_argument("line is not a JSON object");
-                if (auto it = in.find("id"); it != in.end()) id = *it;
-                auto text = in.find("text");
-                if (text == in.end() || !text->is_string()) throw std::invalid_argument("line has no \"text\" string");
-                std::vector<toolgram::Tool> tools = default_tools;
-                if (auto t = in.find("tools"); t != in.end()) tools = toolgram::tools_from_json(*t);
-                std::string profile = o.profile;
-                const auto named = in.find("profile");
-                const bool line_names_profile = named != in.end() && named->is_string();
-                if (line_names_profile) profile = named->get<std::string>();
-                toolgram::Profile line_profile = make_profile(profile, o, !line_names_profile);
-                // The line's own settings, checked as coverage's inputs' are; an unknown or
-                // ill-typed one fails the line with its error object.
-                if (auto st = in.find("settings"); st != in.end()) toolgram::apply_input_settings(line_profile, *st);
-                toolgram::Parser parser(std::move(line_profile), std::move(tools));
-                report_tool_problems(parser);
-                toolgram::Result r = parser.parse(text->get<std::string>());
-                if (o.summary) {
-                    summary = summary_line(id.is_string() ? id.get<std::string>() : id.dump(), r);
-                } else {
-                    out = o.openai ? toolgram::to_openai_message(r) : toolgram::to_json(std::move(r));
-                    out["id"] = id;
-                }
-            } catch (const std::exception& e) {
-                out = {{"id", id}, {"error", {{"message", line_no + e.what()}}}};
-            }
+            JsonlAnswer a = work(line);
+            emit(a);
         }
-        if (summary) std::cout << *summary << "\n";
-        else print_json(out, o.pretty);
-        flush_stdout();
     }
+    if (pool) pool->finish();
     return 0;
 }
 
@@ -494,6 +543,12 @@ int cmd_parse(const std::vector<std::string>& args) {
         if (a == "--help" || a == "-h") {
             std::cout << parse_help;
             return 0;
+        } else if (a == "--jobs" || a == "-j") {
+            if (i + 1 >= args.size()) throw UsageError("--jobs needs a value");
+            const auto n = toolgram::cli::parse_jobs(args[++i]);
+            if (!n) throw UsageError("--jobs needs a whole number from 1 to " + std::to_string(toolgram::cli::max_jobs) +
+                                     ", got \"" + args[i] + "\"");
+            o.jobs = *n;
         } else if (common_option(args, i, o)) {
         } else if (a.size() > 1 && a[0] == '-' && a != "-") throw UsageError("unknown option " + a + " (see toolgram parse --help)");
         else if (o.file.empty()) o.file = a;
