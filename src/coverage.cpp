@@ -85,6 +85,51 @@ std::optional<json> expected_calls(const json& spec) {
     return *calls;
 }
 
+// One labelled output, from a JSONL line or a record given in memory (`what` names it in
+// messages: "the line", "the record"). Throws std::invalid_argument saying what is wrong.
+Sample sample_from_record(const json& in, const std::string& where, const LoadOptions& o, const std::string& what) {
+    if (!in.is_object()) throw std::invalid_argument(what + " is not a JSON object");
+    auto text_field = in.find("text");
+    if (text_field == in.end() || !text_field->is_string()) throw std::invalid_argument(what + " has no \"text\" string");
+    Sample s;
+    if (auto m = in.find("model"); m != in.end() && m->is_string() && !m->get<std::string>().empty())
+        s.model = m->get<std::string>();
+    else if (o.model)
+        s.model = *o.model;
+    else
+        throw std::invalid_argument(what + " has no \"model\" label (add one, or pass --model NAME)");
+    if (auto id = in.find("id"); id != in.end() && !id->is_null())
+        s.id = id->is_string() ? id->get<std::string>() : id->dump();
+    else
+        s.id = where;
+    std::string profile = o.profile.value_or("auto");
+    if (auto p = in.find("profile"); p != in.end()) {
+        if (!p->is_string()) throw std::invalid_argument("\"profile\" must be a string");
+        profile = p->get<std::string>();
+    }
+    if (o.profile_file && in.find("profile") == in.end())
+        s.profile = with_settings(*o.profile_file, in.value("settings", json::object()));
+    else
+        s.profile = make_profile(profile, in.value("settings", json::object()));
+    if (auto t = in.find("tools"); t != in.end()) s.tools = tools_from_json(*t);
+    else if (o.tools) s.tools = *o.tools;
+    s.expect_calls = expected_calls(in);
+    s.text = text_field->get<std::string>();
+    return s;
+}
+
+// Ids key the comparison with an earlier run, so each must be unique.
+void make_ids_unique(Inputs& in) {
+    std::map<std::string, std::size_t> seen;
+    for (auto& s : in.samples) {
+        const std::size_t n = ++seen[s.id];
+        if (n > 1) {
+            s.id += '#';
+            s.id += std::to_string(n);
+        }
+    }
+}
+
 // Lines are read one at a time, each within the output limit (a longer one is a problem
 // and its rest is skipped unread), the whole file within coverage_input_limit.
 void load_jsonl(const fs::path& path, const LoadOptions& o, Inputs& out) {
@@ -114,36 +159,7 @@ void load_jsonl(const fs::path& path, const LoadOptions& o, Inputs& out) {
         try {
             DocumentRead doc = read_json_document(line);
             if (doc.error) throw std::invalid_argument("the line: " + doc.error->message);
-            const json in = std::move(doc.value);
-            if (!in.is_object()) throw std::invalid_argument("the line is not a JSON object");
-            auto text_field = in.find("text");
-            if (text_field == in.end() || !text_field->is_string())
-                throw std::invalid_argument("the line has no \"text\" string");
-            Sample s;
-            if (auto m = in.find("model"); m != in.end() && m->is_string() && !m->get<std::string>().empty())
-                s.model = m->get<std::string>();
-            else if (o.model)
-                s.model = *o.model;
-            else
-                throw std::invalid_argument("the line has no \"model\" label (add one, or pass --model NAME)");
-            if (auto id = in.find("id"); id != in.end() && !id->is_null())
-                s.id = id->is_string() ? id->get<std::string>() : id->dump();
-            else
-                s.id = where;
-            std::string profile = o.profile.value_or("auto");
-            if (auto p = in.find("profile"); p != in.end()) {
-                if (!p->is_string()) throw std::invalid_argument("\"profile\" must be a string");
-                profile = p->get<std::string>();
-            }
-            if (o.profile_file && in.find("profile") == in.end())
-                s.profile = with_settings(*o.profile_file, in.value("settings", json::object()));
-            else
-                s.profile = make_profile(profile, in.value("settings", json::object()));
-            if (auto t = in.find("tools"); t != in.end()) s.tools = tools_from_json(*t);
-            else if (o.tools) s.tools = *o.tools;
-            s.expect_calls = expected_calls(in);
-            s.text = text_field->get<std::string>();
-            out.samples.push_back(std::move(s));
+            out.samples.push_back(sample_from_record(doc.value, where, o, "the line"));
         } catch (const std::exception& e) {
             out.problems.push_back({where, e.what()});
         }
@@ -337,15 +353,22 @@ Inputs load_inputs(const std::vector<std::string>& paths, const LoadOptions& opt
         std::sort(folders.begin(), folders.end());
         for (const auto& f : folders) load_folder(f, options, out);
     }
-    // Ids key the comparison with an earlier run, so each must be unique.
-    std::map<std::string, std::size_t> seen;
-    for (auto& s : out.samples) {
-        const std::size_t n = ++seen[s.id];
-        if (n > 1) {
-            s.id += '#';
-            s.id += std::to_string(n);
+    make_ids_unique(out);
+    return out;
+}
+
+Inputs load_records(const json& records, const LoadOptions& options) {
+    if (!records.is_array()) throw std::invalid_argument("records must be an array of objects");
+    Inputs out;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const std::string where = "records[" + std::to_string(i) + "]";
+        try {
+            out.samples.push_back(sample_from_record(records[i], where, options, "the record"));
+        } catch (const std::exception& e) {
+            out.problems.push_back({where, e.what()});
         }
     }
+    make_ids_unique(out);
     return out;
 }
 

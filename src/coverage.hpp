@@ -64,6 +64,9 @@ struct InputFileError : std::runtime_error {
 // Each path is a JSONL file, a corpus folder (CASE.txt files), or a folder of corpus
 // folders (such as corpus/). A bad line or case becomes a problem, not a stop.
 Inputs load_inputs(const std::vector<std::string>& paths, const LoadOptions& options);
+// The same from records in memory (an array of JSONL lines' objects, as from Python):
+// a record that cannot be used is a problem at "records[I]", and its id when it has none.
+Inputs load_records(const json& records, const LoadOptions& options);
 
 // ---------------------------------------------------------------------------------------
 // The report.
