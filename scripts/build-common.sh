@@ -23,8 +23,14 @@ toolgram_configure_and_build() {
         export CCACHE_DIR="${CCACHE_DIR:-$PWD/build/ccache}"
     fi
     echo "toolgram: configuring build/ (Release${launcher:+, compiler through ccache})…"
+    # TOOLGRAM_BUILD_PYTHON=ON (scripts/test) adds the Python module and its pytest suite;
+    # unset, build/ keeps what it was configured with.
+    local python_args=()
+    if [ -n "${TOOLGRAM_BUILD_PYTHON:-}" ]; then
+        python_args=("-DTOOLGRAM_BUILD_PYTHON=$TOOLGRAM_BUILD_PYTHON")
+    fi
     cmake -S . -B build "${generator_args[@]}" -DCMAKE_BUILD_TYPE=Release \
-          "-DCMAKE_CXX_COMPILER_LAUNCHER=$launcher"
+          "-DCMAKE_CXX_COMPILER_LAUNCHER=$launcher" "${python_args[@]}"
     echo "toolgram: building…"
     local target_args=()
     if [ "$#" -gt 0 ]; then
