@@ -8,8 +8,8 @@ toolgram's there, so a launcher script calls it before starting the server:
     toolgram.sglang_detector.register()
     # then launch as usual, with --tool-call-parser toolgram-hermes
 
-Written against SGLang's BaseFormatDetector (python/sglang/srt/function_call/
-base_format_detector.py, 0.4.7 to 0.5: `detect_and_parse(text, tools)`,
+Written against SGLang's BaseFormatDetector as its sources define it (python/sglang/srt/
+function_call/base_format_detector.py: `detect_and_parse(text, tools)`,
 `parse_streaming_increment(new_text, tools)`, `has_tool_call(text)`, results as
 `StreamingParseResult(normal_text, calls=[ToolCallItem(tool_index, name, parameters)])`),
 with `finish(tools)` for versions that call it. Not run inside SGLang here: every decision

@@ -5,11 +5,12 @@
         --tool-call-parser toolgram-hermes
 
 vLLM imports this file by its path under the module name `vllm_plugin`, so it imports
-toolgram absolutely. Written against vLLM's documented ToolParser interface (0.8 to 0.11:
-`ToolParser(tokenizer)`, `extract_tool_calls(model_output, request)`,
-`extract_tool_calls_streaming(previous_text, current_text, delta_text, previous_token_ids,
-current_token_ids, delta_token_ids, request)`, `ToolParserManager.register_module`); newer
-versions passing `tools` to the constructor are accepted. Not run inside vLLM here: every
+toolgram absolutely. Written against vLLM's ToolParser interface as its sources define it
+(vllm/entrypoints/openai/tool_parsers/abstract_tool_parser.py, later vllm/tool_parsers/):
+`ToolParser(tokenizer)` (or `(tokenizer, tools)`, as the 0.18 documentation has it),
+`extract_tool_calls(model_output, request)`, `extract_tool_calls_streaming(previous_text,
+current_text, delta_text, previous_token_ids, current_token_ids, delta_token_ids,
+request)`, `ToolParserManager.register_module(name=, module=, force=)`. Not run inside vLLM here: every
 decision is in toolgram.serving, tested without the engine; this file only converts.
 """
 

@@ -99,3 +99,28 @@ def test_every_corpus_stream_equals_the_one_shot_parse(corpus_cases, chunk):
             elif e.kind == "call_end" and e.call is not None:
                 accepted.append((e.call.name, args[e.openai_index]))
         assert accepted == [(call.name, call.arguments_json) for call in batch.calls], c.id
+
+
+def test_parse_jsonl_on_several_threads_prints_the_same_bytes(corpus_cases, tmp_path):
+    lines = []
+    for c in corpus_cases:
+        if c.profile_file is None and c.text.isascii():
+            lines.append({"id": c.id, "text": c.text.decode(), "tools": c.tools, "settings": c.settings,
+                          "profile": c.profile})
+    batch = tmp_path / "batch.jsonl"
+    # A bad line and a blank one among them: answered in their place, or skipped.
+    body = [json.dumps(l) for l in lines]
+    body.insert(5, "{not json")
+    body.insert(9, "   ")
+    batch.write_text("\n".join(body) + "\n")
+    one = run_cli("parse", "--jsonl", str(batch), "--jobs", "1")
+    assert one.returncode == 0, one.stderr
+    assert len(one.stdout.splitlines()) == len(lines) + 1
+    assert b'"message":"line 6: ' in one.stdout.splitlines()[5]
+    for jobs in ("2", "5"):
+        many = run_cli("parse", "--jsonl", str(batch), "--jobs", jobs)
+        assert many.returncode == 0 and many.stdout == one.stdout, jobs
+    summary = run_cli("parse", "--jsonl", str(batch), "--jobs", "3", "--summary")
+    assert summary.stdout == run_cli("parse", "--jsonl", str(batch), "--jobs", "1", "--summary").stdout
+    bad = run_cli("parse", "--jsonl", str(batch), "--jobs", "0")
+    assert bad.returncode == 2 and b"--jobs needs a whole number from 1 to 1024" in bad.stderr

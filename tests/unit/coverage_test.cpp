@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -700,4 +701,77 @@ TEST_CASE("cli coverage: exit codes for usage and input errors, and a report oth
         CHECK(after.out.find("1 changed, 0 added, 0 removed") != std::string::npos);
         CHECK(after.out.find("changed  a1  [alpha]  calls, error") != std::string::npos);
     }
+}
+
+TEST_CASE("coverage on several threads gives the report one thread gives, byte for byte", "[coverage][jobs]") {
+    const cov::Inputs in = cov::load_inputs({corpus_root.string()}, {});
+    REQUIRE(in.samples.size() > 1000);
+    const std::string one = cov::to_json(cov::run_coverage(in, 1)).dump();
+    for (unsigned jobs : {2u, 3u, 7u}) {
+        INFO("jobs " << jobs);
+        CHECK(cov::to_json(cov::run_coverage(in, jobs)).dump() == one);
+    }
+    // Input problems come first, as one thread reports them.
+    cov::Inputs with_problem = in;
+    with_problem.problems.push_back({"x.jsonl:1", "bad line"});
+    const cov::Report r = cov::run_coverage(with_problem, 3);
+    REQUIRE_FALSE(r.problems.empty());
+    CHECK(r.problems.front().where == "x.jsonl:1");
+}
+
+TEST_CASE("a report read back from json, and shards' reports merged, give the whole run's report", "[coverage][merge]") {
+    const cov::Inputs in = cov::load_inputs({corpus_root.string()}, {});
+    cov::Report whole = cov::run_coverage(in, 1);
+    const json whole_json = cov::to_json(whole);
+    // Read back: the same report, whatever its form (json, table, html).
+    const cov::Report back = cov::report_from_json(whole_json);
+    CHECK(cov::to_json(back) == whole_json);
+    CHECK(cov::render_table(back) == cov::render_table(whole));
+    CHECK(cov::render_html(back) == cov::render_html(whole));
+
+    // Three uneven shards, each reported alone and carried as json; models recur across them.
+    std::vector<cov::Report> parts;
+    const std::size_t n = in.samples.size();
+    for (auto [from, to] : {std::pair<std::size_t, std::size_t>{0, n / 5}, {n / 5, n / 2}, {n / 2, n}}) {
+        cov::Inputs shard;
+        shard.samples.assign(in.samples.begin() + static_cast<std::ptrdiff_t>(from),
+                             in.samples.begin() + static_cast<std::ptrdiff_t>(to));
+        parts.push_back(cov::report_from_json(cov::to_json(cov::run_coverage(shard, 1))));
+    }
+    CHECK(cov::to_json(cov::merge(std::move(parts))) == whole_json);
+
+    // The same output in two shards keeps a unique id, as load_inputs would give it.
+    cov::Inputs one;
+    one.samples.push_back(in.samples.front());
+    std::vector<cov::Report> twice{cov::run_coverage(one, 1), cov::run_coverage(one, 1)};
+    const cov::Report m = cov::merge(std::move(twice));
+    REQUIRE(m.outputs.size() == 2);
+    CHECK(m.outputs[1].id == m.outputs[0].id + "#2");
+    REQUIRE(m.models.size() == 1);
+    CHECK(m.models[0].outputs == 2);
+}
+
+TEST_CASE("a damaged report is refused, naming the field", "[coverage][merge]") {
+    cov::Inputs in = cov::load_inputs({(corpus_root / "hermes").string()}, {});
+    const json good = cov::to_json(cov::run_coverage(in, 1));
+    auto refused = [&](const std::function<void(json&)>& damage) {
+        json j = good;
+        damage(j);
+        try {
+            cov::report_from_json(j);
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    CHECK(refused([](json& j) { j["format"] = "other"; }) == "not a toolgram coverage report (write one with --format json)");
+    CHECK(refused([](json& j) { j["version"] = 2; }) == "version: only version 1 reports can be read");
+    CHECK(refused([](json& j) { j.erase("outputs"); }) == "outputs: missing");
+    CHECK(refused([](json& j) { j["models"][0]["grammars"][0]["calls"] = -1; }) == "models[0].grammars[0].calls: not a count");
+    CHECK(refused([](json& j) { j["models"][0]["grammars"][0]["rules"] = json::array(); }) ==
+          "models[0].grammars[0].rules: not an object");
+    CHECK(refused([](json& j) { j["outputs"][3]["saw_tool_syntax"] = "yes"; }) == "outputs[3].saw_tool_syntax: not a boolean");
+    CHECK(refused([](json& j) { j["models"][0]["grammars"].push_back(j["models"][0]["grammars"][0]); })
+              .find("listed twice") != std::string::npos);
+    CHECK(refused([](json&) {}) == "accepted");
 }
