@@ -30,6 +30,7 @@
 
 #include "coverage_bridge.hpp"
 #include "json_document.hpp"
+#include "json_writer.hpp"
 #include "profile_file.hpp"
 #include "toolgram/toolgram.hpp"
 
@@ -363,9 +364,7 @@ PYBIND11_MODULE(_toolgram, m) {
         .def_property_readonly("arguments", [](const PyCall& c) { return to_python(c.call.arguments); },
                                "The arguments object, as a dict.")
         .def_property_readonly("arguments_json",
-                               [](const PyCall& c) { return text_of(toolgram::to_openai_message({{c.call}, "", "", {}, {}})
-                                                                        ["tool_calls"][0]["function"]["arguments"]
-                                                                            .get<std::string>()); },
+                               [](const PyCall& c) { return text_of(toolgram::detail::compact_json(c.call.arguments)); },
                                "The arguments as the JSON string OpenAI's tool_calls carry.")
         .def_property_readonly("healed", [](const PyCall& c) { return c.call.healed; },
                                "The output was cut off where the call's closers were due, and they were supplied.")
