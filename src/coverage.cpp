@@ -1,6 +1,7 @@
 // `toolgram coverage`, the data side (coverage.hpp): reading labelled outputs, parsing
-// them under the rule-coverage collector, aggregating per model and grammar, the json
-// form of the report, and the comparison with a previous run. Rendering for people is in
+// them under the rule-coverage collector (ranges of them on threads), aggregating per model
+// and grammar, the json form of the report and its reading back, the merging of shards'
+// reports, and the comparison with a previous run. Rendering for people is in
 // coverage_render.cpp.
 #include "coverage.hpp"
 
@@ -8,8 +9,8 @@
 #include <atomic>
 #include <exception>
 #include <set>
-#include <thread>
 #include <system_error>
+#include <thread>
 
 #include "bounded_read.hpp"
 #include "json_document.hpp"
