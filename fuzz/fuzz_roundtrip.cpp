@@ -9,7 +9,7 @@
 // text that spells a syntax's own closing token (`</parameter>`, `<|…|>`, `<escape>`),
 // which tag-delimited text values cannot escape, and leading or trailing whitespace,
 // which several families define as layout around a value. Both are the syntaxes' limits,
-// not the parser's (FORMATS.md).
+// not the parser's.
 #include <cmath>
 #include <cstdint>
 #include <string>

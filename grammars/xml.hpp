@@ -6,7 +6,7 @@
 //
 // The grammar reads the element tree (grammars/markup.hpp); which element holds the name,
 // the id and each argument (attribute, nested field, JSON body, parameters) is decided by
-// the actions, which accept the key aliases of FORMATS.md. Parameter values are text and
+// the actions, which accept the key aliases docs/formats.md lists. Parameter values are text and
 // are typed from the tool's schema in phase two.
 #pragma once
 

@@ -3,8 +3,11 @@
 #include "block_reader.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <span>
 #include <type_traits>
+
+#include "grammar_def.hpp"
 
 namespace toolgram::detail {
 
@@ -116,13 +119,18 @@ std::string call_object_text(const Call& call, std::string_view name_key, std::s
 
 namespace {
 
-// A call object's fields and the keys each may stand under (FORMATS.md's aliases).
+// A call object's fields and the keys each may stand under (docs/formats.md lists them).
 constexpr const char* name_keys[] = {"name", "tool_name", "tool", "function"};
 constexpr const char* arguments_keys[] = {"arguments", "parameters", "params", "args", "input"};
 constexpr const char* id_keys[] = {"id", "tool_call_id", "call_id"};
 // What a call object's "type" says it is, in the shapes models copy (OpenAI, Llama,
 // Anthropic): syntax, not an argument.
 constexpr const char* call_types[] = {"function", "tool_use", "tool_call", "function_call"};
+
+template <std::size_t N>
+std::vector<std::string> listed(const char* const (&keys)[N]) {
+    return std::vector<std::string>(std::begin(keys), std::end(keys));
+}
 
 template <std::size_t N>
 bool one_of(std::string_view key, const char* const (&keys)[N]) {
@@ -296,6 +304,10 @@ void candidates_from_payload(const json& payload, const Candidate& proto, NameRu
 }
 void take_candidates_from_payload(json& payload, const Candidate& proto, NameRule rule, std::vector<Candidate>& out) {
     candidates_from(payload, proto, rule, out);
+}
+
+CallObjectKeys call_object_keys() {
+    return {listed(name_keys), listed(arguments_keys), listed(id_keys), listed(call_types)};
 }
 
 }  // namespace toolgram::detail

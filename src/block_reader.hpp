@@ -1,6 +1,6 @@
 // The machinery every grammar's reader shares: the block state (a ValueBuilder that also
 // knows the scan context), running a block rule at a marker, and turning a JSON payload
-// into candidates with the key aliases of FORMATS.md.
+// into candidates with the key aliases docs/formats.md lists.
 //
 // A rule that raises (malformed syntax after a commit point) becomes a *rejected*
 // candidate whose problem says what broke and where; a rule that simply does not match

@@ -69,6 +69,13 @@ struct MarkerUse {
 std::string render_calls(std::string_view grammar, const std::vector<Call>& calls, const Settings& settings);
 
 const GrammarDef* find_grammar(std::string_view name);
+// The keys a JSON call object's fields may stand under, in every grammar that reads call
+// objects (block_reader.cpp), and the "type" values that mark one: for the formats
+// reference (`toolgram profiles --formats`).
+struct CallObjectKeys {
+    std::vector<std::string> name, arguments, id, types;
+};
+CallObjectKeys call_object_keys();
 // Where a grammar is written, as paths from the source tree's root: its rules
 // (grammars/NAME.hpp) and actions (src/actions/NAME.cpp), or the shipped profile file it
 // is (grammars/declared/NAME.json). Empty for a name no grammar has.

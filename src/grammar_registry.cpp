@@ -21,7 +21,7 @@ extern const GrammarDef generic_grammar;
 extern const GrammarDef bracket_grammar;
 extern const GrammarDef xml_grammar;
 extern const GrammarDef text_kv_grammar;
-// Model families (FORMATS.md), one grammar each.
+// Model families (docs/formats.md), one grammar each.
 extern const GrammarDef hermes_grammar;
 extern const GrammarDef qwen3_coder_grammar;
 extern const GrammarDef seed_oss_grammar;

@@ -89,7 +89,7 @@ void configure_command_r(Settings& s) {
     add_content_marker(s, "<|END_TEXT|>");
 }
 
-// The generic formats of FORMATS.md, one profile each.
+// The generic formats (docs/formats.md), one profile each.
 const std::vector<ProfileRow>& generic_rows() {
     static const std::vector<ProfileRow> table = {
         {"tag", "any model prompted with the tag format",
@@ -233,7 +233,7 @@ void configure_muse_glimmer_own(Settings& s) {
     for (const char* m : {"<|start|>assistant<|message|>", " <|message|>", "<|end_of_text|>"}) add_content_marker(s, m);
 }
 
-// One row per model family of FORMATS.md.
+// One row per model family (docs/formats.md).
 const std::vector<ProfileRow>& family_rows() {
     static const std::vector<ProfileRow> table = {
         {"hermes", "Hermes 2 Pro / 3, Qwen2.5, Qwen3, QwQ, ERNIE 4.5, EXAONE, Granite 4",

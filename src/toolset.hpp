@@ -64,8 +64,8 @@ private:
 // Rewrites `nullable: true` as a union with "null", recursively.
 json normalise_schema(const json& schema);
 
-// Types one XML-style text value from its property schema (FORMATS.md, "Typing text
-// values from the schema"). Adds a note when the text does not fit and is kept. An object
+// Types one XML-style text value from its property schema (README, "How a parse works":
+// a string stays the text, other types read it as JSON or a Python literal). Adds a note when the text does not fit and is kept. An object
 // or array nested deeper than `max_depth` (Limits::max_depth) does not fit and sets
 // `too_deep`: the caller rejects the call with the limit, as a JSON payload would be.
 // `quoted`: the model quoted the value (Gemma's <escape>…<escape>), so the text "null"

@@ -1,5 +1,5 @@
 // Reader for the XML markup format (grammars/xml.hpp): reads the element tree, then finds
-// each call's name, id and arguments among the aliases FORMATS.md lists.
+// each call's name, id and arguments among the key aliases (docs/formats.md lists them).
 //
 // Where the arguments are a JSON body (<arguments>{…}</arguments>) they are read with the
 // lenient value grammar; where they are elements (<parameter name="k">v</parameter> or
