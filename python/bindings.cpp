@@ -143,8 +143,9 @@ py::object profile_error, tools_error, settings_error, tool_schema_warning;
     throw py::error_already_set();
 }
 
-std::vector<toolgram::Tool> tools_argument(const py::object& tools) {
-    if (tools.is_none()) return {};
+// None: no tool list (any name, nothing validated); a list, even empty: only its tools.
+std::optional<std::vector<toolgram::Tool>> tools_argument(const py::object& tools) {
+    if (tools.is_none()) return std::nullopt;
     json j;
     try {
         j = json_argument(tools, "tools");
@@ -437,10 +438,11 @@ PYBIND11_MODULE(_toolgram, m) {
                          py::object settings) {
                  toolgram::Profile p = profile_argument(profile, profile_file);
                  apply_settings(p, settings);
-                 std::vector<toolgram::Tool> t = tools_argument(tools);
+                 std::optional<std::vector<toolgram::Tool>> t = tools_argument(tools);
                  std::shared_ptr<const toolgram::Parser> parser;
                  try {
-                     parser = std::make_shared<const toolgram::Parser>(std::move(p), std::move(t));
+                     parser = t ? std::make_shared<const toolgram::Parser>(std::move(p), std::move(*t))
+                                : std::make_shared<const toolgram::Parser>(std::move(p));
                  } catch (const std::invalid_argument& e) {
                      raise(tools_error, e.what());
                  }
@@ -454,7 +456,8 @@ PYBIND11_MODULE(_toolgram, m) {
              py::arg("profile") = py::none(), py::kw_only(), py::arg("profile_file") = py::none(),
              py::arg("tools") = py::none(), py::arg("settings") = py::none(),
              "profile: a name from profiles() (default 'auto'); profile_file: a profile file's path instead; "
-             "tools: OpenAI tools (a list, or its JSON text); settings: {tool_required, accept_calls_in_reasoning, "
+             "tools: OpenAI tools (a list, or its JSON text); None: no tool list, any name accepted and nothing "
+             "validated (telemetry['validated'] is False); []: no tool may be called; settings: {tool_required, accept_calls_in_reasoning, "
              "accept_healed_calls, tag_open, tag_close, fallback_max_bytes, intent_markers, reasoning_start, "
              "reasoning_format}.")
         .def("parse",
@@ -565,7 +568,7 @@ PYBIND11_MODULE(_toolgram, m) {
     m.def("instruction",
           [](std::optional<std::string> profile, py::object tools, py::object profile_file) {
               const toolgram::Profile p = profile_argument(profile, profile_file);
-              return toolgram::format_instruction(p, tools_argument(tools));
+              return toolgram::format_instruction(p, tools_argument(tools).value_or(std::vector<toolgram::Tool>{}));
           },
           py::arg("profile") = py::none(), py::arg("tools") = py::none(), py::kw_only(),
           py::arg("profile_file") = py::none(),
@@ -606,7 +609,7 @@ PYBIND11_MODULE(_toolgram, m) {
                   o.profile = profile;
               }
               if (!profile_file.is_none()) o.profile_file = profile_argument(std::nullopt, profile_file);
-              if (!tools.is_none()) o.tools = tools_argument(tools);
+              o.tools = tools_argument(tools);
               o.model = model;
               o.jobs = jobs_argument(jobs);
               if (py::isinstance<py::str>(inputs) || py::hasattr(inputs, "__fspath__") || py::isinstance<py::dict>(inputs))

@@ -424,7 +424,8 @@ Report run_samples(const Sample* begin, const Sample* end) {
         const Sample& s = *sp;
         std::optional<Parser> parser;
         try {
-            parser.emplace(s.profile, s.tools);
+            if (s.tools) parser.emplace(s.profile, *s.tools);
+            else parser.emplace(s.profile);
         } catch (const std::exception& e) {
             report.problems.push_back({s.id, e.what()});
             continue;

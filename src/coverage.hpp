@@ -33,7 +33,7 @@ struct Sample {
     std::string id;       // unique in a run: the line's "id", FILE:LINE, or FOLDER/CASE
     std::string model;    // the label the report groups by
     Profile profile;
-    std::vector<Tool> tools;
+    std::optional<std::vector<Tool>> tools;  // none: no tool list (names as written, nothing validated)
     std::string text;
     std::optional<json> expect_calls;  // [{"name", "arguments", "id"?}], ids not compared
 };

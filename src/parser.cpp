@@ -365,7 +365,7 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
     } else if (c.role == Role::fallback && c.end - c.begin > settings.fallback_max_bytes) {
         reason = "fallback gate: candidate of " + std::to_string(c.end - c.begin) + " bytes exceeds " +
                  std::to_string(settings.fallback_max_bytes);
-    } else if (c.role == Role::fallback && toolset.empty()) {
+    } else if (c.role == Role::fallback && !tool_list) {
         reason = "fallback gate: no tool list to check the name against";
     } else if (c.role == Role::fallback && fallback_count != 1) {
         reason = "fallback gate: " + std::to_string(fallback_count) +
@@ -377,7 +377,11 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
     }
 
     if (reason.empty()) {
-        if (!toolset.empty()) {
+        if (tool_list && toolset.empty()) {
+            // Declared, and empty: the caller allows no call at all. Fail closed.
+            reason = "no tool may be called: the tool list is empty";
+            format_fault = true;
+        } else if (tool_list) {
             const auto res = toolset.resolve(c.name, c.qualified_name);
             if (res.index < 0) {
                 reason = res.error;
@@ -456,6 +460,7 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
 
 Result Parser::Impl::parse(std::string_view text) const {
     Result result;
+    result.telemetry.validated = tool_list;
     const Settings& settings = profile.settings;
     const Limits& limits = settings.limits;
     ScanContext ctx(text, settings);
@@ -762,6 +767,7 @@ Result Parser::Impl::parse(std::string_view text) const {
 
 // -------------------------------------------------------------------------------------------
 
+Parser::Parser(Profile profile) : impl_(std::make_unique<Impl>(std::move(profile), std::nullopt)) {}
 Parser::Parser(Profile profile, std::vector<Tool> tools)
     : impl_(std::make_unique<Impl>(std::move(profile), std::move(tools))) {}
 Parser::~Parser() = default;
@@ -782,6 +788,7 @@ Result Parser::parse(std::string_view text) const {
 
 const Profile& Parser::profile() const { return impl_->profile; }
 const std::vector<Tool>& Parser::tools() const { return impl_->tools; }
+bool Parser::has_tool_list() const { return impl_->tool_list; }
 const std::vector<ToolProblem>& Parser::tool_problems() const { return impl_->toolset.problems(); }
 
 }  // namespace toolgram

@@ -50,6 +50,9 @@ inline Profile checked_limits(Profile p) {
 
 struct Parser::Impl {
     Profile profile;
+    // Whether a tool list was given at all. Without one, any name is accepted as written
+    // and nothing is validated; with one, even empty, only its tools may be called.
+    bool tool_list;
     std::vector<Tool> tools;
     detail::ToolSet toolset;
     std::vector<std::pair<const GrammarDef*, Role>> grammars;
@@ -61,8 +64,11 @@ struct Parser::Impl {
     // where every grammar declined: their syntax holding nothing readable.
     std::vector<detail::MarkerUse> role_markers[2];
 
-    Impl(Profile p, std::vector<Tool> t)
-        : profile(detail::checked_limits(std::move(p))), tools(std::move(t)), toolset(tools) {
+    Impl(Profile p, std::optional<std::vector<Tool>> t)
+        : profile(detail::checked_limits(std::move(p))),
+          tool_list(t.has_value()),
+          tools(t ? std::move(*t) : std::vector<Tool>{}),
+          toolset(tools) {
         for (const auto& use : profile.grammars) {
             const GrammarDef* g = detail::find_grammar(use.grammar);
             if (!g) throw std::invalid_argument("profile \"" + profile.name + "\" names unknown grammar \"" + use.grammar + "\"");

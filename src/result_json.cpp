@@ -78,6 +78,7 @@ json to_json(Result&& r) {
         {"healed", t.healed},
         {"schema_validation", schema_validation},
         {"saw_tool_syntax", t.saw_tool_syntax},
+        {"validated", t.validated},
         {"rejected", rejected},
         {"candidates", candidates},
     };

@@ -977,7 +977,7 @@ struct StreamParser::Impl {
         if ((c.repairs & detail::repair_leading_zeros) && detail::holds_ambiguous_number(c.arguments)) return false;
         std::string name;
         const json* schema = nullptr;
-        if (!p.toolset.empty()) {
+        if (p.tool_list) {
             const auto res = p.toolset.resolve(c.name, c.qualified_name);
             if (res.index < 0) return false;
             name = p.toolset.tool(res.index).name;
@@ -1148,7 +1148,7 @@ struct StreamParser::Impl {
         Candidate c = b.candidates.front();
         if (!c.cut_text || !c.arguments_are_text || c.text_is_quoted) return false;
         const Candidate::CutText cut = *c.cut_text;
-        if (!p.toolset.empty()) {
+        if (p.tool_list) {
             const auto res = p.toolset.resolve(c.name, c.qualified_name);
             if (res.index < 0) return false;
             const json& schema = p.toolset.schema(res.index);

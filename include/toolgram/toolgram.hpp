@@ -337,6 +337,9 @@ struct Telemetry {
     std::vector<std::string> repairs;  // union over accepted calls, in order seen
     bool healed = false;
     bool saw_tool_syntax = false;
+    // False when the Parser has no tool list: names were taken as written and no
+    // arguments were checked against a schema.
+    bool validated = true;
     std::vector<CandidateReport> candidates;  // one per candidate, in input order
     std::vector<Rejection> rejected;
 };
@@ -384,11 +387,17 @@ struct ToolProblem {
 
 class Parser {
 public:
+    // With no tool list, any tool name is accepted as written and no arguments are
+    // validated; every result says so (Telemetry::validated is false). Use it to see what
+    // a model writes, not to act on it.
+    explicit Parser(Profile profile);
+    // With a tool list, even an empty one, only its tools may be called: with none
+    // declared, every call is refused ("no tool may be called: the tool list is empty").
     // Compiles every tool's schema once (toolgram's own JSON Schema validator, src/schema/).
     // Throws std::invalid_argument on an unknown grammar in the profile, a limits.max_depth
     // of 0 or above Limits::max_depth_ceiling, a tool with no name or a name declared twice.
     // A schema that cannot be used does not throw: see tool_problems().
-    explicit Parser(Profile profile, std::vector<Tool> tools = {});
+    Parser(Profile profile, std::vector<Tool> tools);
     ~Parser();
     Parser(Parser&&) noexcept;
     Parser& operator=(Parser&&) noexcept;
@@ -398,6 +407,8 @@ public:
 
     const Profile& profile() const;
     const std::vector<Tool>& tools() const;
+    // Whether the Parser was given a tool list (possibly empty).
+    bool has_tool_list() const;
     // The tools whose schema cannot be used, found when the Parser was built; their calls
     // are refused with the message. Empty when every schema compiled.
     const std::vector<ToolProblem>& tool_problems() const;

@@ -89,7 +89,8 @@ class ParserCache:
             if parser is not None:
                 self._parsers.move_to_end(key)
                 return parser
-        parser = Parser(profile, tools=tools or None, settings=ENGINE_SETTINGS)
+        # An empty list is a list: a request that declares no tools may call none.
+        parser = Parser(profile, tools=tools, settings=ENGINE_SETTINGS)
         with self._lock:
             self._parsers[key] = parser
             while len(self._parsers) > self._size:

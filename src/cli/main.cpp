@@ -38,6 +38,7 @@
 
 namespace toolgram::cli {
 int coverage_command(const std::vector<std::string>& args);  // src/cli/coverage_command.cpp
+int formats_reference();                                      // src/cli/formats_command.cpp
 }
 
 namespace {
@@ -171,7 +172,9 @@ const char* parse_help =
     "  --profile-file FILE   a profile described in JSON, its syntax read at run time\n"
     "                        (docs/profile-files.md); an invalid file is an input error\n"
     "  --tools FILE          tools the model may call: OpenAI's tools array, or {name, parameters}\n"
-    "                        objects. Without it any name is accepted and nothing is validated.\n"
+    "                        objects. Without it any name is accepted and nothing is validated\n"
+    "                        (stderr and each result's telemetry say so); an empty list, [], lets\n"
+    "                        no tool be called.\n"
     "  --openai              print an OpenAI chat-completion assistant message instead\n"
     "  --jobs N              --jsonl: answer lines on N threads (default: every core); the output\n"
     "                        is the same, in input order\n"
@@ -226,12 +229,14 @@ const char* stream_help =
     "  --pretty: as for 'toolgram parse'\n";
 
 const char* profiles_help =
-    "usage: toolgram profiles [--aliases | --model NAME | --for-template FILE]\n"
+    "usage: toolgram profiles [--aliases | --formats | --model NAME | --for-template FILE]\n"
     "\n"
     "Lists the built-in profiles and their grammars; those toolgram ships as profile files\n"
     "(grammars/declared/NAME.json, compiled in) say so with their path.\n"
     "  --aliases            the serving engines' parser names (vLLM's and SGLang's --tool-call-parser,\n"
     "                       llama.cpp's chat formats), each with the profile --profile resolves it to\n"
+    "  --formats            the formats reference in Markdown (docs/formats.md): each profile's models,\n"
+    "                       engines' names, grammar files, and its syntax byte for byte\n"
     "  --model NAME         the profiles for a model (NAME found in a profile's models, its name, or\n"
     "                       an engine parser's name or models, ignoring case), with the files its\n"
     "                       grammars are written in. Exit codes: 0 found, 5 none ('unknown').\n"
@@ -247,10 +252,11 @@ const char* profiles_help =
     "                       longer than 17 MiB), 2 usage.\n";
 
 const char* instruction_help =
-    "usage: toolgram instruction (--profile NAME | --profile-file FILE) [--tools TOOLS.json]\n"
+    "usage: toolgram instruction [--profile NAME | --profile-file FILE] [--tools TOOLS.json]\n"
     "\n"
     "Prints the system-prompt text that tells a model how to write calls in the profile's\n"
-    "primary syntax, followed by the tool list.\n";
+    "primary syntax (the profile defaults to auto), followed\n"
+    "by the tool list.\n";
 
 // A file or stdin, whole, within `limit`. Pipes and FIFOs are fine (a model's output is
 // often piped in); a directory is an input error, as is anything longer than the limit.
@@ -339,6 +345,23 @@ void report_tool_problems(const toolgram::Parser& parser) {
     for (const auto& p : parser.tool_problems()) report_tool_problem(p);
 }
 
+// No tool list: names are taken as written and nothing is validated. Results say so in
+// their telemetry ("validated": false); people are told once per run, on stderr, once a
+// result was made (an input that could not be read gets its error alone).
+using ToolList = std::optional<std::vector<toolgram::Tool>>;
+
+void report_unvalidated() {
+    static bool told = false;
+    if (told) return;
+    told = true;
+    std::cerr << "toolgram: no --tools given: any tool name is accepted as written and no arguments are validated\n";
+}
+
+toolgram::Parser make_parser(toolgram::Profile profile, ToolList tools) {
+    if (!tools) return toolgram::Parser(std::move(profile));
+    return toolgram::Parser(std::move(profile), std::move(*tools));
+}
+
 // The profile file, read once per run (a JSONL batch would otherwise read it per line).
 const toolgram::Profile& profile_from_file(const std::string& path) {
     static std::optional<std::pair<std::string, toolgram::Profile>> loaded;
@@ -399,9 +422,10 @@ struct JsonlAnswer {
     json out;
     std::optional<std::string> summary;
     std::vector<toolgram::ToolProblem> tool_problems;
+    bool unvalidated = false;  // parsed with no tool list
 };
 
-JsonlAnswer answer_line(const ParseOptions& o, const std::vector<toolgram::Tool>& default_tools, const JsonlLine& line,
+JsonlAnswer answer_line(const ParseOptions& o, const ToolList& default_tools, const JsonlLine& line,
                         const toolgram::detail::ReadLimit& limit) {
     const std::string line_no = "line " + std::to_string(line.number) + ": ";
     JsonlAnswer a;
@@ -418,7 +442,7 @@ JsonlAnswer answer_line(const ParseOptions& o, const std::vector<toolgram::Tool>
         if (auto it = in.find("id"); it != in.end()) id = *it;
         auto text = in.find("text");
         if (text == in.end() || !text->is_string()) throw std::invalid_argument("line has no \"text\" string");
-        std::vector<toolgram::Tool> tools = default_tools;
+        ToolList tools = default_tools;
         if (auto t = in.find("tools"); t != in.end()) tools = toolgram::tools_from_json(*t);
         std::string profile = o.profile;
         const auto named = in.find("profile");
@@ -428,7 +452,8 @@ JsonlAnswer answer_line(const ParseOptions& o, const std::vector<toolgram::Tool>
         // The line's own settings, checked as coverage's inputs' are; an unknown or
         // ill-typed one fails the line with its error object.
         if (auto st = in.find("settings"); st != in.end()) toolgram::apply_input_settings(line_profile, *st);
-        toolgram::Parser parser(std::move(line_profile), std::move(tools));
+        a.unvalidated = !tools;
+        const toolgram::Parser parser = make_parser(std::move(line_profile), std::move(tools));
         a.tool_problems = parser.tool_problems();
         toolgram::Result r = parser.parse(text->get<std::string>());
         if (o.summary) {
@@ -450,7 +475,7 @@ JsonlAnswer answer_line(const ParseOptions& o, const std::vector<toolgram::Tool>
 // than the output limit gets its error object as soon as it passes the limit, and its rest
 // is skipped unread. With --jobs N, N threads answer lines side by side (OrderedPool); the
 // output is the same bytes, in the same order.
-int run_jsonl(const ParseOptions& o, const std::vector<toolgram::Tool>& default_tools) {
+int run_jsonl(const ParseOptions& o, const ToolList& default_tools) {
     std::optional<toolgram::detail::InputFile> file;
     try {
         file.emplace(o.file, toolgram::detail::FileTypes::any_but_directory);
@@ -465,6 +490,7 @@ int run_jsonl(const ParseOptions& o, const std::vector<toolgram::Tool>& default_
         if (a.summary) std::cout << *a.summary << "\n";
         else print_json(a.out, o.pretty);
         flush_stdout();
+        if (a.unvalidated) report_unvalidated();
     };
     auto work = [&](JsonlLine& line) { return answer_line(o, default_tools, line, limit); };
     std::optional<toolgram::cli::OrderedPool<JsonlLine, JsonlAnswer>> pool;
@@ -555,11 +581,11 @@ int cmd_parse(const std::vector<std::string>& args) {
         else throw UsageError("more than one input file given: " + o.file + " and " + a);
     }
     check_profile_choice(o);
-    const std::vector<toolgram::Tool> tools = o.tools_path.empty() ? std::vector<toolgram::Tool>{} : read_tools(o.tools_path);
+    const ToolList tools = o.tools_path.empty() ? ToolList{} : ToolList{read_tools(o.tools_path)};
     if (o.jsonl) return run_jsonl(o, tools);
     std::optional<toolgram::Parser> parser;
     try {
-        parser.emplace(make_profile(o.profile, o), tools);
+        parser.emplace(make_parser(make_profile(o.profile, o), tools));
     } catch (const std::invalid_argument& e) {
         throw InputError(e.what());
     }
@@ -568,11 +594,10 @@ int cmd_parse(const std::vector<std::string>& args) {
     std::string text = read_input(o.file, toolgram::detail::output_limit(parser->profile().settings.limits));
     toolgram::Result r = parser->parse(text);
     std::string().swap(text);  // the result holds what is printed: the input's memory goes back first
-    if (o.summary) {
-        std::cout << summary_line("", r) << "\n";
-        return 0;
-    }
-    print_json(o.openai ? toolgram::to_openai_message(r) : toolgram::to_json(std::move(r)), o.pretty);
+    if (o.summary) std::cout << summary_line("", r) << "\n";
+    else print_json(o.openai ? toolgram::to_openai_message(r) : toolgram::to_json(std::move(r)), o.pretty);
+    flush_stdout();
+    if (!tools) report_unvalidated();  // once the result it is said of was written
     return 0;
 }
 
@@ -596,10 +621,10 @@ int cmd_stream(const std::vector<std::string>& args) {
         else throw UsageError("more than one input file given: " + o.file + " and " + a);
     }
     check_profile_choice(o);
-    const std::vector<toolgram::Tool> tools = o.tools_path.empty() ? std::vector<toolgram::Tool>{} : read_tools(o.tools_path);
+    const ToolList tools = o.tools_path.empty() ? ToolList{} : ToolList{read_tools(o.tools_path)};
     std::optional<toolgram::Parser> parser;
     try {
-        parser.emplace(make_profile(o.profile, o), tools);
+        parser.emplace(make_parser(make_profile(o.profile, o), tools));
     } catch (const std::invalid_argument& e) {
         throw InputError(e.what());
     }
@@ -640,6 +665,8 @@ int cmd_stream(const std::vector<std::string>& args) {
     toolgram::StreamParser::Finished fin = stream.finish();
     print(fin.events);
     print_json(json{{"event", "end"}, {"result", toolgram::to_json(std::move(fin.result))}}, o.pretty);
+    flush_stdout();
+    if (!tools) report_unvalidated();  // once the result it is said of was written
     return 0;
 }
 
@@ -805,12 +832,13 @@ int run(const std::string& command, std::vector<std::string>& args) {
             if (wants_help)
                 std::cout << profiles_help;
             else if (args.size() == 1 && args[0] == "--aliases") return cmd_profile_aliases();
+            else if (args.size() == 1 && args[0] == "--formats") return toolgram::cli::formats_reference();
             else if (args.size() == 2 && args[0] == "--model" && !args[1].empty()) return cmd_profiles_for_model(args[1]);
             else if (!args.empty() && args[0] == "--model") throw UsageError("--model needs one NAME (part of a model's name)");
             else if (args.size() == 2 && args[0] == "--for-template") return cmd_profile_for_template(args[1]);
             else if (!args.empty() && args[0] == "--for-template") throw UsageError("--for-template needs one FILE (or - for stdin)");
             else if (!args.empty())
-                throw UsageError("profiles takes no arguments but --aliases, --model NAME or --for-template FILE");
+                throw UsageError("profiles takes no arguments but --aliases, --formats, --model NAME or --for-template FILE");
             return wants_help ? 0 : cmd_profiles();
         }
         if (command == "grammars") {

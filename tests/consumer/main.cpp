@@ -7,7 +7,7 @@
 #include <iostream>
 
 int main() try {
-    toolgram::Parser parser(toolgram::builtin_profile("tag"), {});
+    toolgram::Parser parser(toolgram::builtin_profile("tag"));
     const toolgram::Result result = parser.parse(
         R"([TOOL_CALL]{"name":"get_weather","arguments":{"city":"Antwerp"}}[/TOOL_CALL])");
 

@@ -35,11 +35,11 @@ class Case:
     text: bytes
     profile: Optional[str]
     profile_file: Optional[Path]
-    tools: list
+    tools: Optional[list]  # None: no tool list ("tools": "none")
     settings: dict = field(default_factory=dict)
 
     def parser_args(self) -> dict[str, Any]:
-        args: dict[str, Any] = {"tools": self.tools or None, "settings": self.settings or None}
+        args: dict[str, Any] = {"tools": self.tools, "settings": self.settings or None}
         if self.profile_file is not None:
             args["profile_file"] = str(self.profile_file)
         else:
@@ -56,7 +56,7 @@ def _load_cases() -> list[Case]:
     for txt in sorted(CORPUS.glob("*/*.txt")):
         spec = json.loads(txt.with_name(txt.stem + ".expect.json").read_text())
         tools = spec.get("tools", "default")
-        tools = [] if tools == "none" else default_tools if tools == "default" else tools
+        tools = None if tools == "none" else default_tools if tools == "default" else tools
         profile_file = txt.parent / spec["profile_file"] if "profile_file" in spec else None
         profile = spec.get("profile") or (txt.parent.name if txt.parent.name in profiles else "auto")
         cases.append(Case(f"{txt.parent.name}/{txt.stem}", txt, txt.read_bytes(), None if profile_file else profile,

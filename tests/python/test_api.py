@@ -294,3 +294,15 @@ def test_warnings_do_not_fire_for_good_tools():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         toolgram.Parser("hermes", tools=[WEATHER])
+
+
+def test_an_empty_tools_list_lets_no_tool_be_called_and_none_is_unvalidated():
+    text = '<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>'
+    closed = toolgram.Parser("hermes", tools=[]).parse(text)
+    assert closed.calls == []
+    assert [r["reason"] for r in closed.telemetry["rejected"]] == ["no tool may be called: the tool list is empty"]
+    assert closed.telemetry["validated"] is True
+    open_ = toolgram.Parser("hermes").parse(text)
+    assert [c.name for c in open_.calls] == ["get_weather"]
+    assert open_.telemetry["validated"] is False
+    assert toolgram.Parser("hermes", tools=[WEATHER]).parse(text).telemetry["validated"] is True

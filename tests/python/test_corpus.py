@@ -36,16 +36,19 @@ def cli_results(cases, tmp: Path) -> dict:
         except UnicodeDecodeError:
             args = ["parse", str(c.path)]
             args += ["--profile-file", str(c.profile_file)] if c.profile_file else ["--profile", c.profile]
-            tools = tmp / "tools.json"
-            tools.write_text(json.dumps(c.tools))
-            args += ["--tools", str(tools)]
+            if c.tools is not None:
+                tools = tmp / "tools.json"
+                tools.write_text(json.dumps(c.tools))
+                args += ["--tools", str(tools)]
             for k, v in c.settings.items():
                 args += FLAGS[k](v)
             p = run_cli(*args)
             assert p.returncode == 0, p.stderr
             out[c.id] = json.loads(p.stdout)
             continue
-        line = {"id": c.id, "text": text, "tools": c.tools, "settings": c.settings}
+        line = {"id": c.id, "text": text, "settings": c.settings}
+        if c.tools is not None:
+            line["tools"] = c.tools
         if not c.profile_file:
             line["profile"] = c.profile
         batches.setdefault(c.profile_file, []).append(line)
@@ -105,8 +108,10 @@ def test_parse_jsonl_on_several_threads_prints_the_same_bytes(corpus_cases, tmp_
     lines = []
     for c in corpus_cases:
         if c.profile_file is None and c.text.isascii():
-            lines.append({"id": c.id, "text": c.text.decode(), "tools": c.tools, "settings": c.settings,
-                          "profile": c.profile})
+            line = {"id": c.id, "text": c.text.decode(), "settings": c.settings, "profile": c.profile}
+            if c.tools is not None:
+                line["tools"] = c.tools
+            lines.append(line)
     batch = tmp_path / "batch.jsonl"
     # A bad line and a blank one among them: answered in their place, or skipped.
     body = [json.dumps(l) for l in lines]

@@ -37,7 +37,7 @@ std::vector<std::string> reasons(const Result& r) {
 Result parse(const std::string& profile, const std::string& text, bool tools = true, bool required = false) {
     toolgram::Profile p = toolgram::builtin_profile(profile);
     p.settings.tool_required = required;
-    return Parser(p, tools ? weather_tools() : std::vector<toolgram::Tool>{}).parse(text);
+    return (tools ? Parser(p, weather_tools()) : Parser(p)).parse(text);
 }
 
 const json paris = json::array({{{"id", "call_0"}, {"name", "get_weather"}, {"arguments", {{"city", "Paris"}}}}});

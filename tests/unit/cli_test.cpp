@@ -710,3 +710,58 @@ TEST_CASE("cli --profile-file: an invalid file is an input error naming the fiel
     CHECK(clash.exit_code == 2);
     CHECK(clash.err == "toolgram: --profile and --profile-file both name a profile: give one\n");
 }
+
+TEST_CASE("cli: an empty tools list lets no tool be called and no tools at all is said on stderr and in telemetry",
+          "[cli][tools]") {
+    Scratch s;
+    const std::string empty = s.write("empty.json", "[]");
+    const std::string tools = s.write("tools.json", tools_json);
+    const std::string in = s.write("in.txt", weather_tag);
+
+    // []: fail closed. The call is refused with the reason; nothing said on stderr.
+    Run r = run_cli(s, "parse " + shell_quote(in) + " --profile tag --tools " + shell_quote(empty));
+    REQUIRE(r.exit_code == 0);
+    json j = json::parse(r.out);
+    CHECK(j["calls"] == json::array());
+    REQUIRE(j["telemetry"]["rejected"].size() == 1);
+    CHECK(j["telemetry"]["rejected"][0]["reason"] == "no tool may be called: the tool list is empty");
+    CHECK(j["telemetry"]["validated"] == true);
+    CHECK(r.err.empty());
+
+    // No --tools: the call as written, flagged unvalidated, and told once on stderr.
+    r = run_cli(s, "parse " + shell_quote(in) + " --profile tag");
+    REQUIRE(r.exit_code == 0);
+    j = json::parse(r.out);
+    CHECK(j["calls"] == json::array({weather_call}));
+    CHECK(j["telemetry"]["validated"] == false);
+    CHECK(r.err == "toolgram: no --tools given: any tool name is accepted as written and no arguments are validated\n");
+
+    // With tools: validated, nothing on stderr.
+    r = run_cli(s, "parse " + shell_quote(in) + " --profile tag --tools " + shell_quote(tools));
+    j = json::parse(r.out);
+    CHECK(j["calls"] == json::array({weather_call}));
+    CHECK(j["telemetry"]["validated"] == true);
+    CHECK(r.err.empty());
+
+    // The stream: nothing announced under [], and the end equal to the one-shot parse.
+    r = run_cli(s, "stream " + shell_quote(in) + " --profile tag --tools " + shell_quote(empty) + " --chunk 3");
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("tool_call_begin") == std::string::npos);
+    CHECK(r.out.find("no tool may be called: the tool list is empty") != std::string::npos);
+
+    // JSONL: a line's own "tools": [] is a list too; a line without tools and no --tools is
+    // unvalidated, said once however many lines.
+    const std::string batch = s.write(
+        "batch.jsonl", json({{"id", "a"}, {"text", weather_tag}, {"profile", "tag"}, {"tools", json::array()}}).dump() +
+                           "\n" + json({{"id", "b"}, {"text", weather_tag}, {"profile", "tag"}}).dump() + "\n" +
+                           json({{"id", "c"}, {"text", weather_tag}, {"profile", "tag"}}).dump() + "\n");
+    r = run_cli(s, "parse --jsonl " + shell_quote(batch) + " --jobs 2");
+    REQUIRE(r.exit_code == 0);
+    const auto out = lines_of(r.out);
+    REQUIRE(out.size() == 3);
+    CHECK(json::parse(out[0])["calls"] == json::array());
+    CHECK(json::parse(out[0])["telemetry"]["validated"] == true);
+    CHECK(json::parse(out[1])["calls"] == json::array({weather_call}));
+    CHECK(json::parse(out[1])["telemetry"]["validated"] == false);
+    CHECK(r.err == "toolgram: no --tools given: any tool name is accepted as written and no arguments are validated\n");
+}

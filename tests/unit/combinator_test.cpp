@@ -190,6 +190,24 @@ TEST_CASE("fallback gate: the name must be on an allow-list", "[combinator][gate
         CHECK(r.telemetry.candidates[0].schema == "skipped");
         CHECK(r.telemetry.candidates[0].schema_reason == "no tools given");
     }
+    SECTION("an empty tool list is a list: every call is refused, fallback or primary (fail closed)") {
+        const std::string text = GENERATE(as<std::string>{}, R"({"name": "get_weather", "arguments": {"city": "Antwerp"}})",
+                                          weather_tag);
+        const Result r = Parser(p, std::vector<Tool>{}).parse(text);
+        INFO(toolgram::to_json(r).dump(2));
+        CHECK(r.calls.empty());
+        CHECK(rejection_reasons(r) == std::vector<std::string>{"no tool may be called: the tool list is empty"});
+        CHECK(r.telemetry.validated);
+        CHECK(toolgram::to_json(r)["telemetry"]["validated"] == true);
+        CHECK(Parser(p, std::vector<Tool>{}).has_tool_list());
+    }
+    SECTION("no tool list: every result says nothing was validated") {
+        const Result r = Parser(p).parse("no call at all");
+        CHECK_FALSE(r.telemetry.validated);
+        CHECK(toolgram::to_json(r)["telemetry"]["validated"] == false);
+        CHECK_FALSE(Parser(p).has_tool_list());
+        CHECK(Parser(p, weather_tools()).parse("no call at all").telemetry.validated);
+    }
     SECTION("a name not on the list is rejected, fallback or primary") {
         const std::string text = GENERATE(as<std::string>{}, R"({"name": "delete_all", "arguments": {}})",
                                           R"([TOOL_CALL]{"name": "delete_all", "arguments": {}}[/TOOL_CALL])");

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -89,11 +90,16 @@ inline void apply_case_settings(toolgram::Profile& p, const json& spec) {
     if (s.contains("intent_markers")) p.settings.intent_markers = s["intent_markers"].get<std::vector<std::string>>();
 }
 
-inline std::vector<toolgram::Tool> tools_for(const json& spec) {
+// "tools": "none" is no tool list at all: names as written, nothing validated.
+inline std::optional<std::vector<toolgram::Tool>> tools_for(const json& spec) {
     const json t = spec.value("tools", json("default"));
-    if (t == "none") return {};
+    if (t == "none") return std::nullopt;
     if (t == "default") return toolgram::tools_from_json(json::parse(slurp(corpus_root / "tools.json")));
     return toolgram::tools_from_json(t);
+}
+
+inline toolgram::Parser parser_with(toolgram::Profile profile, const std::optional<std::vector<toolgram::Tool>>& tools) {
+    return tools ? toolgram::Parser(std::move(profile), *tools) : toolgram::Parser(std::move(profile));
 }
 
 }  // namespace toolgram_test

@@ -43,7 +43,7 @@ TEST_CASE("golden corpus: each model output parses to its expected result", "[co
             REQUIRE(fs::exists(c.expect));
             const json spec = json::parse(slurp(c.expect));
             const json& want = spec.at("expect");
-            toolgram::Parser parser(profile_for(spec, c.text.parent_path()), tools_for(spec));
+            toolgram::Parser parser = parser_with(profile_for(spec, c.text.parent_path()), tools_for(spec));
             const json got = toolgram::to_json(parser.parse(slurp(c.text)));
             CAPTURE(got.dump(2));
 

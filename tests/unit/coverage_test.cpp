@@ -542,7 +542,8 @@ TEST_CASE("coverage of a corpus folder labels it by name and uses its profile", 
     CHECK(in.samples[0].id == "hermes/one");
     CHECK(in.samples[0].model == "hermes");
     CHECK(in.samples[0].profile.name == "hermes");  // a folder named after a profile
-    CHECK(in.samples[0].tools.size() == 2);         // the corpus tools.json
+    REQUIRE(in.samples[0].tools);
+    CHECK(in.samples[0].tools->size() == 2);  // the corpus tools.json
     CHECK(in.samples[1].expect_calls == std::nullopt);
     CHECK(in.samples[2].model == "my-model-7b");
     CHECK(in.samples[2].profile.name == "auto");
@@ -560,7 +561,8 @@ TEST_CASE("coverage of a corpus folder labels it by name and uses its profile", 
     REQUIRE(slash.samples.size() == 2);
     CHECK(slash.samples[0].id == "hermes/one");
     CHECK(slash.samples[0].profile.name == "hermes");
-    CHECK(slash.samples[0].tools.size() == 2);
+    REQUIRE(slash.samples[0].tools);
+    CHECK(slash.samples[0].tools->size() == 2);
 
     CHECK_THROWS_AS(cov::load_inputs({s.path("nothing-here")}, {}), cov::InputFileError);
     s.write("empty/readme.md", "no cases");

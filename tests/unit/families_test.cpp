@@ -4,12 +4,13 @@
 //  - auto agrees: each family's corpus parsed with `auto` gives the calls its own profile
 //    gives (families without a marker of their own are reached through auto's gated
 //    fallbacks, so there the caller says a tool call is required);
-//  - a corpus: at least 12 cases per model family of FORMATS.md, at least 3 of them
+//  - a corpus: at least 12 cases per surveyed model family, at least 3 of them
 //    negatives; a syntax added later (scripts/new-grammar) starts from one case that
 //    yields a call, and docs/adding-a-grammar.md takes it from there.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <catch2/catch.hpp>
@@ -23,7 +24,8 @@ namespace {
 
 const fs::path corpus_root = fs::path(TOOLGRAM_SOURCE_DIR) / "corpus";
 const std::vector<std::string> generic_profiles = {"auto", "tag", "marker", "json", "generic", "bracket", "xml", "text_kv"};
-// The model families FORMATS.md surveys. Every one must keep its profile and its full
+// The model families surveyed when the families were first built (docs/formats.md has their
+// syntaxes now). Every one must keep its profile and its full
 // corpus; a profile not listed here is a syntax added since (scripts/new-grammar).
 const std::vector<std::string> formats_md_families = {
     "hermes", "longcat", "qwen3_coder", "seed_oss", "glm45", "minimax_m2", "minicpm5", "step3",
@@ -129,9 +131,12 @@ TEST_CASE("auto agrees with each family's own profile on that family's corpus", 
             if (spec.value("profile", family) != family) continue;  // a case that pins another profile
             DYNAMIC_SECTION(family << "/" << f.path().stem().string()) {
                 const json tools_spec = spec.value("tools", json("default"));
-                std::vector<toolgram::Tool> tools;
+                std::optional<std::vector<toolgram::Tool>> tools;  // "none": no tool list at all
                 if (tools_spec == "default") tools = corpus_tools();
                 else if (tools_spec != "none") tools = toolgram::tools_from_json(tools_spec);
+                const auto parser = [&](const toolgram::Profile& p) {
+                    return tools ? toolgram::Parser(p, *tools) : toolgram::Parser(p);
+                };
                 const json s = spec.value("settings", json::object());
                 toolgram::Profile own = toolgram::builtin_profile(family);
                 toolgram::Profile autop = toolgram::builtin_profile("auto");
@@ -140,17 +145,24 @@ TEST_CASE("auto agrees with each family's own profile on that family's corpus", 
                     p->settings.accept_calls_in_reasoning = s.value("accept_calls_in_reasoning", false);
                 }
                 const std::string text = slurp(f.path());
-                const toolgram::Result own_result = toolgram::Parser(own, tools).parse(text);
+                const toolgram::Result own_result = parser(own).parse(text);
+                const toolgram::Result auto_result = parser(autop).parse(text);
                 const json want = calls_json(own_result);
-                const json got = calls_json(toolgram::Parser(autop, tools).parse(text));
+                const json got = calls_json(auto_result);
                 CAPTURE(text);
+                // When they differ, which grammar took the text under auto, and which candidates
+                // each grammar found: the first thing a grammar author needs to know.
+                std::string auto_took = auto_result.telemetry.grammar.empty() ? "(none)" : auto_result.telemetry.grammar;
+                for (const auto& c : auto_result.telemetry.candidates)
+                    auto_took += "; " + c.grammar + (c.accepted ? " accepted" : " refused: " + c.reason);
+                CAPTURE(own_result.telemetry.grammar, auto_took);
                 if (!own.distinctive && own_result.telemetry.candidate_count > 1 && got.empty()) {
                     // auto's fallbacks take exactly one candidate: several bare calls are
                     // ambiguous to it by design, and it must then give none. (A family
                     // whose marked forms auto runs as primaries gives them all, as above.)
                     // Several calls written count, accepted or not: a list of two whose
                     // first is unreadable is still two calls to auto.
-                    const auto rejected = toolgram::to_json(toolgram::Parser(autop, tools).parse(text))["telemetry"]["rejected"];
+                    const auto rejected = toolgram::to_json(auto_result)["telemetry"]["rejected"];
                     std::size_t ambiguous = 0;
                     for (const auto& r : rejected)
                         if (r["reason"].get<std::string>().find("exactly one") != std::string::npos) ++ambiguous;
@@ -171,7 +183,7 @@ TEST_CASE("auto agrees with each family's own profile on that family's corpus", 
     }
 }
 
-TEST_CASE("every family profile has a corpus: 12 cases with 3 negatives for FORMATS.md's, a call for an added one",
+TEST_CASE("every family profile has a corpus: 12 cases with 3 negatives for a surveyed family, a call for an added one",
           "[families][corpus]") {
     for (const auto& family : family_profiles()) {
         CAPTURE(family);
@@ -195,7 +207,7 @@ TEST_CASE("every family profile has a corpus: 12 cases with 3 negatives for FORM
     }
 }
 
-TEST_CASE("every model family of FORMATS.md has its profile", "[families]") {
+TEST_CASE("every surveyed model family has its profile", "[families]") {
     const auto families = family_profiles();
     for (const auto& name : formats_md_families) {
         CAPTURE(name);
@@ -215,7 +227,7 @@ TEST_CASE("every family profile names the models it serves and teaches a syntax 
         // profile itself recognises.
         const std::string instruction = toolgram::format_instruction(p, {});
         CAPTURE(instruction);
-        CHECK(toolgram::Parser(p, {}).parse(instruction).telemetry.saw_tool_syntax);
+        CHECK(toolgram::Parser(p).parse(instruction).telemetry.saw_tool_syntax);
     }
     CHECK(family_profiles().size() >= formats_md_families.size());
 }

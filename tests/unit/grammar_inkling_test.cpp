@@ -22,7 +22,7 @@ struct Seen {
 
 // Without tools nothing is typed from a schema and any name is accepted.
 Seen parse(const std::string& profile, const std::string& text) {
-    const toolgram::Parser parser(toolgram::builtin_profile(profile), {});
+    const toolgram::Parser parser(toolgram::builtin_profile(profile));
     const toolgram::Result r = parser.parse(text);
     Seen s;
     for (const auto& c : r.calls) s.calls.push_back({{"name", c.name}, {"arguments", c.arguments}});

@@ -15,7 +15,7 @@ namespace {
 
 // Without tools nothing is typed from a schema: the values come back as the reader left them.
 json calls_of(const std::string& profile, const std::string& text) {
-    const toolgram::Parser parser(toolgram::builtin_profile(profile), {});
+    const toolgram::Parser parser(toolgram::builtin_profile(profile));
     json out = json::array();
     for (const auto& c : parser.parse(text).calls) out.push_back({{"name", c.name}, {"arguments", c.arguments}});
     return out;
@@ -65,7 +65,7 @@ TEST_CASE("kimi_k3: the type attribute says whether a value is text or JSON", "[
 TEST_CASE("kimi_k3: the call token named in prose is no call and stays in the text", "[grammar][kimi_k3]") {
     // SGLang's test_quoted_call_token_without_attributes_survives (SGLang drops the token;
     // here the prose keeps it, as written).
-    const toolgram::Parser parser(toolgram::builtin_profile("kimi_k3"), {});
+    const toolgram::Parser parser(toolgram::builtin_profile("kimi_k3"));
     const auto r = parser.parse("calls open with <|open|>call, then attributes");
     CHECK(r.calls.empty());
     CHECK(r.content == "calls open with <|open|>call, then attributes");

@@ -13,7 +13,7 @@ using toolgram::json;
 namespace {
 
 json calls_of(const std::string& profile, const std::string& text) {
-    const toolgram::Parser parser(toolgram::builtin_profile(profile), {});
+    const toolgram::Parser parser(toolgram::builtin_profile(profile));
     json out = json::array();
     for (const auto& c : parser.parse(text).calls) out.push_back({{"name", c.name}, {"arguments", c.arguments}});
     return out;
@@ -40,7 +40,7 @@ TEST_CASE("lfm2_json: the payload decides between LFM2's JSON and Python modes",
     // The JSON-mode profile does not read the Python mode as JSON: it reports tool syntax it
     // does not read, leaving nothing in content (auto and pythonic read it, above).
     CHECK(calls_of("lfm2_json", python_mode) == json::array());
-    const toolgram::Result r = toolgram::Parser(toolgram::builtin_profile("lfm2_json"), {}).parse(python_mode);
+    const toolgram::Result r = toolgram::Parser(toolgram::builtin_profile("lfm2_json")).parse(python_mode);
     CHECK(r.telemetry.saw_tool_syntax);
     CHECK(r.content.empty());
     REQUIRE(r.telemetry.rejected.size() == 1);

@@ -3,6 +3,10 @@
 // and the tests that run over every profile; this file holds what only the rules and the
 // reader can show: containers without a schema, the opener shared with `<tool_call>`
 // families under auto, and what the rules refuse rather than guess.
+#include <optional>
+#include <string>
+#include <vector>
+
 #include <catch2/catch.hpp>
 #include <tao/pegtl/contrib/analyze.hpp>
 
@@ -20,8 +24,10 @@ std::string end(const std::string& t) { return NS + "</" + t + ">"; }
 std::string block(const std::string& invokes) { return tag("tool_call") + "\n" + invokes + "\n" + end("tool_call"); }
 
 // Without tools nothing is typed from a schema: leaves come back as the text read.
-json calls_of(const std::string& profile, const std::string& text, const std::vector<toolgram::Tool>& tools = {}) {
-    const toolgram::Parser parser(toolgram::builtin_profile(profile), tools);
+json calls_of(const std::string& profile, const std::string& text,
+              const std::optional<std::vector<toolgram::Tool>>& tools = std::nullopt) {
+    const toolgram::Parser parser =
+        tools ? toolgram::Parser(toolgram::builtin_profile(profile), *tools) : toolgram::Parser(toolgram::builtin_profile(profile));
     json out = json::array();
     for (const auto& c : parser.parse(text).calls) out.push_back({{"name", c.name}, {"arguments", c.arguments}});
     return out;
@@ -64,7 +70,7 @@ TEST_CASE("minimax_m3: the block's opener holds <tool_call>, yet no <tool_call> 
 
 TEST_CASE("minimax_m3: what the template never writes is refused with a reason, not guessed at",
           "[grammar][minimax_m3]") {
-    const toolgram::Parser parser(toolgram::builtin_profile("minimax_m3"), {});
+    const toolgram::Parser parser(toolgram::builtin_profile("minimax_m3"));
     struct Case {
         std::string text, reason;
     };

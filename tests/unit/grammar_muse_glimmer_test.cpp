@@ -24,7 +24,7 @@ bool matches(const std::string& text) {
 
 // Without tools nothing is typed from a schema: the values come back as the text read.
 json calls_of(const std::string& profile, const std::string& text) {
-    const toolgram::Parser parser(toolgram::builtin_profile(profile), {});
+    const toolgram::Parser parser(toolgram::builtin_profile(profile));
     json out = json::array();
     for (const auto& c : parser.parse(text).calls) out.push_back({{"name", c.name}, {"arguments", c.arguments}});
     return out;

@@ -1,4 +1,4 @@
-// Each format grammar of FORMATS.md, driven end to end through toolgram::Parser with the
+// Each generic format grammar (docs/formats.md), driven end to end through toolgram::Parser with the
 // built-in profile of the same name: one row per variant the format allows, asserting the
 // calls (ids included), the content left over, and the telemetry the combinator writes
 // (parse mode, grammar, candidate count, repairs, healed, rejections, error).
@@ -56,8 +56,7 @@ struct Case {
 toolgram::Result run(const std::string& profile_name, const Case& c, bool tool_required = false) {
     toolgram::Profile profile = toolgram::builtin_profile(profile_name);
     profile.settings.tool_required = tool_required;
-    toolgram::Parser parser(profile, c.with_tools ? small_tools() : std::vector<toolgram::Tool>{});
-    return parser.parse(c.text);
+    return (c.with_tools ? toolgram::Parser(profile, small_tools()) : toolgram::Parser(profile)).parse(c.text);
 }
 
 // The whole result of a case whose every candidate becomes a call.
@@ -168,7 +167,7 @@ std::vector<Case> tag_cases() {
 }
 }  // namespace
 
-TEST_CASE("tag grammar: every variant of FORMATS.md becomes the expected calls", "[grammar][tag]") {
+TEST_CASE("tag grammar: every variant of the tag format becomes the expected calls", "[grammar][tag]") {
     const Case c = GENERATE(from_range(tag_cases()));
     DYNAMIC_SECTION(c.label) { check_accepted(run("tag", c), c, "tag", "primary"); }
 }
@@ -530,7 +529,7 @@ TEST_CASE("text KV grammar: a name runs to 256 bytes, and a longer line is prose
 // =======================================================================================
 // Across grammars
 
-TEST_CASE("every JSON-payload grammar accepts each name and arguments alias of FORMATS.md", "[grammar][aliases]") {
+TEST_CASE("every JSON-payload grammar accepts each name and arguments alias", "[grammar][aliases]") {
     struct Row {
         std::string name_key;
         std::string args_key;

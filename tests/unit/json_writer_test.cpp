@@ -74,7 +74,8 @@ TEST_CASE("json writer: the result of every corpus case is written as dump write
     for (const auto& c : toolgram_test::all_cases()) {
         const std::string text = toolgram_test::slurp(c.text);
         const ojson spec = ojson::parse(toolgram_test::slurp(c.expect));
-        const toolgram::Parser parser(toolgram_test::profile_for(spec, c.text.parent_path()), toolgram_test::tools_for(spec));
+        const toolgram::Parser parser =
+            toolgram_test::parser_with(toolgram_test::profile_for(spec, c.text.parent_path()), toolgram_test::tools_for(spec));
         const toolgram::Result r = parser.parse(text);
         const ojson j = toolgram::to_json(r);
         INFO(c.text.string());

@@ -50,9 +50,9 @@ toolgram::Result streamed(const toolgram::Parser& parser, const std::string& tex
 
 void check(const Row& row) {
     CAPTURE(row.profile, row.text);
-    const std::vector<toolgram::Tool> tools =
-        row.tools ? toolgram::tools_from_json(json::parse(file_tools)) : std::vector<toolgram::Tool>{};
-    const toolgram::Parser parser(toolgram::builtin_profile(row.profile), tools);
+    const toolgram::Parser parser = row.tools ? toolgram::Parser(toolgram::builtin_profile(row.profile),
+                                                                 toolgram::tools_from_json(json::parse(file_tools)))
+                                              : toolgram::Parser(toolgram::builtin_profile(row.profile));
     const toolgram::Result r = parser.parse(row.text);
     const json got = toolgram::to_json(r);
     CAPTURE(got.dump(2));

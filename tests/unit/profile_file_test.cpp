@@ -106,8 +106,8 @@ TEST_CASE("profile files reproduce the built-in families on their whole corpora"
                 CAPTURE(c.text.string());
                 toolgram::Profile declared = file_profile;
                 apply_case_settings(declared, spec);
-                const toolgram::Parser builtin_parser(profile_for(spec, c.text.parent_path()), tools_for(spec));
-                const toolgram::Parser declared_parser(declared, tools_for(spec));
+                const toolgram::Parser builtin_parser = parser_with(profile_for(spec, c.text.parent_path()), tools_for(spec));
+                const toolgram::Parser declared_parser = parser_with(declared, tools_for(spec));
                 const std::string text = slurp(c.text);
                 json want = with_grammar_renamed(toolgram::to_json(builtin_parser.parse(text)), family);
                 // GLM's value escaped once more is decoded by the built-in reader only: a
@@ -189,7 +189,7 @@ TEST_CASE("every shipped profile file renders calls that parse back to themselve
         const toolgram::Profile p = toolgram::load_profile_file(file.string());
         const std::string text = toolgram::render_calls(p, calls);
         CAPTURE(text);
-        const toolgram::Result r = toolgram::Parser(p, tools_for(json::object())).parse(text);
+        const toolgram::Result r = parser_with(p, tools_for(json::object())).parse(text);
         REQUIRE(r.calls.size() == 2);
         for (std::size_t i = 0; i < 2; ++i) {
             CHECK(r.calls[i].name == calls[i].name);

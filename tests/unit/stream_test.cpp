@@ -155,7 +155,7 @@ TEST_CASE("stream = one-shot on every corpus case, under its own profile, for ev
     for (const auto& c : all_cases()) {
         const json spec = json::parse(slurp(c.expect));
         const toolgram::Profile profile = profile_for(spec, c.text.parent_path());
-        const Parser parser(profile, tools_for(spec));
+        const Parser parser = parser_with(profile, tools_for(spec));
         const std::string text = slurp(c.text);
         const toolgram::Result want = parser.parse(text);
         std::uint32_t seed = 1;
@@ -195,7 +195,7 @@ static void stream_every_case_under_profiles(std::size_t half) {
                 toolgram::Profile profile = toolgram::builtin_profile(name);
                 profile.settings.reasoning_start =
                     std::string(start) == "guess" ? toolgram::ReasoningStart::guess : toolgram::ReasoningStart::outside;
-                const Parser parser(profile, tools_for(json::object()));
+                const Parser parser = parser_with(profile, tools_for(json::object()));
                 for (const auto& c : cases) {
                     const std::string text = slurp(c.text);
                     const toolgram::Result want = parser.parse(text);
@@ -248,7 +248,7 @@ TEST_CASE("stream = one-shot with reasoning kept in content, on every corpus cas
                 if (!own) apply_case_settings(profile, spec);
                 profile.settings.reasoning_format = toolgram::ReasoningFormat::in_content;
                 profile.settings.reasoning_start = start;
-                const Parser parser(profile, tools_for(spec));
+                const Parser parser = parser_with(profile, tools_for(spec));
                 const toolgram::Result want = parser.parse(text);
                 if (!want.reasoning.empty()) FAIL_CHECK(c.text.stem().string() << ": reasoning kept in content, yet reasoning");
                 auto all = chunkings(text, all_markers(profile), 11);
@@ -298,7 +298,7 @@ TEST_CASE("stream = one-shot under the shipped profile files, on the corpora of 
             const json spec = json::parse(slurp(c.expect));
             toolgram::Profile profile = file_profile;
             apply_case_settings(profile, spec);
-            const Parser parser(profile, tools_for(spec));
+            const Parser parser = parser_with(profile, tools_for(spec));
             const std::string text = slurp(c.text);
             const toolgram::Result want = parser.parse(text);
             std::uint32_t seed = 1;
@@ -332,7 +332,7 @@ toolgram::Profile profile_outside(const std::string& name) {
     return p;
 }
 
-std::vector<toolgram::Tool> corpus_tools() { return tools_for(json::object()); }
+std::vector<toolgram::Tool> corpus_tools() { return *tools_for(json::object()); }
 
 // Feeds `text` a byte at a time; returns the events sent before finish().
 std::vector<StreamEvent> feed_bytes(StreamParser& sp, std::string_view text) {

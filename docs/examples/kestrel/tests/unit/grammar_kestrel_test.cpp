@@ -13,7 +13,7 @@ namespace {
 
 // Without tools nothing is typed from a schema: the values come back as the text read.
 json calls_of(const std::string& text) {
-    const toolgram::Parser parser(toolgram::builtin_profile("kestrel"), {});
+    const toolgram::Parser parser(toolgram::builtin_profile("kestrel"));
     json out = json::array();
     for (const auto& c : parser.parse(text).calls) out.push_back({{"name", c.name}, {"arguments", c.arguments}});
     return out;
