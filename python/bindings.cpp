@@ -25,9 +25,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
+#include "cli/jobs.hpp"
 #include "coverage_bridge.hpp"
 #include "json_document.hpp"
 #include "json_writer.hpp"
@@ -143,20 +143,28 @@ py::object profile_error, tools_error, settings_error, tool_schema_warning;
     throw py::error_already_set();
 }
 
+// A tools or settings argument as JSON, then `use`d; a value that is no JSON, or that `use`
+// refuses (std::invalid_argument), raises `error` with the message (`prefix` before the
+// library's own, which does not name the argument).
+template <class Use>
+auto checked_argument(const py::object& value, const char* what, const py::object& error, const char* prefix, Use use) {
+    json j;
+    try {
+        j = json_argument(value, what);
+    } catch (const py::value_error& e) {
+        raise(error, e.what());
+    }
+    try {
+        return use(j);
+    } catch (const std::invalid_argument& e) {
+        raise(error, prefix + std::string(e.what()));
+    }
+}
+
 // None: no tool list (any name, nothing validated); a list, even empty: only its tools.
 std::optional<std::vector<toolgram::Tool>> tools_argument(const py::object& tools) {
     if (tools.is_none()) return std::nullopt;
-    json j;
-    try {
-        j = json_argument(tools, "tools");
-    } catch (const py::value_error& e) {
-        raise(tools_error, e.what());
-    }
-    try {
-        return toolgram::tools_from_json(j);
-    } catch (const std::invalid_argument& e) {
-        raise(tools_error, std::string("tools: ") + e.what());
-    }
+    return checked_argument(tools, "tools", tools_error, "tools: ", [](const json& j) { return toolgram::tools_from_json(j); });
 }
 
 toolgram::Profile profile_argument(const std::optional<std::string>& name, const py::object& file) {
@@ -178,17 +186,10 @@ toolgram::Profile profile_argument(const std::optional<std::string>& name, const
 
 void apply_settings(toolgram::Profile& p, const py::object& settings) {
     if (settings.is_none()) return;
-    json j;
-    try {
-        j = json_argument(settings, "settings");
-    } catch (const py::value_error& e) {
-        raise(settings_error, e.what());
-    }
-    try {
+    checked_argument(settings, "settings", settings_error, "", [&](const json& j) {
         toolgram::apply_input_settings(p, j);
-    } catch (const std::invalid_argument& e) {
-        raise(settings_error, e.what());
-    }
+        return 0;
+    });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -216,7 +217,15 @@ struct PyResult {
         for (const auto& c : r->calls) out.append(py::cast(PyCall{c}));
         return out;
     }
-    py::object error() const { return r->error ? to_python(toolgram::to_json(*r)["error"]) : py::none(); }
+    // The result's json without its calls, content and reasoning: telemetry and error are
+    // what is asked for, and content may be megabytes, which to_json would copy.
+    json telemetry_and_error() const {
+        toolgram::Result t;
+        t.telemetry = r->telemetry;
+        t.error = r->error;
+        return toolgram::to_json(std::move(t));
+    }
+    py::object error() const { return r->error ? to_python(telemetry_and_error()["error"]) : py::none(); }
 };
 
 struct PyEvent {
@@ -325,12 +334,11 @@ struct PyReport {
     toolgram::python::ReportPtr report;
 };
 
+// As the CLI's --jobs (src/cli/jobs.hpp): every core by default.
 unsigned jobs_argument(const std::optional<int>& jobs) {
-    if (!jobs) {
-        const unsigned n = std::thread::hardware_concurrency();
-        return n == 0 ? 1 : n;
-    }
-    if (*jobs < 1 || *jobs > 1024) throw py::value_error("jobs must be from 1 to 1024");
+    if (!jobs) return toolgram::cli::default_jobs();
+    if (*jobs < 1 || *jobs > static_cast<int>(toolgram::cli::max_jobs))
+        throw py::value_error("jobs must be from 1 to " + std::to_string(toolgram::cli::max_jobs));
     return static_cast<unsigned>(*jobs);
 }
 
@@ -385,7 +393,7 @@ PYBIND11_MODULE(_toolgram, m) {
                                "Text outside tool syntax and reasoning.")
         .def_property_readonly("reasoning", [](const PyResult& r) { return text_of(r.r->reasoning); },
                                "Text of reasoning blocks.")
-        .def_property_readonly("telemetry", [](const PyResult& r) { return to_python(toolgram::to_json(*r.r)["telemetry"]); },
+        .def_property_readonly("telemetry", [](const PyResult& r) { return to_python(r.telemetry_and_error()["telemetry"]); },
                                "How the result was reached: grammar, mode, every candidate and its verdict, rejections.")
         .def_property_readonly("error", &PyResult::error,
                                "Tool syntax that yielded no call: message, offset, line, column, expected, "

@@ -50,11 +50,7 @@ ReportPtr merge(const std::vector<ReportPtr>& reports) {
 json report_json(const ReportPtr& report) { return coverage::to_json(*report); }
 
 std::string render(const ReportPtr& report, const std::string& format) {
-    if (format == "table") return coverage::render_table(*report);
-    if (format == "markdown") return coverage::render_markdown(*report);
-    if (format == "csv") return coverage::render_csv(*report);
-    if (format == "html") return coverage::render_html(*report);
-    if (format == "json") return coverage::to_json(*report).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+    if (coverage::known_format(format)) return coverage::render(*report, format);
     throw std::invalid_argument("unknown format \"" + format + "\" (table, markdown, csv, json or html)");
 }
 

@@ -179,6 +179,10 @@ std::string render_markdown(const Report& report);
 std::string render_csv(const Report& report);
 const std::vector<std::string>& csv_columns();  // the header of render_csv without --diff
 std::string render_html(const Report& report);
+// The report in a format named as `--format` names it: table, markdown, csv, json (what
+// --diff and --merge read) or html. Empty for another name; known_format says which are.
+std::string render(const Report& report, std::string_view format);
+bool known_format(std::string_view format);
 
 // The grammars that appear in the report, ordered so the models × grammars matrix reads
 // along its diagonal: each model's grammars by outputs, in model order.

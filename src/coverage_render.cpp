@@ -795,4 +795,17 @@ std::string render_html(const Report& r) {
     return out.str();
 }
 
+bool known_format(std::string_view f) {
+    return f == "table" || f == "markdown" || f == "csv" || f == "json" || f == "html";
+}
+
+std::string render(const Report& r, std::string_view format) {
+    if (format == "table") return render_table(r);
+    if (format == "markdown") return render_markdown(r);
+    if (format == "csv") return render_csv(r);
+    if (format == "html") return render_html(r);
+    if (format == "json") return to_json(r).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+    return {};
+}
+
 }  // namespace toolgram::coverage

@@ -128,14 +128,14 @@ int run(const std::vector<std::string>& args) {
         else if (a == "--merge") merge = true;
         else if (a == "--jobs" || a == "-j") {
             const auto n = parse_jobs(value("--jobs"));
-            if (!n) throw Usage("--jobs needs a whole number from 1 to " + std::to_string(max_jobs) + ", got \"" + args[i] + "\"");
+            if (!n) throw Usage(jobs_refused(args[i]));
             jobs = *n;
         }
         else if (a.size() > 1 && a[0] == '-') throw Usage("unknown option " + a + " (see toolgram coverage --help)");
         else inputs.push_back(a);
     }
     if (inputs.empty()) throw Usage("no input given (a JSONL file or a corpus folder; see toolgram coverage --help)");
-    if (format != "table" && format != "markdown" && format != "csv" && format != "json" && format != "html")
+    if (!coverage::known_format(format))
         throw Usage("unknown format \"" + format + "\" (table, markdown, csv, json or html)");
     if (load.profile && load.profile_file) throw Usage("--profile and --profile-file both name a profile: give one");
     if (load.profile) {
@@ -178,12 +178,7 @@ int run(const std::vector<std::string>& args) {
         report.diff_against = *diff_path;
     }
 
-    std::string text;
-    if (format == "table") text = coverage::render_table(report);
-    else if (format == "markdown") text = coverage::render_markdown(report);
-    else if (format == "csv") text = coverage::render_csv(report);
-    else if (format == "html") text = coverage::render_html(report);
-    else text = coverage::to_json(report).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+    const std::string text = coverage::render(report, format);
 
     if (output) {
         std::ofstream f(*output, std::ios::binary);

@@ -16,7 +16,12 @@ inline unsigned default_jobs() {
     return n == 0 ? 1 : n < max_jobs ? n : max_jobs;
 }
 
-// A whole number from 1 to max_jobs, or nothing (the caller reports its usage error).
+// What a usage error says of a --jobs value parse_jobs refused.
+inline std::string jobs_refused(const std::string& v) {
+    return "--jobs needs a whole number from 1 to " + std::to_string(max_jobs) + ", got \"" + v + "\"";
+}
+
+// A whole number from 1 to max_jobs, or nothing (the caller reports jobs_refused).
 inline std::optional<unsigned> parse_jobs(const std::string& v) {
     if (v.empty() || v.size() > 4 || v.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
     const unsigned n = static_cast<unsigned>(std::stoul(v));

@@ -572,8 +572,7 @@ int cmd_parse(const std::vector<std::string>& args) {
         } else if (a == "--jobs" || a == "-j") {
             if (i + 1 >= args.size()) throw UsageError("--jobs needs a value");
             const auto n = toolgram::cli::parse_jobs(args[++i]);
-            if (!n) throw UsageError("--jobs needs a whole number from 1 to " + std::to_string(toolgram::cli::max_jobs) +
-                                     ", got \"" + args[i] + "\"");
+            if (!n) throw UsageError(toolgram::cli::jobs_refused(args[i]));
             o.jobs = *n;
         } else if (common_option(args, i, o)) {
         } else if (a.size() > 1 && a[0] == '-' && a != "-") throw UsageError("unknown option " + a + " (see toolgram parse --help)");
