@@ -9,8 +9,8 @@
 // Tokens, from what the code already knows:
 //  - the grammar's markers and the settings it runs with (reasoning delimiters, content
 //    markers, intent markers, the tag format's tags, a declared syntax's every spelling);
-//  - the literals of its PEGTL rules: TAO_PEGTL_STRING("…"), TAO_PEGTL_ISTRING("…") and
-//    string<'…', …> in the grammar headers its reader includes (src/actions/*.cpp that
+//  - the literals of its PEGTL rules: str<"…"> and istr<"…"> (grammars/spelling.hpp),
+//    TAO_PEGTL_STRING("…"), TAO_PEGTL_ISTRING("…") and string<'…', …> in the grammar headers its reader includes (src/actions/*.cpp that
 //    defines NAME_grammar), following their includes inside grammars/;
 //  - the syntax around a rendered sample call: the text render() writes, cut at the
 //    tool's name and at the argument's key and value, leaves the syntax's own tokens
@@ -82,6 +82,9 @@ void header_literals(const fs::path& header, std::set<fs::path>& seen, std::set<
     const std::string text = slurp(header);
     static const std::regex pegtl_string(R"re(TAO_PEGTL_I?STRING\(\s*"((?:[^"\\]|\\.)*)"\s*\))re");
     for (std::sregex_iterator it(text.begin(), text.end(), pegtl_string), end; it != end; ++it)
+        out.insert(unescape((*it)[1].str()));
+    static const std::regex spelled(R"re(\bi?str\s*<\s*"((?:[^"\\]|\\.)*)"\s*>)re");
+    for (std::sregex_iterator it(text.begin(), text.end(), spelled), end; it != end; ++it)
         out.insert(unescape((*it)[1].str()));
     static const std::regex char_string(R"re(\bi?string\s*<\s*((?:'(?:[^'\\]|\\.)+'\s*,?\s*)+)>)re");
     static const std::regex one_char(R"re('((?:[^'\\]|\\.)+)')re");

@@ -10,11 +10,12 @@
 #pragma once
 
 #include "json_block.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::apertus {
 
-struct open : TAO_PEGTL_STRING("<|tools_prefix|>") {};
-using close = literal<TAO_PEGTL_STRING("<|tools_suffix|>")>;  // a Getter, not a rule
+struct open : str<"<|tools_prefix|>"> {};
+using close = literal<str<"<|tools_suffix|>">>;  // a Getter, not a rule
 struct block : json_block::block<open, close> {};
 
 }  // namespace toolgram::grammar::apertus

@@ -18,15 +18,16 @@
 
 #include "fence.hpp"
 #include "json_block.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::command_r {
 using namespace tao::pegtl;
 
-struct action_open : TAO_PEGTL_STRING("<|START_ACTION|>") {};
-using action_close = literal<TAO_PEGTL_STRING("<|END_ACTION|>")>;  // a Getter, not a rule
+struct action_open : str<"<|START_ACTION|>"> {};
+using action_close = literal<str<"<|END_ACTION|>">>;  // a Getter, not a rule
 struct action_block : json_block::block<action_open, action_close> {};
 
-struct plus_label : TAO_PEGTL_STRING("Action:") {};
+struct plus_label : str<"Action:"> {};
 struct plus_fence_open : fence::open {};  // the fence is R+'s syntax here, not a repair
 struct plus_block
     : seq<plus_label, star<space>, plus_fence_open, lenient::ws, json_block::payload, lenient::ws, opt<fence::close>> {};

@@ -20,23 +20,24 @@
 
 #include "fence.hpp"
 #include "json_block.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::deepseek_r1 {
 using namespace tao::pegtl;
 
 struct sp : star<space> {};
 
-struct section_open : sor<TAO_PEGTL_STRING("<｜tool▁calls▁begin｜>"), TAO_PEGTL_STRING("<｜tool_calls_begin｜>"),
-                          TAO_PEGTL_STRING("<｜tool calls begin｜>"), TAO_PEGTL_STRING("<｜tool\\_calls\\_begin｜>"),
-                          TAO_PEGTL_STRING("<｜tool▁calls｜>")> {};
-struct section_close : sor<TAO_PEGTL_STRING("<｜tool▁calls▁end｜>"), TAO_PEGTL_STRING("<｜tool_calls_end｜>"),
-                           TAO_PEGTL_STRING("<｜tool calls end｜>"), TAO_PEGTL_STRING("<｜tool\\_calls\\_end｜>")> {};
+struct section_open : sor<str<"<｜tool▁calls▁begin｜>">, str<"<｜tool_calls_begin｜>">,
+                          str<"<｜tool calls begin｜>">, str<"<｜tool\\_calls\\_begin｜>">,
+                          str<"<｜tool▁calls｜>">> {};
+struct section_close : sor<str<"<｜tool▁calls▁end｜>">, str<"<｜tool_calls_end｜>">,
+                           str<"<｜tool calls end｜>">, str<"<｜tool\\_calls\\_end｜>">> {};
 
-struct call_begin : TAO_PEGTL_STRING("<｜tool▁call▁begin｜>") {};
-struct separator : TAO_PEGTL_STRING("<｜tool▁sep｜>") {};
-using call_end = literal<TAO_PEGTL_STRING("<｜tool▁call▁end｜>")>;  // a Getter, not a rule
+struct call_begin : str<"<｜tool▁call▁begin｜>"> {};
+struct separator : str<"<｜tool▁sep｜>"> {};
+using call_end = literal<str<"<｜tool▁call▁end｜>">>;  // a Getter, not a rule
 
-struct call_type : TAO_PEGTL_STRING("function") {};
+struct call_type : str<"function"> {};
 struct function_name : plus<not_one<'\n', '\r', '<', '`', '{'>> {};
 struct call_header : seq<opt<call_begin>, sp, call_type, sp, separator, sp, function_name> {};
 struct code_fence_open : fence::open {};

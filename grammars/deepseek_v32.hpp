@@ -43,6 +43,7 @@
 #include "lenient_value.hpp"
 #include "params.hpp"
 #include "runtime_literal.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::deepseek_v32 {
 using namespace tao::pegtl;
@@ -51,43 +52,43 @@ using namespace tao::pegtl;
 // whether an invoke may hold one JSON object in place of its parameters (DeepSeek's may;
 // another family writing DSML under its own prefix says for itself: grammars/gigachat35.hpp).
 struct canonical {
-    using prefix = TAO_PEGTL_STRING("｜DSML｜");
-    using name_a = TAO_PEGTL_STRING("function_calls");
-    using name_b = TAO_PEGTL_STRING("tool_calls");
+    using prefix = str<"｜DSML｜">;
+    using name_a = str<"function_calls">;
+    using name_b = str<"tool_calls">;
     static constexpr bool json_body = true;
 };
 struct spaced {  // DeepSeek V4.1
-    using prefix = TAO_PEGTL_STRING("｜DSML｜ ");
-    using name_a = TAO_PEGTL_STRING("calls");
-    using name_b = TAO_PEGTL_STRING("tool_calls");
+    using prefix = str<"｜DSML｜ ">;
+    using name_a = str<"calls">;
+    using name_b = str<"tool_calls">;
     static constexpr bool json_body = true;
 };
 struct ascii_bars {
-    using prefix = TAO_PEGTL_STRING("|DSML|");
-    using name_a = TAO_PEGTL_STRING("function_calls");
-    using name_b = TAO_PEGTL_STRING("tool_calls");
+    using prefix = str<"|DSML|">;
+    using name_a = str<"function_calls">;
+    using name_b = str<"tool_calls">;
     static constexpr bool json_body = true;
 };
 struct leading_bar_lost {
-    using prefix = TAO_PEGTL_STRING("DSML|");
-    using name_a = TAO_PEGTL_STRING("function_calls");
-    using name_b = TAO_PEGTL_STRING("tool_calls");
+    using prefix = str<"DSML|">;
+    using name_a = str<"function_calls">;
+    using name_b = str<"tool_calls">;
     static constexpr bool json_body = true;
 };
 struct bars_lost {
-    using prefix = TAO_PEGTL_STRING("DSML");
-    using name_a = TAO_PEGTL_STRING("function_calls");
-    using name_b = TAO_PEGTL_STRING("tool_calls");
+    using prefix = str<"DSML">;
+    using name_a = str<"function_calls">;
+    using name_b = str<"tool_calls">;
     static constexpr bool json_body = true;
 };
 
 // Pieces of the tags' spellings (strings, composed into rules and into search texts).
-using lt = TAO_PEGTL_STRING("<");
-using lt_slash = TAO_PEGTL_STRING("</");
-using gt = TAO_PEGTL_STRING(">");
-using invoke_word = TAO_PEGTL_STRING("invoke");
-using parameter_word = TAO_PEGTL_STRING("parameter");
-using parameter_name_word = TAO_PEGTL_STRING("parameter name=");
+using lt = str<"<">;
+using lt_slash = str<"</">;
+using gt = str<">">;
+using invoke_word = str<"invoke">;
+using parameter_word = str<"parameter">;
+using parameter_name_word = str<"parameter name=">;
 
 // A tag's text, LEAD + the dialect's prefix + NAME (+ TAIL), as a Getter for the searches
 // of param_value.hpp (one spelling, built once).

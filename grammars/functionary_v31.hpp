@@ -15,16 +15,17 @@
 
 #include "json_block.hpp"
 #include "params.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::functionary_v31 {
 using namespace tao::pegtl;
 
 struct function_name : plus<not_one<'>', '<', '\n', '\r'>> {};
-struct name_header : seq<TAO_PEGTL_STRING("<function="), function_name, one<'>'>> {};
-struct tag_start : TAO_PEGTL_STRING("<function") {};
+struct name_header : seq<str<"<function=">, function_name, one<'>'>> {};
+struct tag_start : str<"<function"> {};
 struct attribute_header : params::attribute_open<tag_start> {};  // <function name="NAME" …>
 struct call_header : sor<name_header, attribute_header> {};
-using call_end = literal<TAO_PEGTL_STRING("</function>")>;  // a Getter, not a rule
+using call_end = literal<str<"</function>">>;  // a Getter, not a rule
 struct call : json_block::block<call_header, call_end> {};
 
 }  // namespace toolgram::grammar::functionary_v31

@@ -27,19 +27,20 @@
 #include <tao/pegtl.hpp>
 
 #include "json_block.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::functionary_v32 {
 using namespace tao::pegtl;
 
-struct prefix : TAO_PEGTL_STRING(">>>") {};
+struct prefix : str<">>>"> {};
 struct line_end : seq<opt<one<'\r'>>, one<'\n'>> {};
 struct recipient : plus<identifier_other> {};
 
-struct text_recipient : seq<TAO_PEGTL_STRING("all"), line_end> {};
+struct text_recipient : seq<str<"all">, line_end> {};
 struct text_header : seq<prefix, text_recipient> {};
 struct headless_text_header : text_recipient {};
 
-struct code_recipient : seq<TAO_PEGTL_STRING("python"), line_end> {};
+struct code_recipient : seq<str<"python">, line_end> {};
 struct json_body_ahead : seq<star<one<' ', '\t', '\r', '\n'>>, one<'{'>> {};  // lookahead only
 struct code_header : seq<prefix, code_recipient, not_at<json_body_ahead>> {};
 struct headless_code_header : seq<code_recipient, not_at<json_body_ahead>> {};

@@ -7,14 +7,15 @@
 #pragma once
 
 #include "gemma_call.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::functiongemma {
 
 struct dialect {
-    using quote = TAO_PEGTL_STRING("<escape>");                      // the string quote token
-    using close = literal<TAO_PEGTL_STRING("<end_function_call>")>;  // the block's closer, a Getter
+    using quote = str<"<escape>">;                      // the string quote token
+    using close = literal<str<"<end_function_call>">>;  // the block's closer, a Getter
 };
-struct open : TAO_PEGTL_STRING("<start_function_call>") {};
+struct open : str<"<start_function_call>"> {};
 struct block : gemma_call::block<open, dialect> {};
 
 }  // namespace toolgram::grammar::functiongemma

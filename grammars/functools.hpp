@@ -9,11 +9,12 @@
 #pragma once
 
 #include "json_block.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::functools {
 using namespace tao::pegtl;
 
-struct open : seq<TAO_PEGTL_STRING("functools"), at<one<'['>>> {};
+struct open : seq<str<"functools">, at<one<'['>>> {};
 struct block : json_block::open_block<open> {};
 
 }  // namespace toolgram::grammar::functools

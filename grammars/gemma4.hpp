@@ -9,14 +9,15 @@
 #pragma once
 
 #include "gemma_call.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::gemma4 {
 
 struct dialect {
-    using quote = TAO_PEGTL_STRING("<|\"|>");                  // the string quote token
-    using close = literal<TAO_PEGTL_STRING("<tool_call|>")>;  // the block's closer, a Getter
+    using quote = str<"<|\"|>">;                  // the string quote token
+    using close = literal<str<"<tool_call|>">>;  // the block's closer, a Getter
 };
-struct open : TAO_PEGTL_STRING("<|tool_call>") {};
+struct open : str<"<|tool_call>"> {};
 struct block : gemma_call::block<open, dialect> {};
 
 }  // namespace toolgram::grammar::gemma4

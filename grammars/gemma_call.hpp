@@ -23,6 +23,7 @@
 #include "json_block.hpp"
 #include "lenient_value.hpp"
 #include "runtime_literal.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::gemma_call {
 using namespace tao::pegtl;
@@ -64,7 +65,7 @@ template <typename D>
 struct value : sor<string_value<D>, lenient::string_value, lenient::number, object<D>, array<D>, lenient::literal> {};
 
 // Calls.
-struct call_keyword : TAO_PEGTL_STRING("call:") {};
+struct call_keyword : str<"call:"> {};
 struct function_name : plus<sor<alnum, one<'_', '-', '.'>>> {};
 template <typename D>
 struct arguments : object<D> {};

@@ -15,21 +15,22 @@
 #pragma once
 
 #include "json_block.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::gigachat {
 using namespace tao::pegtl;
 
-struct message_sep : TAO_PEGTL_STRING("<|message_sep|>") {};
-struct role_sep : TAO_PEGTL_STRING("<|role_sep|>") {};
-struct function_call_role : TAO_PEGTL_STRING("function call") {};
+struct message_sep : str<"<|message_sep|>"> {};
+struct role_sep : str<"<|role_sep|>"> {};
+struct function_call_role : str<"function call"> {};
 // GigaChat 3: the `function call` role's header, after the turn that ended before it.
 struct role_header : seq<function_call_role, star<blank>, role_sep> {};
 struct message_header : seq<message_sep, star<space>, role_header> {};
 // GigaChat 3.1: a token of its own.
-struct function_call_token : TAO_PEGTL_STRING("<|function_call|>") {};
+struct function_call_token : str<"<|function_call|>"> {};
 struct open : sor<function_call_token, message_header, role_header> {};
 
-struct eos : TAO_PEGTL_STRING("</s>") {};
+struct eos : str<"</s>"> {};
 struct turn_end : sor<message_sep, eos> {};
 struct block : seq<json_block::open_block<open>, star<turn_end, json_block::ws>> {};
 

@@ -23,14 +23,15 @@
 
 #include "deepseek_v32.hpp"
 #include "error_messages.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::gigachat35 {
 using namespace tao::pegtl;
 
 struct gcml {  // a dialect of grammars/deepseek_v32.hpp
-    using prefix = TAO_PEGTL_STRING("｜GCML｜");
-    using name_a = TAO_PEGTL_STRING("tool_calls");
-    using name_b = TAO_PEGTL_STRING("tool_calls");
+    using prefix = str<"｜GCML｜">;
+    using name_a = str<"tool_calls">;
+    using name_b = str<"tool_calls">;
     static constexpr bool json_body = false;
 };
 

@@ -12,13 +12,14 @@
 #pragma once
 
 #include "json_block.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::granite {
 using namespace tao::pegtl;
 
-struct token_open : TAO_PEGTL_STRING("<|tool_call|>") {};
-struct tag_open : TAO_PEGTL_STRING("<tool_call>") {};
-struct tag_close : TAO_PEGTL_STRING("</tool_call>") {};
+struct token_open : str<"<|tool_call|>"> {};
+struct tag_open : str<"<tool_call>"> {};
+struct tag_close : str<"</tool_call>"> {};
 
 struct list_body : seq<lenient::ws, at<one<'['>>, json_block::payload, lenient::ws> {};
 struct v30 : seq<token_open, json_block::body> {};

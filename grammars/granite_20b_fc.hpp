@@ -11,12 +11,13 @@
 #pragma once
 
 #include "json_block.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::granite_20b_fc {
 using namespace tao::pegtl;
 
-struct open : TAO_PEGTL_STRING("<function_call>") {};
-struct close : TAO_PEGTL_STRING("</function_call>") {};
+struct open : str<"<function_call>"> {};
+struct close : str<"</function_call>"> {};
 struct block : seq<json_block::open_block<open>, opt<close>> {};
 
 }  // namespace toolgram::grammar::granite_20b_fc

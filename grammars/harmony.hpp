@@ -27,23 +27,24 @@
 #include <tao/pegtl.hpp>
 
 #include "json_block.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::harmony {
 using namespace tao::pegtl;
 
 struct sp : star<space> {};
 
-struct start : TAO_PEGTL_STRING("<|start|>") {};
-struct channel : TAO_PEGTL_STRING("<|channel|>") {};
-struct constrain : TAO_PEGTL_STRING("<|constrain|>") {};
-struct message : TAO_PEGTL_STRING("<|message|>") {};
-using call_end = literal<TAO_PEGTL_STRING("<|call|>")>;  // a Getter, not a rule
+struct start : str<"<|start|>"> {};
+struct channel : str<"<|channel|>"> {};
+struct constrain : str<"<|constrain|>"> {};
+struct message : str<"<|message|>"> {};
+using call_end = literal<str<"<|call|>">>;  // a Getter, not a rule
 
 struct role : plus<identifier_other> {};
 struct channel_name : plus<identifier_other> {};
-struct namespace_prefix : TAO_PEGTL_STRING("functions.") {};
+struct namespace_prefix : str<"functions."> {};
 struct function_name : plus<not_one<' ', '\t', '\r', '\n', '<'>> {};
-struct recipient : seq<TAO_PEGTL_STRING("to="), opt<namespace_prefix>, function_name> {};
+struct recipient : seq<str<"to=">, opt<namespace_prefix>, function_name> {};
 struct content_type : seq<opt<constrain>, star<not_one<' ', '\t', '\r', '\n', '<'>>> {};
 struct header_end : seq<sp, opt<content_type>, sp, message> {};
 
@@ -60,7 +61,7 @@ struct headless_call : seq<headless_header, json_block::body, end> {};
 
 // A header abandoned for another: `<|channel|>commentary to=assistant` (or with no
 // recipient) straight before the next `<|channel|>`. Addressed to no tool: framing.
-struct assistant_recipient : TAO_PEGTL_STRING("to=assistant") {};
+struct assistant_recipient : str<"to=assistant"> {};
 struct stray_header : seq<channel, channel_name, sp, opt<assistant_recipient, sp>, at<channel>> {};
 
 }  // namespace toolgram::grammar::harmony

@@ -10,11 +10,12 @@
 #pragma once
 
 #include "json_block.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::hermes {
 
-struct open : TAO_PEGTL_STRING("<tool_call>") {};
-using close = literal<TAO_PEGTL_STRING("</tool_call>")>;  // a Getter, not a rule
+struct open : str<"<tool_call>"> {};
+using close = literal<str<"</tool_call>">>;  // a Getter, not a rule
 struct block : json_block::block<open, close> {};
 
 }  // namespace toolgram::grammar::hermes

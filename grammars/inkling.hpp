@@ -21,15 +21,16 @@
 #include <tao/pegtl.hpp>
 
 #include "json_block.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::inkling {
 using namespace tao::pegtl;
 
-struct message_model : TAO_PEGTL_STRING("<|message_model|>") {};
-struct invoke_json : TAO_PEGTL_STRING("<|content_invoke_tool_json|>") {};
-struct invoke_text : TAO_PEGTL_STRING("<|content_invoke_tool_text|>") {};
-using end_message = literal<TAO_PEGTL_STRING("<|end_message|>")>;                  // Getters, not rules
-using end_sampling = literal<TAO_PEGTL_STRING("<|content_model_end_sampling|>")>;
+struct message_model : str<"<|message_model|>"> {};
+struct invoke_json : str<"<|content_invoke_tool_json|>"> {};
+struct invoke_text : str<"<|content_invoke_tool_text|>"> {};
+using end_message = literal<str<"<|end_message|>">>;                  // Getters, not rules
+using end_sampling = literal<str<"<|content_model_end_sampling|>">>;
 
 struct blanks : star<one<' ', '\t', '\r', '\n'>> {};
 // The header's name runs to the next token; no space, so a sentence is never a header.

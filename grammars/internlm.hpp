@@ -10,14 +10,15 @@
 #pragma once
 
 #include "json_block.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::internlm {
 using namespace tao::pegtl;
 
-struct action_start : TAO_PEGTL_STRING("<|action_start|>") {};
-struct plugin : TAO_PEGTL_STRING("<|plugin|>") {};
+struct action_start : str<"<|action_start|>"> {};
+struct plugin : str<"<|plugin|>"> {};
 struct open : seq<action_start, star<space>, plugin> {};
-using close = literal<TAO_PEGTL_STRING("<|action_end|>")>;  // a Getter, not a rule
+using close = literal<str<"<|action_end|>">>;  // a Getter, not a rule
 struct block : json_block::block<open, close> {};
 
 }  // namespace toolgram::grammar::internlm

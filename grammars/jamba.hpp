@@ -17,12 +17,13 @@
 #pragma once
 
 #include "json_block.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::jamba {
 using namespace tao::pegtl;
 
-struct open : TAO_PEGTL_STRING("<tool_calls>") {};
-using close = literal<TAO_PEGTL_STRING("</tool_calls>")>;  // a Getter, not a rule
+struct open : str<"<tool_calls>"> {};
+using close = literal<str<"</tool_calls>">>;  // a Getter, not a rule
 
 struct call_lines : seq<json_block::payload, star<lenient::ws, json_block::further_value>> {};
 struct body : seq<lenient::ws, sor<json_block::fenced_payload, call_lines>, lenient::ws> {};

@@ -16,6 +16,7 @@
 #include "fence.hpp"
 #include "lenient_value.hpp"
 #include "runtime_literal.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::json_block {
 using namespace tao::pegtl;
@@ -73,7 +74,7 @@ struct calls_body : seq<ws, sor<fenced_payload, seq<payload, further_payloads>>,
 struct end_cut_off : eof {};          // output ended where the closer was due: healed
 struct missing_end_tag : success {};  // no closer follows at all: the block ends here
 
-// Close is a Getter (literal<TAO_PEGTL_STRING("…")>, fixed<…>, or a settings reader).
+// Close is a Getter (literal<str<"…">>, fixed<…>, or a settings reader).
 template <typename Close>
 struct end : sor<runtime_literal<Close>, end_cut_off, literal_prefix_at_end<Close>, skip_to_literal<Close>,
                  missing_end_tag> {};

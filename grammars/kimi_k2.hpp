@@ -17,6 +17,7 @@
 #include <tao/pegtl.hpp>
 
 #include "json_block.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::kimi_k2 {
 using namespace tao::pegtl;
@@ -24,15 +25,15 @@ using namespace tao::pegtl;
 struct sp : star<space> {};
 
 struct section_open
-    : sor<TAO_PEGTL_STRING("<|tool_calls_section_begin|>"), TAO_PEGTL_STRING("<|tool_call_section_begin|>")> {};
+    : sor<str<"<|tool_calls_section_begin|>">, str<"<|tool_call_section_begin|>">> {};
 struct section_close
-    : sor<TAO_PEGTL_STRING("<|tool_calls_section_end|>"), TAO_PEGTL_STRING("<|tool_call_section_end|>")> {};
+    : sor<str<"<|tool_calls_section_end|>">, str<"<|tool_call_section_end|>">> {};
 
-struct call_begin : TAO_PEGTL_STRING("<|tool_call_begin|>") {};
-struct argument_begin : TAO_PEGTL_STRING("<|tool_call_argument_begin|>") {};
-using call_end = literal<TAO_PEGTL_STRING("<|tool_call_end|>")>;  // a Getter, not a rule
+struct call_begin : str<"<|tool_call_begin|>"> {};
+struct argument_begin : str<"<|tool_call_argument_begin|>"> {};
+using call_end = literal<str<"<|tool_call_end|>">>;  // a Getter, not a rule
 
-struct namespace_prefix : TAO_PEGTL_STRING("functions.") {};
+struct namespace_prefix : str<"functions."> {};
 struct function_name : plus<not_one<':', '<', ' ', '\t', '\r', '\n'>> {};
 struct call_index : plus<digit> {};
 // Digits alone up to the arguments' token: a counter, not a name (no tool is named `0`).

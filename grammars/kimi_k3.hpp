@@ -34,31 +34,32 @@
 #include "lenient_value.hpp"
 #include "markup.hpp"
 #include "params.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::kimi_k3 {
 using namespace tao::pegtl;
 
-struct sep : TAO_PEGTL_STRING("<|sep|>") {};
+struct sep : str<"<|sep|>"> {};
 
-struct tools_open : TAO_PEGTL_STRING("<|open|>tools<|sep|>") {};
-struct tools_close : TAO_PEGTL_STRING("<|close|>tools<|sep|>") {};
+struct tools_open : str<"<|open|>tools<|sep|>"> {};
+struct tools_close : str<"<|close|>tools<|sep|>"> {};
 
 // An element's opener: the token, its name, its attributes (`tool="…" index="1"`), `<|sep|>`.
 template <typename Start>
 struct element_open : seq<Start, plus<space>, markup::attributes, params::ws, sep> {};
 
-struct call_start : TAO_PEGTL_STRING("<|open|>call") {};
+struct call_start : str<"<|open|>call"> {};
 struct call_open : element_open<call_start> {};
-struct call_close : TAO_PEGTL_STRING("<|close|>call<|sep|>") {};
+struct call_close : str<"<|close|>call<|sep|>"> {};
 
-struct argument_start : TAO_PEGTL_STRING("<|open|>argument") {};
+struct argument_start : str<"<|open|>argument"> {};
 struct argument_open : element_open<argument_start> {};
-struct argument_close : TAO_PEGTL_STRING("<|close|>argument<|sep|>") {};
+struct argument_close : str<"<|close|>argument<|sep|>"> {};
 
 // The arguments as one JSON object (its `type="object"` attribute is not needed to read it).
-struct json_start : TAO_PEGTL_STRING("<|open|>json") {};
+struct json_start : str<"<|open|>json"> {};
 struct json_open : seq<json_start, opt<plus<space>, markup::attributes>, params::ws, sep> {};
-struct json_close : TAO_PEGTL_STRING("<|close|>json<|sep|>") {};
+struct json_close : str<"<|close|>json<|sep|>"> {};
 
 // What may follow a call: the next call, or the channel's closer.
 struct call_next : sor<call_start, tools_close> {};
@@ -70,16 +71,16 @@ struct value_syntax {  // a Syntax (param_value.hpp), not a rule
     using close = argument_close;
     using call_close = kimi_k3::call_close;
     using call_next = kimi_k3::call_next;
-    using open_spellings = params::spellings<TAO_PEGTL_STRING("<|open|>argument")>;
-    using close_spellings = params::spellings<TAO_PEGTL_STRING("<|close|>argument<|sep|>")>;
-    using call_close_spellings = params::spellings<TAO_PEGTL_STRING("<|close|>call<|sep|>")>;
+    using open_spellings = params::spellings<str<"<|open|>argument">>;
+    using close_spellings = params::spellings<str<"<|close|>argument<|sep|>">>;
+    using call_close_spellings = params::spellings<str<"<|close|>call<|sep|>">>;
     using call_next_spellings =
-        params::spellings<TAO_PEGTL_STRING("<|open|>call"), TAO_PEGTL_STRING("<|close|>tools<|sep|>")>;
+        params::spellings<str<"<|open|>call">, str<"<|close|>tools<|sep|>">>;
     using nested = params::nested_list<
-        params::nested<seq<tools_open, params::ws, call_open>, params::spellings<TAO_PEGTL_STRING("<|open|>tools<|sep|>")>,
-                       params::spellings<TAO_PEGTL_STRING("<|close|>tools<|sep|>")>>,
-        params::nested<call_body_start, params::spellings<TAO_PEGTL_STRING("<|open|>call")>,
-                       params::spellings<TAO_PEGTL_STRING("<|close|>call<|sep|>")>>>;
+        params::nested<seq<tools_open, params::ws, call_open>, params::spellings<str<"<|open|>tools<|sep|>">>,
+                       params::spellings<str<"<|close|>tools<|sep|>">>>,
+        params::nested<call_body_start, params::spellings<str<"<|open|>call">>,
+                       params::spellings<str<"<|close|>call<|sep|>">>>>;
 };
 struct argument_value : params::value<value_syntax> {};
 struct argument : params::parameter<argument_open, argument_value, argument_close> {};

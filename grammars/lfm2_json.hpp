@@ -14,12 +14,13 @@
 #pragma once
 
 #include "json_block.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::lfm2_json {
 using namespace tao::pegtl;
 
-struct open : TAO_PEGTL_STRING("<|tool_call_start|>") {};
-using close = literal<TAO_PEGTL_STRING("<|tool_call_end|>")>;  // a Getter, not a rule
+struct open : str<"<|tool_call_start|>"> {};
+using close = literal<str<"<|tool_call_end|>">>;  // a Getter, not a rule
 
 // `{` or `[{` ahead (spaces allowed): JSON mode. `[get_weather(` is the Python mode's.
 struct json_payload_ahead : at<lenient::ws, sor<one<'{'>, seq<one<'['>, lenient::ws, one<'{'>>>> {};

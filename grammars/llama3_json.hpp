@@ -26,15 +26,16 @@
 
 #include "lenient_value.hpp"
 #include "python_call.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::llama3_json {
 using namespace tao::pegtl;
 using lenient::ws;
 
-struct python_tag : TAO_PEGTL_STRING("<|python_tag|>") {};
+struct python_tag : str<"<|python_tag|>"> {};
 
 // How a call object starts: `{"name":` or `{"type":` (lookahead only, under at<>).
-struct head_key : sor<TAO_PEGTL_STRING("\"name\""), TAO_PEGTL_STRING("\"type\"")> {};
+struct head_key : sor<str<"\"name\"">, str<"\"type\"">> {};
 struct call_head : seq<one<'{'>, ws, head_key, ws, one<':'>> {};
 
 struct call_object : seq<at<one<'{'>>, lenient::value> {};
@@ -48,7 +49,7 @@ struct tagged : seq<python_tag, ws, calls> {};
 // `NAME.call(k=v, …)` after the tag. `.call` is not part of the name, and a name with a
 // namespace (`a.b.call(`) is no built-in call: the head is checked before anything is read.
 struct builtin_name : identifier {};
-struct builtin_suffix : TAO_PEGTL_STRING(".call") {};
+struct builtin_suffix : str<".call"> {};
 struct builtin_head : seq<identifier, builtin_suffix, ws, one<'('>> {};  // lookahead only, under at<>
 struct builtin_call : seq<builtin_name, builtin_suffix, ws, python_call::arguments_open,
                           lenient::depth_limited<python_call::arguments_body>> {};

@@ -11,11 +11,12 @@
 #pragma once
 
 #include "json_block.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::longcat {
 
-struct open : TAO_PEGTL_STRING("<longcat_tool_call>") {};
-using close = literal<TAO_PEGTL_STRING("</longcat_tool_call>")>;  // a Getter, not a rule
+struct open : str<"<longcat_tool_call>"> {};
+using close = literal<str<"</longcat_tool_call>">>;  // a Getter, not a rule
 struct block : json_block::block<open, close> {};
 
 }  // namespace toolgram::grammar::longcat

@@ -26,18 +26,19 @@
 #include "markup.hpp"
 #include "params.hpp"
 #include "runtime_literal.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::minicpm5 {
 using namespace tao::pegtl;
 
-struct function_start : TAO_PEGTL_STRING("<function") {};
-struct function_close : TAO_PEGTL_STRING("</function>") {};
-struct param_start : TAO_PEGTL_STRING("<param") {};
-struct param_close : TAO_PEGTL_STRING("</param>") {};
+struct function_start : str<"<function"> {};
+struct function_close : str<"</function>"> {};
+struct param_start : str<"<param"> {};
+struct param_close : str<"</param>"> {};
 
 // What stands between a tag's name and its first attribute.
-struct byte_level_space : TAO_PEGTL_STRING("Ġ") {};
-struct space_lost : at<TAO_PEGTL_STRING("name=")> {};
+struct byte_level_space : str<"Ġ"> {};
+struct space_lost : at<str<"name=">> {};
 struct tag_space : sor<plus<space>, byte_level_space, space_lost> {};
 template <typename Start>
 struct tag_open : seq<Start, tag_space, markup::attributes, params::ws, one<'>'>> {};
@@ -51,13 +52,13 @@ struct value_syntax {  // a Syntax (param_value.hpp), not a rule
     using close = param_close;
     using call_close = function_close;
     using call_next = function_start;
-    using open_spellings = params::spellings<TAO_PEGTL_STRING("<param name="), TAO_PEGTL_STRING("<paramĠname="),
-                                             TAO_PEGTL_STRING("<paramname=")>;
-    using close_spellings = params::spellings<TAO_PEGTL_STRING("</param>")>;
-    using call_close_spellings = params::spellings<TAO_PEGTL_STRING("</function>")>;
-    using call_next_spellings = params::spellings<TAO_PEGTL_STRING("<function")>;
-    using nested = params::nested_list<params::nested<function_open, params::spellings<TAO_PEGTL_STRING("<function")>,
-                                                      params::spellings<TAO_PEGTL_STRING("</function>")>>>;
+    using open_spellings = params::spellings<str<"<param name=">, str<"<paramĠname=">,
+                                             str<"<paramname=">>;
+    using close_spellings = params::spellings<str<"</param>">>;
+    using call_close_spellings = params::spellings<str<"</function>">>;
+    using call_next_spellings = params::spellings<str<"<function">>;
+    using nested = params::nested_list<params::nested<function_open, params::spellings<str<"<function">>,
+                                                      params::spellings<str<"</function>">>>>;
 };
 struct param_value : params::value<value_syntax> {};
 struct param : params::parameter<param_open, param_value, param_close> {};

@@ -23,20 +23,21 @@
 #include "error_messages.hpp"
 #include "params.hpp"
 #include "runtime_literal.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::minimax_m2 {
 using namespace tao::pegtl;
 
-struct block_open : TAO_PEGTL_STRING("<minimax:tool_call>") {};
-struct block_close : TAO_PEGTL_STRING("</minimax:tool_call>") {};
+struct block_open : str<"<minimax:tool_call>"> {};
+struct block_close : str<"</minimax:tool_call>"> {};
 
-struct invoke_start : TAO_PEGTL_STRING("<invoke") {};
+struct invoke_start : str<"<invoke"> {};
 struct invoke_open : params::attribute_open<invoke_start> {};
-struct invoke_close : TAO_PEGTL_STRING("</invoke>") {};
+struct invoke_close : str<"</invoke>"> {};
 
-struct parameter_start : TAO_PEGTL_STRING("<parameter") {};
+struct parameter_start : str<"<parameter"> {};
 struct parameter_open : params::attribute_open<parameter_start> {};
-struct parameter_close : TAO_PEGTL_STRING("</parameter>") {};
+struct parameter_close : str<"</parameter>"> {};
 
 struct invoke_body_start : seq<invoke_open, params::ws, sor<parameter_open, invoke_close>> {};
 struct value_syntax {  // a Syntax (param_value.hpp), not a rule
@@ -44,15 +45,15 @@ struct value_syntax {  // a Syntax (param_value.hpp), not a rule
     using close = parameter_close;
     using call_close = invoke_close;
     using call_next = sor<invoke_start, block_close>;
-    using open_spellings = params::spellings<TAO_PEGTL_STRING("<parameter name=")>;
-    using close_spellings = params::spellings<TAO_PEGTL_STRING("</parameter>")>;
-    using call_close_spellings = params::spellings<TAO_PEGTL_STRING("</invoke>")>;
-    using call_next_spellings = params::spellings<TAO_PEGTL_STRING("<invoke"), TAO_PEGTL_STRING("</minimax:tool_call>")>;
+    using open_spellings = params::spellings<str<"<parameter name=">>;
+    using close_spellings = params::spellings<str<"</parameter>">>;
+    using call_close_spellings = params::spellings<str<"</invoke>">>;
+    using call_next_spellings = params::spellings<str<"<invoke">, str<"</minimax:tool_call>">>;
     using nested = params::nested_list<
-        params::nested<seq<block_open, params::ws, invoke_open>, params::spellings<TAO_PEGTL_STRING("<minimax:tool_call>")>,
-                       params::spellings<TAO_PEGTL_STRING("</minimax:tool_call>")>>,
-        params::nested<invoke_body_start, params::spellings<TAO_PEGTL_STRING("<invoke")>,
-                       params::spellings<TAO_PEGTL_STRING("</invoke>")>>>;
+        params::nested<seq<block_open, params::ws, invoke_open>, params::spellings<str<"<minimax:tool_call>">>,
+                       params::spellings<str<"</minimax:tool_call>">>>,
+        params::nested<invoke_body_start, params::spellings<str<"<invoke">>,
+                       params::spellings<str<"</invoke>">>>>;
 };
 struct parameter_value : params::value<value_syntax> {};
 struct parameter : params::parameter<parameter_open, parameter_value, parameter_close> {};

@@ -31,29 +31,30 @@
 #include "error_messages.hpp"
 #include "lenient_value.hpp"  // depth_limited
 #include "params.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::minimax_m3 {
 using namespace tao::pegtl;
 
-struct ns : TAO_PEGTL_STRING("]<]minimax[>[") {};
+struct ns : str<"]<]minimax[>["> {};
 struct tag_gap : plus<space> {};  // blanks SGLang's reader removes between NS and its tag
 
-struct block_open : seq<ns, opt<tag_gap>, TAO_PEGTL_STRING("<tool_call>")> {};
-struct block_close : seq<ns, opt<tag_gap>, TAO_PEGTL_STRING("</tool_call>")> {};
-struct invoke_start : seq<ns, opt<tag_gap>, TAO_PEGTL_STRING("<invoke")> {};
+struct block_open : seq<ns, opt<tag_gap>, str<"<tool_call>">> {};
+struct block_close : seq<ns, opt<tag_gap>, str<"</tool_call>">> {};
+struct invoke_start : seq<ns, opt<tag_gap>, str<"<invoke">> {};
 struct invoke_open : params::attribute_open<invoke_start> {};
-struct invoke_close : seq<ns, opt<tag_gap>, TAO_PEGTL_STRING("</invoke>")> {};
+struct invoke_close : seq<ns, opt<tag_gap>, str<"</invoke>">> {};
 
 // Element names are the tool's parameter names and the members of its objects: anything
 // JSON keys hold but markup punctuation and blanks (`$filter`, `año`, `param-1`). The
 // structural tags' own names are not element names, so a block or invoke that starts
 // where a value's closer is due ends the value rather than nesting in it.
 struct name_char : not_one<'<', '>', '/', '"', '\'', '=', ' ', '\t', '\r', '\n'> {};
-struct reserved_name : seq<sor<TAO_PEGTL_STRING("tool_call"), TAO_PEGTL_STRING("invoke")>, one<'>'>> {};
+struct reserved_name : seq<sor<str<"tool_call">, str<"invoke">>, one<'>'>> {};
 struct element_name : seq<not_at<reserved_name>, plus<name_char>> {};
 struct element_open : seq<ns, opt<tag_gap>, one<'<'>, element_name, one<'>'>> {};
 struct close_name : seq<not_at<reserved_name>, plus<name_char>> {};
-struct element_close : seq<ns, opt<tag_gap>, TAO_PEGTL_STRING("</"), close_name, one<'>'>> {};
+struct element_close : seq<ns, opt<tag_gap>, str<"</">, close_name, one<'>'>> {};
 
 // Text up to the next NS: a leaf's value, or the blanks between children.
 struct text : star<not_at<ns>, any> {};

@@ -20,15 +20,16 @@
 #include <tao/pegtl.hpp>
 
 #include "json_block.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::mistral {
 using namespace tao::pegtl;
 
 struct sp : star<blank> {};
 
-struct tool_calls : TAO_PEGTL_STRING("[TOOL_CALLS]") {};
-struct call_id_token : TAO_PEGTL_STRING("[CALL_ID]") {};
-struct args_token : TAO_PEGTL_STRING("[ARGS]") {};
+struct tool_calls : str<"[TOOL_CALLS]"> {};
+struct call_id_token : str<"[CALL_ID]"> {};
+struct args_token : str<"[ARGS]"> {};
 
 struct function_name : plus<not_one<'[', ']', '{', '}', '"', '\'', '`', ' ', '\t', '\r', '\n'>> {};
 struct call_id : plus<not_one<'[', ']', ' ', '\t', '\r', '\n'>> {};

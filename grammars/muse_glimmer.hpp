@@ -36,40 +36,41 @@
 #include "error_messages.hpp"
 #include "params.hpp"
 #include "runtime_literal.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::muse_glimmer {
 using namespace tao::pegtl;
 
 // Message framing.
-struct start : TAO_PEGTL_STRING("<|start|>") {};
-struct message : TAO_PEGTL_STRING("<|message|>") {};
-struct eom : TAO_PEGTL_STRING("<|eom|>") {};
-struct eot : TAO_PEGTL_STRING("<|eot|>") {};
+struct start : str<"<|start|>"> {};
+struct message : str<"<|message|>"> {};
+struct eom : str<"<|eom|>"> {};
+struct eot : str<"<|eot|>"> {};
 struct message_end : sor<eom, eot> {};
 
 // `to=NAME<|message|>`: the characters vLLM's header pattern allows in a recipient. `self`
 // and `user` address no tool, so their headers are not this grammar's.
 struct recipient_char : sor<alnum, one<'_', '.', '-'>> {};
-struct prose_recipient : seq<sor<TAO_PEGTL_STRING("self"), TAO_PEGTL_STRING("user")>, not_at<recipient_char>> {};
+struct prose_recipient : seq<sor<str<"self">, str<"user">>, not_at<recipient_char>> {};
 struct recipient : plus<recipient_char> {};
-struct tool_header : seq<TAO_PEGTL_STRING("to="), not_at<prose_recipient>, recipient, message> {};
+struct tool_header : seq<str<"to=">, not_at<prose_recipient>, recipient, message> {};
 // `<|start|>assistant ` before it belongs to the message: the block starts there, so that
 // reasoning left unclosed before it ends before the framing, not after it.
-struct role : TAO_PEGTL_STRING("assistant") {};
+struct role : str<"assistant"> {};
 struct message_start : seq<start, role, star<blank>> {};
 struct header : seq<opt<message_start>, tool_header> {};
 
 // The ATEM block.
-struct block_open : TAO_PEGTL_STRING("<atem:function_calls>") {};
-struct block_close : TAO_PEGTL_STRING("</atem:function_calls>") {};
+struct block_open : str<"<atem:function_calls>"> {};
+struct block_close : str<"</atem:function_calls>"> {};
 
-struct invoke_start : TAO_PEGTL_STRING("<atem:invoke") {};
+struct invoke_start : str<"<atem:invoke"> {};
 struct invoke_open : params::attribute_open<invoke_start> {};
-struct invoke_close : TAO_PEGTL_STRING("</atem:invoke>") {};
+struct invoke_close : str<"</atem:invoke>"> {};
 
-struct parameter_start : TAO_PEGTL_STRING("<atem:parameter") {};
+struct parameter_start : str<"<atem:parameter"> {};
 struct parameter_open : params::attribute_open<parameter_start> {};
-struct parameter_close : TAO_PEGTL_STRING("</atem:parameter>") {};
+struct parameter_close : str<"</atem:parameter>"> {};
 
 // What may follow an invoke whose closer was left out: the next invoke, the block's
 // closer, the message's end or the next message.
@@ -81,17 +82,17 @@ struct value_syntax {  // a Syntax (param_value.hpp), not a rule
     using close = parameter_close;
     using call_close = invoke_close;
     using call_next = muse_glimmer::call_next;
-    using open_spellings = params::spellings<TAO_PEGTL_STRING("<atem:parameter name=")>;
-    using close_spellings = params::spellings<TAO_PEGTL_STRING("</atem:parameter>")>;
-    using call_close_spellings = params::spellings<TAO_PEGTL_STRING("</atem:invoke>")>;
+    using open_spellings = params::spellings<str<"<atem:parameter name=">>;
+    using close_spellings = params::spellings<str<"</atem:parameter>">>;
+    using call_close_spellings = params::spellings<str<"</atem:invoke>">>;
     using call_next_spellings =
-        params::spellings<TAO_PEGTL_STRING("<atem:invoke"), TAO_PEGTL_STRING("</atem:function_calls>"),
-                          TAO_PEGTL_STRING("<|eom|>"), TAO_PEGTL_STRING("<|eot|>"), TAO_PEGTL_STRING("<|start|>")>;
+        params::spellings<str<"<atem:invoke">, str<"</atem:function_calls>">,
+                          str<"<|eom|>">, str<"<|eot|>">, str<"<|start|>">>;
     using nested = params::nested_list<
-        params::nested<seq<block_open, params::ws, invoke_open>, params::spellings<TAO_PEGTL_STRING("<atem:function_calls>")>,
-                       params::spellings<TAO_PEGTL_STRING("</atem:function_calls>")>>,
-        params::nested<invoke_body_start, params::spellings<TAO_PEGTL_STRING("<atem:invoke")>,
-                       params::spellings<TAO_PEGTL_STRING("</atem:invoke>")>>>;
+        params::nested<seq<block_open, params::ws, invoke_open>, params::spellings<str<"<atem:function_calls>">>,
+                       params::spellings<str<"</atem:function_calls>">>>,
+        params::nested<invoke_body_start, params::spellings<str<"<atem:invoke">>,
+                       params::spellings<str<"</atem:invoke>">>>>;
 };
 struct parameter_value : params::value<value_syntax> {};
 struct parameter : params::parameter<parameter_open, parameter_value, parameter_close> {};

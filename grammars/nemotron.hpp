@@ -7,11 +7,12 @@
 #pragma once
 
 #include "json_block.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::nemotron {
 
-struct open : TAO_PEGTL_STRING("<TOOLCALL>") {};
-using close = literal<TAO_PEGTL_STRING("</TOOLCALL>")>;  // a Getter, not a rule
+struct open : str<"<TOOLCALL>"> {};
+using close = literal<str<"</TOOLCALL>">>;  // a Getter, not a rule
 struct block : json_block::block<open, close> {};
 
 }  // namespace toolgram::grammar::nemotron

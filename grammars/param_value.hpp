@@ -65,7 +65,7 @@ namespace toolgram::grammar::params {
 using namespace tao::pegtl;
 
 // The spellings of a token, as a Getter for searches (fixed strings written with
-// TAO_PEGTL_STRING; a run-time syntax brings its own Getter).
+// str<"…">, spelling.hpp; a run-time syntax brings its own Getter).
 template <typename... Strings>
 struct spellings {
     template <typename State>

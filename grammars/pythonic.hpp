@@ -24,6 +24,7 @@
 #include "lenient_value.hpp"
 #include "python_call.hpp"
 #include "runtime_literal.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::pythonic {
 using namespace tao::pegtl;
@@ -44,16 +45,16 @@ struct end : sor<runtime_literal<Close>, end_cut_off, missing_end_tag> {};
 template <typename Open, typename Close>
 struct wrapper : seq<Open, ws, calls, ws, end<Close>> {};
 
-struct llama4_open : TAO_PEGTL_STRING("<|python_start|>") {};
-using llama4_close = literal<TAO_PEGTL_STRING("<|python_end|>")>;  // a Getter, not a rule
+struct llama4_open : str<"<|python_start|>"> {};
+using llama4_close = literal<str<"<|python_end|>">>;  // a Getter, not a rule
 struct llama4_block : wrapper<llama4_open, llama4_close> {};
 
-struct lfm2_open : TAO_PEGTL_STRING("<|tool_call_start|>") {};
-using lfm2_close = literal<TAO_PEGTL_STRING("<|tool_call_end|>")>;
+struct lfm2_open : str<"<|tool_call_start|>"> {};
+using lfm2_close = literal<str<"<|tool_call_end|>">>;
 struct lfm2_block : wrapper<lfm2_open, lfm2_close> {};
 
-struct olmo_open : TAO_PEGTL_STRING("<function_calls>") {};
-using olmo_close = literal<TAO_PEGTL_STRING("</function_calls>")>;
+struct olmo_open : str<"<function_calls>"> {};
+using olmo_close = literal<str<"</function_calls>">>;
 struct olmo_block : wrapper<olmo_open, olmo_close> {};
 
 // The forms with a marker of their own, and every form.

@@ -28,23 +28,24 @@
 #include "error_messages.hpp"
 #include "params.hpp"
 #include "runtime_literal.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::qwen3_coder {
 using namespace tao::pegtl;
 
 struct tag_text : plus<not_one<'>', '<', '\n', '\r'>> {};
 
-struct function_start : TAO_PEGTL_STRING("<function=") {};
+struct function_start : str<"<function="> {};
 struct function_name : tag_text {};
 struct function_open : seq<function_start, function_name, one<'>'>> {};
-struct function_close : TAO_PEGTL_STRING("</function>") {};
+struct function_close : str<"</function>"> {};
 
 struct parameter_name : tag_text {};
-struct parameter_open : seq<TAO_PEGTL_STRING("<parameter="), parameter_name, one<'>'>> {};
-struct parameter_close : TAO_PEGTL_STRING("</parameter>") {};
+struct parameter_open : seq<str<"<parameter=">, parameter_name, one<'>'>> {};
+struct parameter_close : str<"</parameter>"> {};
 
-struct wrapper_open : TAO_PEGTL_STRING("<tool_call>") {};
-struct wrapper_close : TAO_PEGTL_STRING("</tool_call>") {};
+struct wrapper_open : str<"<tool_call>"> {};
+struct wrapper_close : str<"</tool_call>"> {};
 
 // The tags a value may hold and how to tell them from the real ones (param_value.hpp);
 // `Wrapper…` are the family's block tags (Seed-OSS composes these rules in its own).
@@ -55,18 +56,18 @@ struct value_syntax_in {
     using close = parameter_close;
     using call_close = function_close;
     using call_next = sor<WrapperClose, function_start, WrapperOpen>;
-    using open_spellings = params::spellings<TAO_PEGTL_STRING("<parameter=")>;
-    using close_spellings = params::spellings<TAO_PEGTL_STRING("</parameter>")>;
-    using call_close_spellings = params::spellings<TAO_PEGTL_STRING("</function>")>;
-    using call_next_spellings = params::spellings<WrapperCloseS, TAO_PEGTL_STRING("<function="), WrapperOpenS>;
+    using open_spellings = params::spellings<str<"<parameter=">>;
+    using close_spellings = params::spellings<str<"</parameter>">>;
+    using call_close_spellings = params::spellings<str<"</function>">>;
+    using call_next_spellings = params::spellings<WrapperCloseS, str<"<function=">, WrapperOpenS>;
     using nested = params::nested_list<
         params::nested<seq<WrapperOpen, params::ws, function_open>, params::spellings<WrapperOpenS>,
                        params::spellings<WrapperCloseS>>,
-        params::nested<function_body_start, params::spellings<TAO_PEGTL_STRING("<function=")>,
-                       params::spellings<TAO_PEGTL_STRING("</function>")>>>;
+        params::nested<function_body_start, params::spellings<str<"<function=">>,
+                       params::spellings<str<"</function>">>>>;
 };
-using value_syntax = value_syntax_in<wrapper_open, wrapper_close, TAO_PEGTL_STRING("<tool_call>"),
-                                     TAO_PEGTL_STRING("</tool_call>")>;  // a Syntax, not a rule
+using value_syntax = value_syntax_in<wrapper_open, wrapper_close, str<"<tool_call>">,
+                                     str<"</tool_call>">>;  // a Syntax, not a rule
 
 struct parameter_value : params::value<value_syntax> {};
 struct parameter : params::parameter<parameter_open, parameter_value, parameter_close> {};

@@ -128,7 +128,7 @@ struct analyze_traits<Name, toolgram::grammar::literal_prefix_at_end<Getter>>
 
 namespace toolgram::grammar {
 
-// The Getter for a compile-time string written with TAO_PEGTL_STRING, so one spelling of
+// The Getter for a compile-time string written with str<"…"> (spelling.hpp), so one spelling of
 // a closer serves both as a rule (runtime_literal<literal<S>>) and as a skip target.
 template <typename String>
 struct literal;

@@ -19,14 +19,15 @@
 
 #include "params.hpp"
 #include "qwen3_coder.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::seed_oss {
 using namespace tao::pegtl;
 
-struct wrapper_open : TAO_PEGTL_STRING("<seed:tool_call>") {};
-struct wrapper_close : TAO_PEGTL_STRING("</seed:tool_call>") {};
-using value_syntax = qwen3_coder::value_syntax_in<wrapper_open, wrapper_close, TAO_PEGTL_STRING("<seed:tool_call>"),
-                                                  TAO_PEGTL_STRING("</seed:tool_call>")>;  // a Syntax, not a rule
+struct wrapper_open : str<"<seed:tool_call>"> {};
+struct wrapper_close : str<"</seed:tool_call>"> {};
+using value_syntax = qwen3_coder::value_syntax_in<wrapper_open, wrapper_close, str<"<seed:tool_call>">,
+                                                  str<"</seed:tool_call>">>;  // a Syntax, not a rule
 struct parameter_value : params::value<value_syntax> {};
 struct parameter : params::parameter<qwen3_coder::parameter_open, parameter_value, qwen3_coder::parameter_close> {};
 struct function : params::committed_call<qwen3_coder::function_open, parameter, qwen3_coder::function_close,

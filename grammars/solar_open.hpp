@@ -32,21 +32,22 @@
 #include "error_messages.hpp"
 #include "json_block.hpp"
 #include "params.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::solar_open {
 using namespace tao::pegtl;
 
 struct sp : star<space> {};
 
-struct section_open : TAO_PEGTL_STRING("<|tool_calls|>") {};
-struct calls_end : TAO_PEGTL_STRING("<|calls|>") {};
+struct section_open : str<"<|tool_calls|>"> {};
+struct calls_end : str<"<|calls|>"> {};
 // The end of output closes a section as well as `<|calls|>` does (see above).
 struct section_close : sor<calls_end, eof> {};
 
-struct call_begin : TAO_PEGTL_STRING("<|tool_call:begin|>") {};
-struct name_token : TAO_PEGTL_STRING("<|tool_call:name|>") {};
-struct args_token : TAO_PEGTL_STRING("<|tool_call:args|>") {};
-using call_end = literal<TAO_PEGTL_STRING("<|tool_call:end|>")>;  // a Getter, not a rule
+struct call_begin : str<"<|tool_call:begin|>"> {};
+struct name_token : str<"<|tool_call:name|>"> {};
+struct args_token : str<"<|tool_call:args|>"> {};
+using call_end = literal<str<"<|tool_call:end|>">>;  // a Getter, not a rule
 
 struct call_id : star<not_one<'<', '\r', '\n'>> {};  // may be empty: an id is then made
 struct function_name : plus<not_one<'<', ' ', '\t', '\r', '\n'>> {};
@@ -54,11 +55,11 @@ struct call_header : seq<call_begin, sp, call_id, sp, name_token, sp, function_n
 struct call : json_block::block<call_header, call_end> {};
 
 // Solar Open 2.
-struct v2_call_start : TAO_PEGTL_STRING("<|tool_call:start|>") {};
-struct v2_call_end : TAO_PEGTL_STRING("<|tool_call:end|>") {};
-struct arg_start : TAO_PEGTL_STRING("<|tool_arg:start|>") {};
-struct arg_value : TAO_PEGTL_STRING("<|tool_arg:value|>") {};
-struct arg_end : TAO_PEGTL_STRING("<|tool_arg:end|>") {};
+struct v2_call_start : str<"<|tool_call:start|>"> {};
+struct v2_call_end : str<"<|tool_call:end|>"> {};
+struct arg_start : str<"<|tool_arg:start|>"> {};
+struct arg_value : str<"<|tool_arg:value|>"> {};
+struct arg_end : str<"<|tool_arg:end|>"> {};
 
 struct arg_name : plus<not_one<'<', '\r', '\n'>> {};
 struct argument_open : seq<arg_start, arg_name, arg_value> {};
@@ -72,12 +73,12 @@ struct v2_value_syntax {  // a Syntax (param_value.hpp), not a rule
     using close = arg_end;
     using call_close = v2_call_end;
     using call_next = v2_call_start;
-    using open_spellings = params::spellings<TAO_PEGTL_STRING("<|tool_arg:start|>")>;
-    using close_spellings = params::spellings<TAO_PEGTL_STRING("<|tool_arg:end|>")>;
-    using call_close_spellings = params::spellings<TAO_PEGTL_STRING("<|tool_call:end|>")>;
-    using call_next_spellings = params::spellings<TAO_PEGTL_STRING("<|tool_call:start|>")>;
-    using nested = params::nested_list<params::nested<v2_call_open, params::spellings<TAO_PEGTL_STRING("<|tool_call:start|>")>,
-                                                      params::spellings<TAO_PEGTL_STRING("<|tool_call:end|>")>>>;
+    using open_spellings = params::spellings<str<"<|tool_arg:start|>">>;
+    using close_spellings = params::spellings<str<"<|tool_arg:end|>">>;
+    using call_close_spellings = params::spellings<str<"<|tool_call:end|>">>;
+    using call_next_spellings = params::spellings<str<"<|tool_call:start|>">>;
+    using nested = params::nested_list<params::nested<v2_call_open, params::spellings<str<"<|tool_call:start|>">>,
+                                                      params::spellings<str<"<|tool_call:end|>">>>>;
 };
 struct v2_value_text : params::value<v2_value_syntax> {};
 struct v2_argument : params::parameter<argument_open, v2_value_text, arg_end> {};

@@ -24,26 +24,27 @@
 #include "error_messages.hpp"
 #include "params.hpp"
 #include "runtime_literal.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::step3 {
 using namespace tao::pegtl;
 
-struct calls_begin : TAO_PEGTL_STRING("<｜tool_calls_begin｜>") {};
-struct calls_end : TAO_PEGTL_STRING("<｜tool_calls_end｜>") {};
-struct call_begin : TAO_PEGTL_STRING("<｜tool_call_begin｜>") {};
-struct call_end : TAO_PEGTL_STRING("<｜tool_call_end｜>") {};
-struct tool_sep : TAO_PEGTL_STRING("<｜tool_sep｜>") {};
-struct call_type : TAO_PEGTL_STRING("function") {};
+struct calls_begin : str<"<｜tool_calls_begin｜>"> {};
+struct calls_end : str<"<｜tool_calls_end｜>"> {};
+struct call_begin : str<"<｜tool_call_begin｜>"> {};
+struct call_end : str<"<｜tool_call_end｜>"> {};
+struct tool_sep : str<"<｜tool_sep｜>"> {};
+struct call_type : str<"function"> {};
 struct repeated_name : plus<not_one<'<', ' ', '\t', '\r', '\n'>> {};
 struct call_open : seq<call_begin, params::ws, call_type, params::ws, tool_sep, opt<params::ws, repeated_name>> {};
 
-struct invoke_start : TAO_PEGTL_STRING("<steptml:invoke") {};
+struct invoke_start : str<"<steptml:invoke"> {};
 struct invoke_open : params::attribute_open<invoke_start> {};
-struct invoke_close : TAO_PEGTL_STRING("</steptml:invoke>") {};
+struct invoke_close : str<"</steptml:invoke>"> {};
 
-struct parameter_start : TAO_PEGTL_STRING("<steptml:parameter") {};
+struct parameter_start : str<"<steptml:parameter"> {};
 struct parameter_open : params::attribute_open<parameter_start> {};
-struct parameter_close : TAO_PEGTL_STRING("</steptml:parameter>") {};
+struct parameter_close : str<"</steptml:parameter>"> {};
 
 struct invoke_body_start : seq<invoke_open, params::ws, sor<parameter_open, invoke_close>> {};
 struct value_syntax {  // a Syntax (param_value.hpp), not a rule
@@ -51,19 +52,19 @@ struct value_syntax {  // a Syntax (param_value.hpp), not a rule
     using close = parameter_close;
     using call_close = invoke_close;
     using call_next = sor<call_end, calls_end, call_begin>;
-    using open_spellings = params::spellings<TAO_PEGTL_STRING("<steptml:parameter name=")>;
-    using close_spellings = params::spellings<TAO_PEGTL_STRING("</steptml:parameter>")>;
-    using call_close_spellings = params::spellings<TAO_PEGTL_STRING("</steptml:invoke>")>;
+    using open_spellings = params::spellings<str<"<steptml:parameter name=">>;
+    using close_spellings = params::spellings<str<"</steptml:parameter>">>;
+    using call_close_spellings = params::spellings<str<"</steptml:invoke>">>;
     using call_next_spellings =
-        params::spellings<TAO_PEGTL_STRING("<｜tool_call_end｜>"), TAO_PEGTL_STRING("<｜tool_calls_end｜>"),
-                          TAO_PEGTL_STRING("<｜tool_call_begin｜>")>;
+        params::spellings<str<"<｜tool_call_end｜>">, str<"<｜tool_calls_end｜>">,
+                          str<"<｜tool_call_begin｜>">>;
     using nested = params::nested_list<
-        params::nested<seq<calls_begin, params::ws, call_open>, params::spellings<TAO_PEGTL_STRING("<｜tool_calls_begin｜>")>,
-                       params::spellings<TAO_PEGTL_STRING("<｜tool_calls_end｜>")>>,
-        params::nested<seq<call_open, params::ws, invoke_open>, params::spellings<TAO_PEGTL_STRING("<｜tool_call_begin｜>")>,
-                       params::spellings<TAO_PEGTL_STRING("<｜tool_call_end｜>")>>,
-        params::nested<invoke_body_start, params::spellings<TAO_PEGTL_STRING("<steptml:invoke")>,
-                       params::spellings<TAO_PEGTL_STRING("</steptml:invoke>")>>>;
+        params::nested<seq<calls_begin, params::ws, call_open>, params::spellings<str<"<｜tool_calls_begin｜>">>,
+                       params::spellings<str<"<｜tool_calls_end｜>">>>,
+        params::nested<seq<call_open, params::ws, invoke_open>, params::spellings<str<"<｜tool_call_begin｜>">>,
+                       params::spellings<str<"<｜tool_call_end｜>">>>,
+        params::nested<invoke_body_start, params::spellings<str<"<steptml:invoke">>,
+                       params::spellings<str<"</steptml:invoke>">>>>;
 };
 struct parameter_value : params::value<value_syntax> {};
 struct parameter : params::parameter<parameter_open, parameter_value, parameter_close> {};

@@ -16,6 +16,7 @@
 #include "json_block.hpp"
 #include "markup.hpp"
 #include "runtime_literal.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::tag {
 using namespace tao::pegtl;
@@ -35,11 +36,11 @@ struct configured_block : json_block::block<configured_open, close_tag_of> {};
 
 // <tool name="NAME"> ARGS </tool>
 struct named_open : seq<string<'<', 't', 'o', 'o', 'l'>, plus<space>, markup::attributes, star<space>, one<'>'>> {};
-struct named_block : json_block::block<named_open, literal<TAO_PEGTL_STRING("</tool>")>> {};
+struct named_block : json_block::block<named_open, literal<str<"</tool>">>> {};
 
 // <tool_call> … </tool_call>
-struct tool_call_open : TAO_PEGTL_STRING("<tool_call>") {};
-struct tool_call_block : json_block::block<tool_call_open, literal<TAO_PEGTL_STRING("</tool_call>")>> {};
+struct tool_call_open : str<"<tool_call>"> {};
+struct tool_call_block : json_block::block<tool_call_open, literal<str<"</tool_call>">>> {};
 
 struct block : sor<configured_block, named_block, tool_call_block> {};
 

@@ -23,6 +23,7 @@
 #include <tao/pegtl.hpp>
 
 #include "json_block.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::xlam {
 using namespace tao::pegtl;
@@ -31,14 +32,14 @@ using lenient::ws;
 struct array_head : seq<one<'['>, ws, one<'{'>> {};
 struct array_block : seq<at<array_head>, json_block::payload> {};
 
-struct tool_calls_object_head : seq<one<'{'>, ws, TAO_PEGTL_STRING("\"tool_calls\""), ws, one<':'>> {};
+struct tool_calls_object_head : seq<one<'{'>, ws, str<"\"tool_calls\"">, ws, one<':'>> {};
 struct tool_calls_object : seq<at<tool_calls_object_head>, json_block::payload> {};
 
-struct tool_calls_open : seq<TAO_PEGTL_STRING("[TOOL_CALLS]"), ws, at<one<'['>>> {};
+struct tool_calls_open : seq<str<"[TOOL_CALLS]">, ws, at<one<'['>>> {};
 struct tool_calls_block : json_block::open_block<tool_calls_open> {};
 
-struct tag_open : TAO_PEGTL_STRING("<tool_call>") {};
-using tag_close = literal<TAO_PEGTL_STRING("</tool_call>")>;  // a Getter, not a rule
+struct tag_open : str<"<tool_call>"> {};
+using tag_close = literal<str<"</tool_call>">>;  // a Getter, not a rule
 struct tag_block : json_block::block<tag_open, tag_close> {};
 
 struct block : sor<tool_calls_block, tag_block, array_block, tool_calls_object> {};

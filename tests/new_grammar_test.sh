@@ -140,9 +140,9 @@ defaults=$work/defaults
 mkdir -p "$defaults/src"
 cp "$src/src/grammar_registry.cpp" "$src/src/profiles.cpp" "$defaults/src/"
 "$scaffold" scaffold_defaults --root "$defaults" >/dev/null
-grep -qF 'TAO_PEGTL_STRING("<scaffold_defaults_call>")' "$defaults/grammars/scaffold_defaults.hpp" ||
+grep -qF 'str<"<scaffold_defaults_call>">' "$defaults/grammars/scaffold_defaults.hpp" ||
     fail "the default opener is not <NAME_call>"
-grep -qF 'TAO_PEGTL_STRING("</scaffold_defaults_call>")' "$defaults/grammars/scaffold_defaults.hpp" ||
+grep -qF 'str<"</scaffold_defaults_call>">' "$defaults/grammars/scaffold_defaults.hpp" ||
     fail "the default closer is not </NAME_call>"
 grep -qF '{"scaffold_defaults", "TODO: the models that write this syntax"' "$defaults/src/profiles.cpp" ||
     fail "the default models text is not the TODO"
