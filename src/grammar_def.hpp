@@ -69,6 +69,11 @@ struct MarkerUse {
 std::string render_calls(std::string_view grammar, const std::vector<Call>& calls, const Settings& settings);
 
 const GrammarDef* find_grammar(std::string_view name);
+// Whether a grammar is generic (tag, xml, marker, json, generic, bracket, text_kv: a
+// syntax any model may be prompted with) rather than one family's. Specific before
+// generic: where both could read at a position, the family's grammar is tried first
+// (Parser::Impl orders every scan so), whatever the profile's order.
+bool is_generic(const GrammarDef& grammar);
 // The keys a JSON call object's fields may stand under, in every grammar that reads call
 // objects (block_reader.cpp), and the "type" values that mark one: for the formats
 // reference (`toolgram profiles --formats`).

@@ -10,6 +10,7 @@
 #include "declared_syntax.hpp"
 #include "grammar_def.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace toolgram::detail {
@@ -69,10 +70,22 @@ extern const GrammarDef muse_glimmer_grammar;
 
 namespace {
 
-const std::vector<const GrammarDef*>& compiled_grammars() {
+// The generic grammars: syntaxes any model may be prompted with, each shared by many
+// families, so a family's syntax often matches one of them too. A grammar not listed here
+// is a family's (scripts/new-grammar adds to the family list below), and at a position
+// where a family's grammar and a generic one both have a marker, the family's reads
+// first (is_generic).
+const std::vector<const GrammarDef*>& generic_grammars() {
     static const std::vector<const GrammarDef*> table = {
         &tag_grammar, &marker_grammar, &json_grammar, &generic_grammar, &bracket_grammar, &xml_grammar, &text_kv_grammar,
-        // model families
+    };
+    return table;
+}
+
+const std::vector<const GrammarDef*>& compiled_grammars() {
+    static const std::vector<const GrammarDef*> table = [] {
+        std::vector<const GrammarDef*> out = generic_grammars();
+        out.insert(out.end(), {
         &hermes_grammar,
         &qwen3_coder_grammar,
         &seed_oss_grammar,
@@ -117,7 +130,9 @@ const std::vector<const GrammarDef*>& compiled_grammars() {
         &inkling_grammar,
         &muse_glimmer_grammar,
         // scripts/new-grammar: entries go above this line.
-    };
+        });
+        return out;
+    }();
     return table;
 }
 
@@ -158,6 +173,11 @@ std::vector<std::string> grammar_source_files(std::string_view name) {
     for (const auto& [variant, files] : written_in)
         if (variant == name) family = files;
     return {"grammars/" + family + ".hpp", "src/actions/" + family + ".cpp"};
+}
+
+bool is_generic(const GrammarDef& grammar) {
+    const auto& generic = generic_grammars();
+    return std::find(generic.begin(), generic.end(), &grammar) != generic.end();
 }
 
 // The compiled-in ones first: loading the shipped files looks those up before the shipped

@@ -63,7 +63,7 @@ void drop_past_candidate_limit(Block& b, std::size_t& kept, std::size_t max_cand
 }
 
 // Finds blocks of the given grammars: marker scan first, then whole-output readers.
-// `markers` are the role's markers in profile order (Parser::Impl::role_markers).
+// `markers` are the role's markers in scan order (Parser::Impl::role_markers).
 std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const GrammarDef*, Role>>& grammars, Role role,
                         const std::vector<detail::MarkerUse>& markers, std::size_t limit,
                         std::size_t answer_begin, std::size_t answer_end,
@@ -74,7 +74,7 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
     for (const auto& m : markers) first[static_cast<unsigned char>(m.text[0])] = true;
     // The markers by their first two bytes (one-byte markers apart), so a position is
     // compared only with those that can start there (auto has some 70, most opening with
-    // `<`), still tried in profile order.
+    // `<`), still tried in scan order.
     auto pair_key = [](unsigned char a, unsigned char b) { return static_cast<unsigned>(a) << 8 | b; };
     std::vector<std::pair<unsigned, std::size_t>> by_pair;  // (first two bytes, marker index)
     std::vector<std::size_t> single;                        // one-byte markers
@@ -751,8 +751,7 @@ Result Parser::Impl::parse(std::string_view text) const {
         err.message = tm.candidates[*first_failure].reason;
         err.offset = first_failure_offset;
         std::tie(err.line, err.column) = line_column(text, err.offset);
-        const GrammarDef* primary = grammars.front().first;
-        err.expected = primary->instruction ? primary->instruction(settings) : std::string(primary->summary);
+        err.expected = first_grammar->instruction ? first_grammar->instruction(settings) : std::string(first_grammar->summary);
         std::string tools_line;
         for (const auto& t : tools) tools_line += (tools_line.empty() ? "" : ", ") + t.name;
         err.correction_prompt = "Your last message tried to call a tool, but the call could not be used: " +

@@ -55,11 +55,20 @@ struct Parser::Impl {
     bool tool_list;
     std::vector<Tool> tools;
     detail::ToolSet toolset;
+    // The profile's grammars in the order every scan tries them (one-shot and stream
+    // alike): the profile's order, except that family grammars come before generic ones
+    // (detail::is_generic). So a family's syntax that a generic grammar would also match
+    // (HY-V3's <tool_calls><tool_call>NAME…, which xml's <tool_call marker finds) is read
+    // by the family's grammar at that position, and a new syntax never needs another
+    // grammar taught to decline it. A grammar that declines still leaves the place to the
+    // next; order between two family grammars, or two generic ones, is the profile's.
     std::vector<std::pair<const GrammarDef*, Role>> grammars;
+    // The profile's first grammar: its instruction is the correction prompt's format.
+    const GrammarDef* first_grammar = nullptr;
     // Everything a one-shot parse searches whole outputs for, indexed in one pass.
     detail::MarkerSet marker_set;
-    // The markers of the primary grammars ([0]) and of the fallbacks ([1]), in profile
-    // order, with their grammar: what the one-shot scan compares at each indexed position.
+    // The markers of the primary grammars ([0]) and of the fallbacks ([1]), in the order
+    // of `grammars` (specific before generic), with their grammar: what the one-shot scan compares at each indexed position.
     // After all of them, the openers of the grammars' blocks (syntax_blocks), tried only
     // where every grammar declined: their syntax holding nothing readable.
     std::vector<detail::MarkerUse> role_markers[2];
@@ -82,6 +91,8 @@ struct Parser::Impl {
             grammars.emplace_back(g, use.role);
         }
         if (grammars.empty()) throw std::invalid_argument("profile \"" + profile.name + "\" lists no grammar");
+        first_grammar = grammars.front().first;
+        std::stable_partition(grammars.begin(), grammars.end(), [](const auto& g) { return !detail::is_generic(*g.first); });
         const Settings& s = profile.settings;
         for (const auto& [g, role] : grammars)
             if (g->markers)

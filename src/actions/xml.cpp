@@ -258,25 +258,6 @@ void read_calls(ScanContext& ctx, const Element& e, const Candidate& proto, std:
 
 struct XmlState : MarkupState {};
 
-// JSON straight after a bare opening tag, in a wrapper (<tool_calls>{…}\n{…}</tool_calls>,
-// MiniMax-M1) or in a call tag that is never closed (<function_call> {…} <function_call> {…},
-// granite-20b-fc), is a JSON-block syntax, not markup: left to the grammar that reads it.
-// Decided before the tree is read (the closer through the cached find), so a run of such
-// calls costs one pass, not one tree per call.
-bool json_block_syntax(ScanContext& ctx, std::size_t at) {
-    const std::string_view text = ctx.text();
-    for (std::string_view tag : {"tool_calls", "function_calls", "tool_call", "function_call"}) {
-        if (at + tag.size() + 2 > text.size()) note_end(text);
-        if (text.compare(at + 1, tag.size(), tag) != 0 || text.compare(at + 1 + tag.size(), 1, ">") != 0) continue;
-        const std::size_t body = text.find_first_not_of(" \t\r\n", at + tag.size() + 2);
-        if (body == std::string_view::npos) note_end(text);
-        if (body == std::string_view::npos || (text[body] != '{' && text[body] != '[')) return false;
-        if (tag.back() == 's') return true;
-        return ctx.find("</" + std::string(tag) + ">", body) == std::string_view::npos;
-    }
-    return false;
-}
-
 // A bare opening tag followed by prose (`<tool_call> tags wrap calls…`) is a mention:
 // markup calls put a child element or JSON first. Decided from the first bytes, so a
 // mention neither costs a read to the end of the output nor keeps a stream waiting for
@@ -294,30 +275,7 @@ bool prose_after_bare_tag(std::string_view text, std::size_t at) {
     return std::isalnum(static_cast<unsigned char>(text[body])) != 0;
 }
 
-// Hunyuan's section, <tool_calls><tool_call>NAME<tool_sep>… (HY-V4: the same tags with a
-// `:opensource` suffix): a call tag whose body opens with a bare name is GLM-style syntax,
-// not markup, left to the hy_v3 grammar. Decided from the first bytes after the tags.
-bool named_call_section(std::string_view text, std::size_t at) {
-    auto skip_space = [&](std::size_t i) {
-        while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')) ++i;
-        if (i == text.size()) note_end(text);
-        return i;
-    };
-    for (std::string_view suffix : {std::string_view(">"), std::string_view(":opensource>")}) {
-        if (at + 11 + suffix.size() > text.size()) note_end(text);
-        if (text.compare(at, 11, "<tool_calls") != 0 || text.compare(at + 11, suffix.size(), suffix) != 0) continue;
-        const std::size_t call = skip_space(at + 11 + suffix.size());
-        if (call + 10 + suffix.size() > text.size()) note_end(text);
-        if (text.compare(call, 10, "<tool_call") != 0 || text.compare(call + 10, suffix.size(), suffix) != 0) return false;
-        const std::size_t name = skip_space(call + 10 + suffix.size());
-        return name < text.size() && (std::isalpha(static_cast<unsigned char>(text[name])) != 0 || text[name] == '_');
-    }
-    return false;
-}
-
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    if (json_block_syntax(ctx, at)) return std::nullopt;
-    if (named_call_section(ctx.text(), at)) return std::nullopt;
     if (prose_after_bare_tag(ctx.text(), at)) return std::nullopt;
     XmlState st;
     const RunResult r = run_rule_at<grammar::xml::block, markup_action, markup_control>(ctx, at, st);

@@ -1146,3 +1146,81 @@ TEST_CASE("format_instruction says so when no tool is declared", "[combinator][i
     const std::string inst = toolgram::format_instruction(profile("tag"), {});
     CHECK_THAT(inst, Catch::Contains("[TOOL_CALL]") && Catch::Contains("no tools are declared"));
 }
+
+// ---------------------------------------------------------------------------------------
+// Specific before generic (docs/adding-a-grammar.md, "Which grammar reads a place").
+
+namespace {
+
+Profile listing(const std::string& name, std::vector<std::string> grammars) {
+    Profile p;
+    p.name = name;
+    for (auto& g : grammars) p.grammars.push_back({std::move(g), Role::primary});
+    return p;
+}
+
+// The one-shot result, and the stream's (fed 7 bytes at a time) as JSON beside it.
+std::pair<json, json> parsed_both_ways(const Parser& parser, std::string_view text) {
+    toolgram::StreamParser stream(parser);
+    for (std::size_t at = 0; at < text.size(); at += 7) stream.feed(text.substr(at, 7));
+    return {toolgram::to_json(parser.parse(text)), toolgram::to_json(stream.finish().result)};
+}
+
+}  // namespace
+
+TEST_CASE("specific before generic: a family's grammar reads its syntax where a generic one also matches",
+          "[combinator][specificity]") {
+    // HY-V3's section opens with <tool_call…, a marker of xml's too; xml is listed first.
+    const std::string hy_v3 =
+        "Checking.\n<tool_calls><tool_call>get_weather<tool_sep><arg_key>city</arg_key><arg_value>Oslo</arg_value>"
+        "</tool_call></tool_calls>";
+    for (const auto& order : {std::vector<std::string>{"xml", "hy_v3"}, std::vector<std::string>{"hy_v3", "xml"}}) {
+        const Parser parser(listing("xml_and_hy_v3", order), weather_tools());
+        const auto [once, streamed] = parsed_both_ways(parser, hy_v3);
+        CAPTURE(order, once.dump(2));
+        CHECK(once["calls"] == json::parse(R"([{"id": "call_0", "name": "get_weather", "arguments": {"city": "Oslo"}}])"));
+        CHECK(once["telemetry"]["grammar"] == "hy_v3");
+        CHECK(once["telemetry"]["rejected"] == json::array());
+        CHECK(once["content"] == "Checking.");
+        CHECK(streamed == once);
+    }
+    // The same under auto, where tag, xml and marker are listed first.
+    const Parser automatic(profile("auto"), weather_tools());
+    const json got = toolgram::to_json(automatic.parse(hy_v3));
+    CHECK(got["telemetry"]["grammar"] == "hy_v3");
+    CHECK(got["calls"].size() == 1);
+}
+
+TEST_CASE("specific before generic: what the family's grammar declines, the generic one still reads",
+          "[combinator][specificity]") {
+    // <tool_call>{…}</tool_call> is no HY-V3 section: hy_v3 has no marker there, xml reads it.
+    // <tool_calls> holding XML markup: hy_v3's marker, but not its syntax (no bare name
+    // after <tool_call>), so it declines and xml reads the place.
+    const Parser parser(listing("hy_v3_then_xml", {"xml", "hy_v3"}), weather_tools());
+    const std::string markup =
+        "<tool_calls><tool_call><invoke name=\"get_weather\"><parameter name=\"city\">Oslo</parameter></invoke>"
+        "</tool_call></tool_calls>";
+    const auto [once, streamed] = parsed_both_ways(parser, markup);
+    CAPTURE(once.dump(2));
+    CHECK(once["calls"] == json::parse(R"([{"id": "call_0", "name": "get_weather", "arguments": {"city": "Oslo"}}])"));
+    CHECK(once["telemetry"]["grammar"] == "xml");
+    CHECK(streamed == once);
+}
+
+TEST_CASE("specific before generic: between two generic grammars the profile's order decides",
+          "[combinator][specificity]") {
+    const std::string text = "<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}</tool_call>";
+    for (const auto& [order, reader] : {std::pair<std::vector<std::string>, std::string>{{"tag", "xml"}, "tag"},
+                                        std::pair<std::vector<std::string>, std::string>{{"xml", "tag"}, "xml"}}) {
+        const Parser parser(listing("two_generic", order), weather_tools());
+        const json got = toolgram::to_json(parser.parse(text));
+        CAPTURE(order, got.dump(2));
+        CHECK(got["telemetry"]["grammar"] == reader);
+        CHECK(got["calls"].size() == 1);
+    }
+    // And the correction prompt keeps teaching the profile's first grammar, generic or not.
+    const Parser parser(listing("xml_and_hy_v3", {"xml", "hy_v3"}), weather_tools());
+    const Result broken = parser.parse("<tool_calls><tool_call>get_weather<tool_sep><arg_key>city</arg_key>");
+    REQUIRE(broken.error.has_value());
+    CHECK(broken.error->expected.find("Write each tool call as XML") == 0);
+}
