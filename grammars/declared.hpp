@@ -175,6 +175,9 @@ struct opening_of {
 struct opener_is_optional {
     template <typename S> static std::size_t get(const S& st) { return syntax_of(st).call_open_optional; }
 };
+struct payload_names_call {
+    template <typename S> static std::size_t get(const S& st) { return opening_of::get(st) == 0; }  // Opening::bare
+};
 struct has_call_close {
     template <typename S> static std::size_t get(const S& st) { return !syntax_of(st).call_close.empty(); }
 };
@@ -247,7 +250,12 @@ struct json_call_end
     : sor<call_close, json_block::end_cut_off, close_cut_off, stray_text_then_close, json_block::missing_end_tag> {};
 // Closed: several call objects may stand in one (json_block's calls_body), as in hermes.
 struct json_call_closed : seq<json_opening, json_block::calls_body, json_call_end> {};
-struct json_call_open_ended : seq<json_opening, json_block::body> {};  // no closer: the payload ends it
+// No closer: the payload ends the call. Where the payload names the call (no header),
+// call objects may follow one another, one a line or back to back (MiniMax-M1's
+// `<tool_calls>` then one object a line), each its own call; after a header, the one
+// object is its arguments.
+struct json_call_open_ended
+    : seq<json_opening, select<payload_names_call, json_block::body, json_block::calls_body>> {};
 struct json_call : select<has_call_close, json_call_open_ended, json_call_closed> {};
 
 // ---------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@
 #include "block_reader.hpp"
 #include "json_block.hpp"
 #include "markup_actions.hpp"
+#include "utf8.hpp"
 
 namespace toolgram::detail {
 
@@ -34,7 +35,7 @@ struct JsonBlockState : BlockState {
     json payload;  // set directly by grammars that build their payload themselves (Gemma)
     bool has_payload = false;
     std::vector<JsonPayload> payloads;  // json_block's payloads, in order
-    std::size_t skipped_from = 0, skipped_to = 0;
+    std::size_t skipped_from = 0, skipped_to = 0;  // stray text skipped before the closer, the closer not in it
     bool named = false;  // set by grammars whose opener carries the name (<tool name=…>)
 
     // The value just read becomes a payload; the next one starts with no repairs of its
@@ -128,15 +129,43 @@ struct json_block_action<jb::missing_end_tag> {
     template <typename Input>
     static void apply(const Input&, JsonBlockState& st) { st.note("missing_end_tag"); }
 };
+// The rule took the closer too: what was skipped ends before it.
 template <typename Getter>
 struct json_block_action<grammar::skip_to_literal<Getter>> {
     template <typename Input>
     static void apply(const Input& in, JsonBlockState& st) {
         st.note("trailing_text_ignored");
         st.skipped_from = st.offset_of(in.begin());
-        st.skipped_to = st.offset_of(in.end());
+        st.skipped_to = st.offset_of(in.end()) - Getter::get(st).size();
     }
 };
+
+// Stray text skipped before the closer (`trailing_text_ignored`) is layout or prose, but
+// where it holds the start of a JSON value (`oops {"name": "g", …}`, a second arguments
+// object) a value would be dropped: a call lost, or arguments nobody reads. That part
+// becomes a rejected candidate with its reason, so the loss is said, and the calls read
+// before it stand on their own.
+inline void refuse_skipped_value(const JsonBlockState& st, std::string_view text, const Candidate& proto,
+                                 std::vector<Candidate>& out) {
+    if (st.skipped_to <= st.skipped_from) return;
+    const std::string_view skipped = text.substr(st.skipped_from, st.skipped_to - st.skipped_from);
+    const std::size_t value_at = skipped.find_first_of("{[");
+    if (value_at == std::string_view::npos) return;
+    constexpr std::size_t shown = 40;
+    std::string_view part = skipped.substr(value_at);
+    const bool longer = part.size() > shown;
+    if (longer) part = part.substr(0, shown);
+    Candidate c;  // nothing of the block's calls: no name, no id, no arguments
+    c.grammar = proto.grammar;
+    c.role = proto.role;
+    c.problem = "a JSON value stands between the call and its closer, outside any call this syntax reads: " +
+                json(to_valid_utf8(std::string(part)) + (longer ? "…" : "")).dump() +
+                " (a call object that could not be read, or arguments of no call)";
+    c.problem_offset = st.skipped_from + value_at;
+    c.begin = st.skipped_from + value_at;
+    c.end = st.skipped_to;
+    out.push_back(std::move(c));
+}
 
 // How a family reads its payload into candidates; the default is call objects and lists.
 // The payload is the reader's to take from: each is read once.
@@ -199,6 +228,7 @@ std::optional<Block> read_json_block(ScanContext& ctx, std::size_t at, std::stri
         c.healed = false;
         block.candidates.push_back(std::move(c));
     }
+    refuse_skipped_value(st, ctx.text(), proto, block.candidates);
     return block;
 }
 

@@ -32,6 +32,7 @@ static_assert(static_cast<int>(DeclaredSyntax::Space::any) == static_cast<int>(d
                   static_cast<int>(DeclaredSyntax::Space::none) == static_cast<int>(d::space_mode::none) &&
                   static_cast<int>(DeclaredSyntax::Space::line_break) == static_cast<int>(d::space_mode::line_break),
               "grammars/declared.hpp's space_mode follows DeclaredSyntax::Space");
+static_assert(static_cast<int>(Opening::bare) == 0, "grammars/declared.hpp's payload_names_call reads Opening::bare as 0");
 
 // ---------------------------------------------------------------------------------------
 // JSON arguments.
@@ -70,7 +71,12 @@ struct json_action<d::stray_text_then_close> {
     static void apply(const Input& in, JsonBlockState& st) {
         st.note("trailing_text_ignored");
         st.skipped_from = st.offset_of(in.begin());
-        st.skipped_to = st.offset_of(in.end());
+        // The rule took the closer too, in whichever spelling came first: not skipped text.
+        const std::string_view taken = in.string_view();
+        std::size_t closer = 0;
+        for (const std::string_view c : syntax_of(st).call_close)
+            if (c.size() > closer && taken.size() >= c.size() && taken.substr(taken.size() - c.size()) == c) closer = c.size();
+        st.skipped_to = st.offset_of(in.end()) - closer;
     }
 };
 

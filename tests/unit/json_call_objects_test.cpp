@@ -188,9 +188,20 @@ TEST_CASE("several call objects in one block are read and judged each on its own
         {"a second object that is no call is refused, not dropped", "hermes",
          "<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}} {\"note\": \"done\"}</tool_call>",
          json::array({call("get_weather", R"({"city": "Oslo"})")}), {"names no tool"}, {}},
-        // A header that names the tool takes one arguments object.
-        {"after a naming header, a second object is stray text", "tag",
+        // A header that names the tool takes one arguments object; a second is refused
+        // with its reason, never dropped as stray text.
+        {"after a naming header, a second object is refused, not dropped", "tag",
          "<tool name=\"get_weather\">{\"city\": \"Oslo\"}{\"city\": \"Rome\"}</tool>",
+         json::array({call("get_weather", R"({"city": "Oslo"})")}),
+         {"a JSON value stands between the call and its closer, outside any call this syntax reads: "
+          "\"{\\\"city\\\": \\\"Rome\\\"}\""},
+         {"trailing_text_ignored"}},
+        {"prose then a call object before the closer: the object is refused, not dropped", "hermes",
+         "<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}} oops {\"name\": \"Bash\", "
+         "\"arguments\": {\"command\": \"ls\"}}</tool_call>",
+         json::array({call("get_weather", R"({"city": "Oslo"})")}), {"outside any call this syntax reads"}, {}},
+        {"prose without a value before the closer is ignored and reported", "hermes",
+         "<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}} oops, done</tool_call>",
          json::array({call("get_weather", R"({"city": "Oslo"})")}), {}, {"trailing_text_ignored"}},
     }));
     DYNAMIC_SECTION(row.what) { check_row(row, tools()); }

@@ -388,6 +388,64 @@ TEST_CASE("a profile file may keep reasoning in content", "[profile-file][reason
               .settings.reasoning_format == toolgram::ReasoningFormat::separate);
 }
 
+// MiniMax-M1 writes <tool_calls>, then one call object a line, then </tool_calls>: a file
+// may declare that with the tags as the call's opener and closer, or with the opener
+// alone (the objects end the call); either way every object is a call of its own.
+TEST_CASE("a profile file reads a sequence of JSON call objects as several calls", "[profile-file][sequence]") {
+    const std::vector<std::pair<std::string, std::string>> texts = {
+        {"one a line",
+         "Checking.\n<tool_calls>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}\n"
+         "{\"name\": \"search\", \"arguments\": {\"q\": \"rain\"}}\n</tool_calls>"},
+        {"back to back",
+         "Checking.\n<tool_calls>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}"
+         "{\"name\": \"search\", \"arguments\": {\"q\": \"rain\"}}</tool_calls>"},
+    };
+    const json calls = json::parse(R"([{"id": "call_0", "name": "get_weather", "arguments": {"city": "Oslo"}},
+                                       {"id": "call_1", "name": "search", "arguments": {"q": "rain"}}])");
+    const std::vector<std::pair<std::string, json>> files = {
+        {"opener and closer", json::parse(R"({"name": "m1", "syntax": {"call": {"open": "<tool_calls>", "close": "</tool_calls>"}},
+                                              "settings": {"content_markers": ["</tool_calls>"]}})")},
+        {"opener alone", json::parse(R"({"name": "m1", "syntax": {"call": {"open": "<tool_calls>"}},
+                                         "settings": {"content_markers": ["</tool_calls>"]}})")},
+    };
+    const std::vector<toolgram::Tool> tools = toolgram::tools_from_json(json::parse(R"([
+        {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}},
+        {"name": "search", "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}}])"));
+    for (const auto& [form, file] : files)
+        for (const auto& [layout, text] : texts) {
+            CAPTURE(form, layout);
+            const toolgram::Parser parser(toolgram::profile_from_json(file), tools);
+            const json got = toolgram::to_json(parser.parse(text));
+            CAPTURE(got.dump(2));
+            CHECK(got["calls"] == calls);
+            CHECK(got["content"] == "Checking.");
+            CHECK(got["telemetry"]["rejected"] == json::array());
+            toolgram::StreamParser stream(parser);
+            for (std::size_t at = 0; at < text.size(); at += 5) stream.feed(std::string_view(text).substr(at, 5));
+            CHECK(toolgram::to_json(stream.finish().result) == got);
+        }
+    // A value the syntax cannot take is refused with its reason, never dropped: prose
+    // then an object before the closer, or a second object after a header that named the call.
+    const toolgram::Parser sequence(toolgram::profile_from_json(files[0].second), tools);
+    const toolgram::Result stray = sequence.parse(
+        "<tool_calls>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}} then "
+        "{\"name\": \"search\", \"arguments\": {\"q\": \"rain\"}}</tool_calls>");
+    REQUIRE(stray.calls.size() == 1);
+    REQUIRE(stray.telemetry.rejected.size() == 1);
+    CHECK(stray.telemetry.rejected[0].reason ==
+          "a JSON value stands between the call and its closer, outside any call this syntax reads: "
+          "\"{\\\"name\\\": \\\"search\\\", \\\"arguments\\\": {\\\"q\\\": \\\"r…\" (a call object that "
+          "could not be read, or arguments of no call)");  // the value's first 40 bytes
+    CHECK(stray.content.empty());
+    const toolgram::Parser named(toolgram::profile_from_json(json::parse(R"({"name": "n",
+        "syntax": {"call": {"open": "<call", "close": "</call>"}, "header": {"name": {"attribute": "name"}}}})")), tools);
+    const toolgram::Result second = named.parse("<call name=\"search\">{\"q\": \"rain\"}\n{\"q\": \"snow\"}</call>");
+    REQUIRE(second.calls.size() == 1);
+    CHECK(second.calls[0].arguments == json{{"q", "rain"}});
+    REQUIRE(second.telemetry.rejected.size() == 1);
+    CHECK(second.telemetry.rejected[0].reason.find("outside any call this syntax reads") != std::string::npos);
+}
+
 // newlines: each way of reading the blanks around a tagged value, on the same output.
 TEST_CASE("a profile file says which blanks around a parameter value are layout", "[profile-file]") {
     const std::string text = "<function=search_web>\n<parameter=query>\n  two words \n\n</parameter>\n</function>";
