@@ -23,22 +23,28 @@
 #include "error_messages.hpp"
 #include "params.hpp"
 #include "runtime_literal.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::glm45 {
 using namespace tao::pegtl;
 
-struct open : TAO_PEGTL_STRING("<tool_call>") {};
-struct close : TAO_PEGTL_STRING("</tool_call>") {};
+struct open : str<"<tool_call>"> {};
+struct close : str<"</tool_call>"> {};
 
 struct name_char : sor<alnum, one<'_', '-', '.', ':'>> {};
 struct call_name : seq<sor<alpha, one<'_'>>, star<name_char>> {};
 
-struct key_open : TAO_PEGTL_STRING("<arg_key>") {};
-struct key_close : TAO_PEGTL_STRING("</arg_key>") {};
+struct key_open : str<"<arg_key>"> {};
+struct key_close : str<"</arg_key>"> {};
 struct key_text : plus<not_one<'<'>> {};
-struct value_open : TAO_PEGTL_STRING("<arg_value>") {};
-struct value_close : TAO_PEGTL_STRING("</arg_value>") {};
-struct argument_open : seq<key_open, key_text, key_close, params::ws, value_open> {};
+struct value_open : str<"<arg_value>"> {};
+struct value_close : str<"</arg_value>"> {};
+// GLM's argument pair, a key then its value's opener with any blanks between, over the
+// spellings of its tags: a family that writes the same pair with other tags (HY-V4's
+// `<arg_key:opensource>`) takes this rule, and its key action, instead of writing its own.
+template <typename KeyOpen, typename KeyClose, typename ValueOpen>
+struct pair_open : seq<KeyOpen, key_text, KeyClose, params::ws, ValueOpen> {};
+struct argument_open : pair_open<key_open, key_close, value_open> {};
 
 // The name straight after the opener (prose puts a space there: "<tool_call> and
 // </tool_call> tags"), then what only a GLM call can hold next.
@@ -50,12 +56,12 @@ struct value_syntax {  // a Syntax (param_value.hpp), not a rule
     using close = value_close;
     using call_close = glm45::close;
     using call_next = glm45::open;
-    using open_spellings = params::spellings<TAO_PEGTL_STRING("<arg_key>")>;
-    using close_spellings = params::spellings<TAO_PEGTL_STRING("</arg_value>")>;
-    using call_close_spellings = params::spellings<TAO_PEGTL_STRING("</tool_call>")>;
-    using call_next_spellings = params::spellings<TAO_PEGTL_STRING("<tool_call>")>;
-    using nested = params::nested_list<params::nested<call_open, params::spellings<TAO_PEGTL_STRING("<tool_call>")>,
-                                                      params::spellings<TAO_PEGTL_STRING("</tool_call>")>>>;
+    using open_spellings = params::spellings<str<"<arg_key>">>;
+    using close_spellings = params::spellings<str<"</arg_value>">>;
+    using call_close_spellings = params::spellings<str<"</tool_call>">>;
+    using call_next_spellings = params::spellings<str<"<tool_call>">>;
+    using nested = params::nested_list<params::nested<call_open, params::spellings<str<"<tool_call>">>,
+                                                      params::spellings<str<"</tool_call>">>>>;
 };
 struct value_text : params::value<value_syntax> {};
 struct argument : params::parameter<argument_open, value_text, value_close> {};

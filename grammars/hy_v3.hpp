@@ -33,25 +33,25 @@
 #include "error_messages.hpp"
 #include "glm45.hpp"
 #include "params.hpp"
+#include "spelling.hpp"
 
 namespace toolgram::grammar::hy_v3 {
 using namespace tao::pegtl;
 
-struct tool_sep : TAO_PEGTL_STRING("<tool_sep>") {};
-struct section_open : TAO_PEGTL_STRING("<tool_calls>") {};
-struct section_close : TAO_PEGTL_STRING("</tool_calls>") {};
+struct tool_sep : str<"<tool_sep>"> {};
+struct section_open : str<"<tool_calls>"> {};
+struct section_close : str<"</tool_calls>"> {};
 
 // HY-V4's tags: Hy3's with the checkpoint's suffix.
-struct v4_section_open : TAO_PEGTL_STRING("<tool_calls:opensource>") {};
-struct v4_section_close : TAO_PEGTL_STRING("</tool_calls:opensource>") {};
-struct v4_open : TAO_PEGTL_STRING("<tool_call:opensource>") {};
-struct v4_close : TAO_PEGTL_STRING("</tool_call:opensource>") {};
-struct v4_key_open : TAO_PEGTL_STRING("<arg_key:opensource>") {};
-struct v4_key_close : TAO_PEGTL_STRING("</arg_key:opensource>") {};
-struct v4_value_open : TAO_PEGTL_STRING("<arg_value:opensource>") {};
-struct v4_value_close : TAO_PEGTL_STRING("</arg_value:opensource>") {};
-struct v4_key_text : plus<not_one<'<'>> {};
-struct v4_argument_open : seq<v4_key_open, v4_key_text, v4_key_close, params::ws, v4_value_open> {};
+struct v4_section_open : str<"<tool_calls:opensource>"> {};
+struct v4_section_close : str<"</tool_calls:opensource>"> {};
+struct v4_open : str<"<tool_call:opensource>"> {};
+struct v4_close : str<"</tool_call:opensource>"> {};
+struct v4_key_open : str<"<arg_key:opensource>"> {};
+struct v4_key_close : str<"</arg_key:opensource>"> {};
+struct v4_value_open : str<"<arg_value:opensource>"> {};
+struct v4_value_close : str<"</arg_value:opensource>"> {};
+struct v4_argument_open : glm45::pair_open<v4_key_open, v4_key_close, v4_value_open> {};
 
 // Hy3: the name, then `<tool_sep>`. The call commits there.
 struct call_open : seq<glm45::open, glm45::name_line_break, glm45::call_name, params::ws, tool_sep> {};
@@ -64,32 +64,32 @@ struct value_syntax {  // a Syntax (param_value.hpp), not a rule
     using close = glm45::value_close;
     using call_close = glm45::close;
     using call_next = sor<glm45::open, section_close>;
-    using open_spellings = params::spellings<TAO_PEGTL_STRING("<arg_key>")>;
-    using close_spellings = params::spellings<TAO_PEGTL_STRING("</arg_value>")>;
-    using call_close_spellings = params::spellings<TAO_PEGTL_STRING("</tool_call>")>;
-    using call_next_spellings = params::spellings<TAO_PEGTL_STRING("<tool_call>"), TAO_PEGTL_STRING("</tool_calls>")>;
+    using open_spellings = params::spellings<str<"<arg_key>">>;
+    using close_spellings = params::spellings<str<"</arg_value>">>;
+    using call_close_spellings = params::spellings<str<"</tool_call>">>;
+    using call_next_spellings = params::spellings<str<"<tool_call>">, str<"</tool_calls>">>;
     using nested = params::nested_list<
-        params::nested<seq<section_open, params::ws, call_open>, params::spellings<TAO_PEGTL_STRING("<tool_calls>")>,
-                       params::spellings<TAO_PEGTL_STRING("</tool_calls>")>>,
-        params::nested<call_open, params::spellings<TAO_PEGTL_STRING("<tool_call>")>,
-                       params::spellings<TAO_PEGTL_STRING("</tool_call>")>>>;
+        params::nested<seq<section_open, params::ws, call_open>, params::spellings<str<"<tool_calls>">>,
+                       params::spellings<str<"</tool_calls>">>>,
+        params::nested<call_open, params::spellings<str<"<tool_call>">>,
+                       params::spellings<str<"</tool_call>">>>>;
 };
 struct v4_value_syntax {
     using open = v4_argument_open;
     using close = v4_value_close;
     using call_close = v4_close;
     using call_next = sor<v4_open, v4_section_close>;
-    using open_spellings = params::spellings<TAO_PEGTL_STRING("<arg_key:opensource>")>;
-    using close_spellings = params::spellings<TAO_PEGTL_STRING("</arg_value:opensource>")>;
-    using call_close_spellings = params::spellings<TAO_PEGTL_STRING("</tool_call:opensource>")>;
-    using call_next_spellings = params::spellings<TAO_PEGTL_STRING("<tool_call:opensource>"),
-                                                  TAO_PEGTL_STRING("</tool_calls:opensource>")>;
+    using open_spellings = params::spellings<str<"<arg_key:opensource>">>;
+    using close_spellings = params::spellings<str<"</arg_value:opensource>">>;
+    using call_close_spellings = params::spellings<str<"</tool_call:opensource>">>;
+    using call_next_spellings = params::spellings<str<"<tool_call:opensource>">,
+                                                  str<"</tool_calls:opensource>">>;
     using nested = params::nested_list<
         params::nested<seq<v4_section_open, params::ws, v4_call_open>,
-                       params::spellings<TAO_PEGTL_STRING("<tool_calls:opensource>")>,
-                       params::spellings<TAO_PEGTL_STRING("</tool_calls:opensource>")>>,
-        params::nested<v4_call_open, params::spellings<TAO_PEGTL_STRING("<tool_call:opensource>")>,
-                       params::spellings<TAO_PEGTL_STRING("</tool_call:opensource>")>>>;
+                       params::spellings<str<"<tool_calls:opensource>">>,
+                       params::spellings<str<"</tool_calls:opensource>">>>,
+        params::nested<v4_call_open, params::spellings<str<"<tool_call:opensource>">>,
+                       params::spellings<str<"</tool_call:opensource>">>>>;
 };
 
 struct value_text : params::value<value_syntax> {};

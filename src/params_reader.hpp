@@ -2,7 +2,7 @@
 // parameters (qwen3_coder, seed_oss, glm45, minimax_m2, minicpm5, step3, deepseek_v32, …).
 //
 // A family's grammar names its own rules; its action template maps each of them to one
-// of the behaviours below (`template <> struct action<fam::function_name> :
+// of the behaviours below (`template <> struct fam_action<fam::function_name> :
 // params::call_name {}`), so the rules stay the family's and the candidate-building code
 // is written once. Values stay text and are typed from the tool's schema in phase two.
 // What around a value is layout is the family's (its ValueLayout, from its chat template);

@@ -6,7 +6,7 @@
 // and the lenient value actions fill in the values, so a call's arguments are built by
 // the same code as any JSON object. Positional arguments are kept under placeholder
 // keys and make the candidate a rejected one: we will not guess which parameter is meant.
-// A grammar composes these with `template <typename R> struct action :
+// A grammar composes these with `template <typename R> struct fam_action :
 // python_call_action<R> {}` and turns the collected calls into a block with
 // `python_call_block`, which names the grammar on each candidate.
 #pragma once

@@ -16,10 +16,10 @@ namespace bk = grammar::bracket;
 using BracketState = PythonCallState;
 
 template <typename Rule>
-struct action : python_call_action<Rule> {};
+struct bracket_action : python_call_action<Rule> {};
 
 template <>
-struct action<bk::trailing_text> {
+struct bracket_action<bk::trailing_text> {
     template <typename Input>
     static void apply(const Input& in, BracketState& st) {
         st.note("trailing_text_ignored");
@@ -29,7 +29,7 @@ struct action<bk::trailing_text> {
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     BracketState st;
-    const RunResult r = run_rule_at<bk::call_list, action>(ctx, at, st);
+    const RunResult r = run_rule_at<bk::call_list, bracket_action>(ctx, at, st);
     if (r.failed) {
         const std::size_t end = broken_block_end(ctx.text().size(), r.failure);
         return failed_block("bracket", at, end, r.failure, ctx.settings().limits.max_depth);
@@ -40,7 +40,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
 
 std::optional<Block> read_whole(ScanContext& ctx, std::size_t begin, std::size_t end) {
     BracketState st;
-    const RunResult r = run_rule_at<bk::whole_output, action>(ctx, begin, st, end);
+    const RunResult r = run_rule_at<bk::whole_output, bracket_action>(ctx, begin, st, end);
     if (r.failed) {
         const std::size_t stop = broken_block_end(end, r.failure);
         return failed_block("bracket", begin, stop, r.failure, ctx.settings().limits.max_depth);

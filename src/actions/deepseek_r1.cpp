@@ -11,18 +11,18 @@ namespace {
 namespace r1 = grammar::deepseek_r1;
 
 template <typename Rule>
-struct action : json_block_action<Rule> {};
-template <> struct action<r1::function_name> : named_call::name {};
-template <> struct action<r1::call_header> : named_call::header {};
+struct deepseek_r1_action : json_block_action<Rule> {};
+template <> struct deepseek_r1_action<r1::function_name> : named_call::name {};
+template <> struct deepseek_r1_action<r1::call_header> : named_call::header {};
 // The fence is R1's own syntax, not a repair: only its state is kept (a fence cut off at
 // the end of output is still healed and reported by settle_fence).
 template <>
-struct action<r1::code_fence_open> {
+struct deepseek_r1_action<r1::code_fence_open> {
     template <typename Input>
     static void apply(const Input&, JsonBlockState& st) { st.fence_opened = true; }
 };
 template <>
-struct action<r1::code_fence_close> {
+struct deepseek_r1_action<r1::code_fence_close> {
     template <typename Input>
     static void apply(const Input&, JsonBlockState& st) { st.fence_closed = true; }
 };
@@ -32,7 +32,7 @@ const std::vector<std::string>& openers() { return deepseek_section_openers(); }
 std::vector<std::string> markers(const Settings&) { return openers(); }
 
 std::optional<Block> read_call(ScanContext& ctx, std::size_t at) {
-    return read_named_call<r1::call, r1::call_opening, action>(ctx, at, "deepseek_r1", "<｜tool▁call▁end｜>",
+    return read_named_call<r1::call, r1::call_opening, deepseek_r1_action>(ctx, at, "deepseek_r1", "<｜tool▁call▁end｜>",
                                                                openers());
 }
 

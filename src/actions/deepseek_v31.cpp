@@ -11,16 +11,16 @@ namespace {
 namespace v31 = grammar::deepseek_v31;
 
 template <typename Rule>
-struct action : json_block_action<Rule> {};
-template <> struct action<v31::function_name> : named_call::name {};
-template <> struct action<v31::call_header> : named_call::header {};
+struct deepseek_v31_action : json_block_action<Rule> {};
+template <> struct deepseek_v31_action<v31::function_name> : named_call::name {};
+template <> struct deepseek_v31_action<v31::call_header> : named_call::header {};
 
 const std::vector<std::string>& openers() { return deepseek_section_openers(); }
 
 std::vector<std::string> markers(const Settings&) { return openers(); }
 
 std::optional<Block> read_call(ScanContext& ctx, std::size_t at) {
-    return read_named_call<v31::call, v31::call_header, action>(ctx, at, "deepseek_v31", "<｜tool▁call▁end｜>",
+    return read_named_call<v31::call, v31::call_header, deepseek_v31_action>(ctx, at, "deepseek_v31", "<｜tool▁call▁end｜>",
                                                                 openers());
 }
 

@@ -10,19 +10,19 @@ namespace {
 namespace f = grammar::functionary_v31;
 
 template <typename Rule>
-struct action : json_block_action<Rule> {};
-template <> struct action<f::function_name> : named_call::name {};
+struct functionary_v31_action : json_block_action<Rule> {};
+template <> struct functionary_v31_action<f::function_name> : named_call::name {};
 template <>
-struct action<f::tag_start> {  // the attributes read are this tag's only
+struct functionary_v31_action<f::tag_start> {  // the attributes read are this tag's only
     template <typename Input>
     static void apply(const Input&, BlockState& st) { st.clear_attributes(); }
 };
-template <> struct action<f::call_header> : named_call::header {};
+template <> struct functionary_v31_action<f::call_header> : named_call::header {};
 
 std::vector<std::string> markers(const Settings&) { return {"<function=", "<function "}; }
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_named_call<f::call, f::call_header, action>(ctx, at, "functionary_v31", "</function>",
+    return read_named_call<f::call, f::call_header, functionary_v31_action>(ctx, at, "functionary_v31", "</function>",
                                                             markers(ctx.settings()));
 }
 

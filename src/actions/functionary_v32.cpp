@@ -11,10 +11,10 @@ namespace {
 namespace f = grammar::functionary_v32;
 
 template <typename Rule>
-struct action : json_block_action<Rule> {};
-template <> struct action<f::recipient> : named_call::name {};
-template <> struct action<f::call_header> : named_call::header {};
-template <> struct action<f::headless_call_header> : named_call::header {};
+struct functionary_v32_action : json_block_action<Rule> {};
+template <> struct functionary_v32_action<f::recipient> : named_call::name {};
+template <> struct functionary_v32_action<f::call_header> : named_call::header {};
+template <> struct functionary_v32_action<f::headless_call_header> : named_call::header {};
 
 std::vector<std::string> markers(const Settings&) { return {">>>"}; }
 
@@ -67,7 +67,7 @@ bool read_message(ScanContext& ctx, Block& out) {
         return true;
     }
     std::optional<Block> b =
-        read_named_call<Call, CallHeader, action>(ctx, out.end, "functionary_v32", "", markers(ctx.settings()));
+        read_named_call<Call, CallHeader, functionary_v32_action>(ctx, out.end, "functionary_v32", "", markers(ctx.settings()));
     if (!b || b->end <= out.end) return false;
     bool cut = false;
     for (auto& c : b->candidates) {

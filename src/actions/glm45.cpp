@@ -10,7 +10,7 @@ namespace {
 namespace g = grammar::glm45;
 
 template <typename Rule>
-struct action : params::shape_action<Rule> {};
+struct glm45_action : params::shape_action<Rule> {};
 // GLM 4.6 and 4.7 sometimes write an object or array value JSON-escaped once more
 // (`<arg_value>[{\"id\": \"1\"}]</arg_value>`, SGLang's glm4_moe parser unescapes such a
 // value once): phase two may decode it once, where the schema wants an object or array
@@ -23,10 +23,10 @@ struct glm_call_name {
     }
 };
 
-template <> struct action<g::call_name> : glm_call_name {};
-template <> struct action<g::key_text> : params::param_key {};
-template <> struct action<g::value_text> : params::param_value {};
-template <> struct action<g::call> : params::call_end {};
+template <> struct glm45_action<g::call_name> : glm_call_name {};
+template <> struct glm45_action<g::key_text> : params::param_key {};
+template <> struct glm45_action<g::value_text> : params::param_value {};
+template <> struct glm45_action<g::call> : params::call_end {};
 
 std::vector<std::string> markers(const Settings&) { return {"<tool_call>"}; }
 
@@ -34,7 +34,7 @@ std::vector<std::string> markers(const Settings&) { return {"<tool_call>"}; }
 constexpr ValueLayout layout{};
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_params_block<g::block, action>(ctx, at, "glm45", "</tool_call>", layout);
+    return read_params_block<g::block, glm45_action>(ctx, at, "glm45", "</tool_call>", layout);
 }
 
 // As GLM-4.5's chat template writes calls: one block per call, a line per element;

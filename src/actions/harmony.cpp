@@ -37,11 +37,11 @@ struct content_type_action {
 };
 
 template <typename Rule>
-struct action : json_block_action<Rule> {};
-template <> struct action<h::recipient> : recipient_action {};
-template <> struct action<h::content_type> : content_type_action {};
-template <> struct action<h::call_header> : named_call::header {};
-template <> struct action<h::headless_header> : named_call::header {};
+struct harmony_action : json_block_action<Rule> {};
+template <> struct harmony_action<h::recipient> : recipient_action {};
+template <> struct harmony_action<h::content_type> : content_type_action {};
+template <> struct harmony_action<h::call_header> : named_call::header {};
+template <> struct harmony_action<h::headless_header> : named_call::header {};
 
 void name_candidate(const BlockState& st, Candidate& c) {
     if (const std::string* name = st.attribute("name")) c.name = *name;
@@ -98,16 +98,16 @@ Block read_raw_body(ScanContext& ctx, std::size_t at, std::size_t body, const Js
 
 template <typename Call, typename Header>
 std::optional<Block> read_message(ScanContext& ctx, std::size_t at) {
-    std::optional<Block> b = read_json_block<Call, action>(ctx, at, "harmony", "<|call|>", markers(ctx.settings()), read_payload);
+    std::optional<Block> b = read_json_block<Call, harmony_action>(ctx, at, "harmony", "<|call|>", markers(ctx.settings()), read_payload);
     JsonBlockState st;
     if (b) {
         // A body that broke inside its JSON is one nameless rejected candidate: name it.
         if (b->candidates.size() == 1 && b->candidates.front().name.empty() &&
-            run_rule_at<Header, action>(ctx, at, st).matched)
+            run_rule_at<Header, harmony_action>(ctx, at, st).matched)
             name_candidate(st, b->candidates.front());
         return b;
     }
-    const RunResult header = run_rule_at<Header, action>(ctx, at, st);
+    const RunResult header = run_rule_at<Header, harmony_action>(ctx, at, st);
     if (!header.matched) return std::nullopt;
     return read_raw_body(ctx, at, header.end, st);
 }

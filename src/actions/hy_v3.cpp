@@ -12,14 +12,13 @@ namespace {
 namespace g = grammar::hy_v3;
 
 template <typename Rule>
-struct action : params::shape_action<Rule> {};
-template <> struct action<grammar::glm45::call_name> : params::call_name {};
-template <> struct action<grammar::glm45::key_text> : params::param_key {};
-template <> struct action<g::v4_key_text> : params::param_key {};
-template <> struct action<g::value_text> : params::param_value {};
-template <> struct action<g::v4_value_text> : params::param_value {};
-template <> struct action<g::call> : params::call_end {};
-template <> struct action<g::v4_call> : params::call_end {};
+struct hy_v3_action : params::shape_action<Rule> {};
+template <> struct hy_v3_action<grammar::glm45::call_name> : params::call_name {};
+template <> struct hy_v3_action<grammar::glm45::key_text> : params::param_key {};
+template <> struct hy_v3_action<g::value_text> : params::param_value {};
+template <> struct hy_v3_action<g::v4_value_text> : params::param_value {};
+template <> struct hy_v3_action<g::call> : params::call_end {};
+template <> struct hy_v3_action<g::v4_call> : params::call_end {};
 
 constexpr std::string_view v4_open = "<tool_calls:opensource>";
 
@@ -30,7 +29,7 @@ constexpr ValueLayout layout{};
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     const bool v4 = ctx.text().compare(at, v4_open.size(), v4_open) == 0;
-    return read_params_block<g::block, action>(ctx, at, "hy_v3", v4 ? "</tool_calls:opensource>" : "</tool_calls>",
+    return read_params_block<g::block, hy_v3_action>(ctx, at, "hy_v3", v4 ? "</tool_calls:opensource>" : "</tool_calls>",
                                                layout);
 }
 

@@ -24,7 +24,7 @@ constexpr std::string_view text_kind = "<|content_invoke_tool_text|>";
 constexpr std::string_view closers[] = {"<|end_message|>", "<|content_model_end_sampling|>"};
 
 template <typename Rule>
-struct action : json_block_action<Rule> {};
+struct inkling_action : json_block_action<Rule> {};
 
 // Tokens that open a block: stray text skipped before a closer must hold none of them,
 // or the skip would swallow the next block.
@@ -97,7 +97,7 @@ Block refused_text_block(ScanContext& ctx, std::size_t at, std::size_t inside, s
 // The JSON call block matched by Rule at `at`, its header (maybe empty) already known.
 template <typename Rule>
 Block read_tool(ScanContext& ctx, std::size_t at, std::size_t kind_at, std::string_view header) {
-    std::optional<Block> b = read_json_block<Rule, action>(ctx, at, "inkling", closers[0], openers());
+    std::optional<Block> b = read_json_block<Rule, inkling_action>(ctx, at, "inkling", closers[0], openers());
     const std::size_t inside = kind_at + json_kind.size();
     if (!b)
         return refused_block(ctx, at, inside, header,
@@ -163,7 +163,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     }
     if (std::optional<Block> b = read_head_before(ctx, at, json_kind)) return b;
     if (!stands_as_block(text, at))  // named in prose, unless a call object follows
-        return read_json_block<ik::call, action>(ctx, at, "inkling", closers[0], openers());
+        return read_json_block<ik::call, inkling_action>(ctx, at, "inkling", closers[0], openers());
     return read_tool<ik::call>(ctx, at, at, {});
 }
 

@@ -12,10 +12,10 @@ namespace {
 namespace k = grammar::kimi_k2;
 
 template <typename Rule>
-struct action : json_block_action<Rule> {};
-template <> struct action<k::function_name> : named_call::name {};
-template <> struct action<k::call_ref> : named_call::id {};
-template <> struct action<k::call_header> : named_call::header {};
+struct kimi_k2_action : json_block_action<Rule> {};
+template <> struct kimi_k2_action<k::function_name> : named_call::name {};
+template <> struct kimi_k2_action<k::call_ref> : named_call::id {};
+template <> struct kimi_k2_action<k::call_header> : named_call::header {};
 
 const std::vector<std::string>& openers() {
     static const std::vector<std::string> list = {"<|tool_calls_section_begin|>", "<|tool_call_section_begin|>",
@@ -88,7 +88,7 @@ void infer_bare_counter_names(ScanContext& ctx, Block& block) {
 // Kimi's call id is `functions.NAME:INDEX`; `functions.NAME.0` is refused, not read as
 // the name `NAME.0` (refuse_dot_for_index).
 std::optional<Block> read_call(ScanContext& ctx, std::size_t at) {
-    std::optional<Block> b = read_named_call<k::call, k::call_header, action>(ctx, at, "kimi_k2", "<|tool_call_end|>", openers());
+    std::optional<Block> b = read_named_call<k::call, k::call_header, kimi_k2_action>(ctx, at, "kimi_k2", "<|tool_call_end|>", openers());
     if (b) {
         refuse_dot_for_index(*b, ":");
         infer_bare_counter_names(ctx, *b);

@@ -72,14 +72,14 @@ struct argument_value_read {
 };
 
 template <typename Rule>
-struct action : params::shape_action<Rule> {};
-template <> struct action<k::call_start> : params::tag_begin {};
-template <> struct action<k::call_open> : call_open_read {};
-template <> struct action<k::argument_start> : params::tag_begin {};
-template <> struct action<k::argument_open> : argument_open_read {};
-template <> struct action<k::argument_value> : argument_value_read {};
-template <> struct action<k::json_arguments> : params::json_arguments {};
-template <> struct action<k::call> : params::call_end {};
+struct kimi_k3_action : params::shape_action<Rule> {};
+template <> struct kimi_k3_action<k::call_start> : params::tag_begin {};
+template <> struct kimi_k3_action<k::call_open> : call_open_read {};
+template <> struct kimi_k3_action<k::argument_start> : params::tag_begin {};
+template <> struct kimi_k3_action<k::argument_open> : argument_open_read {};
+template <> struct kimi_k3_action<k::argument_value> : argument_value_read {};
+template <> struct kimi_k3_action<k::json_arguments> : params::json_arguments {};
+template <> struct kimi_k3_action<k::call> : params::call_end {};
 
 // The channel's opener, and a call's for a call written without the channel.
 std::vector<std::string> markers(const Settings&) { return {"<|open|>tools<|sep|>", "<|open|>call"}; }
@@ -90,7 +90,7 @@ constexpr ValueLayout layout{};
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     const bool channel = ctx.text().compare(at, 20, "<|open|>tools<|sep|>") == 0;
-    return read_params_block<k::block, action>(ctx, at, "kimi_k3",
+    return read_params_block<k::block, kimi_k3_action>(ctx, at, "kimi_k3",
                                                channel ? "<|close|>tools<|sep|>" : "<|close|>call<|sep|>", layout);
 }
 

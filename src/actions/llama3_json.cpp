@@ -30,16 +30,16 @@ struct LlamaState : BlockState {
 };
 
 template <typename Rule>
-struct action : value_action<Rule> {};
+struct llama3_json_action : value_action<Rule> {};
 
 template <>
-struct action<lj::python_tag> {
+struct llama3_json_action<lj::python_tag> {
     template <typename Input>
     static void apply(const Input&, LlamaState& st) { st.tagged = true; }
 };
 // Each object keeps its own repairs and healing: the next one starts clean.
 template <>
-struct action<lj::call_object> {
+struct llama3_json_action<lj::call_object> {
     template <typename Input>
     static void apply(const Input& in, LlamaState& st) {
         st.objects.push_back({st.take_root(), st.offset_of(in.begin()), st.offset_of(in.end()), st.repairs, st.healed,
@@ -101,7 +101,7 @@ std::optional<Block> read_block(ScanContext& ctx, std::size_t at, bool tagged_on
     if (text.compare(at, 14, "<|python_tag|>") == 0)
         if (std::optional<Block> b = read_builtin(ctx, at)) return b;
     LlamaState st;
-    const RunResult r = run_rule_at<lj::block, action>(ctx, at, st);
+    const RunResult r = run_rule_at<lj::block, llama3_json_action>(ctx, at, st);
     if (r.failed) {
         // A broken bare object is broken tool syntax only once it showed its arguments
         // key; before that it may be any JSON in an answer.

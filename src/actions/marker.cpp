@@ -15,10 +15,10 @@ struct MarkerState : BlockState {
 };
 
 template <typename Rule>
-struct action : value_action<Rule> {};
+struct marker_action : value_action<Rule> {};
 
 template <>
-struct action<mk::payload> {
+struct marker_action<mk::payload> {
     template <typename Input>
     static void apply(const Input&, MarkerState& st) {
         st.payload = st.take_root();
@@ -26,7 +26,7 @@ struct action<mk::payload> {
     }
 };
 template <>
-struct action<grammar::fence::open> {
+struct marker_action<grammar::fence::open> {
     template <typename Input>
     static void apply(const Input&, MarkerState& st) {
         st.fence_opened = true;
@@ -34,7 +34,7 @@ struct action<grammar::fence::open> {
     }
 };
 template <>
-struct action<grammar::fence::close> {
+struct marker_action<grammar::fence::close> {
     template <typename Input>
     static void apply(const Input&, MarkerState& st) { st.fence_closed = true; }
 };
@@ -51,7 +51,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
         if (is_word_byte(before) || before == '[' || before == '/') return std::nullopt;
     }
     MarkerState st;
-    const RunResult r = run_rule_at<mk::block, action>(ctx, at, st);
+    const RunResult r = run_rule_at<mk::block, marker_action>(ctx, at, st);
     if (r.failed) {
         const std::size_t end = broken_block_end(ctx.text().size(), r.failure);
         return failed_block("marker", at, end, r.failure, ctx.settings().limits.max_depth);

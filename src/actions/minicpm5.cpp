@@ -10,21 +10,21 @@ namespace {
 namespace m = grammar::minicpm5;
 
 template <typename Rule>
-struct action : params::shape_action<Rule> {};
-template <> struct action<m::function_start> : params::tag_begin {};
-template <> struct action<m::function_open> : params::call_name_attribute {};
-template <> struct action<m::param_start> : params::tag_begin {};
-template <> struct action<m::param_open> : params::param_key_attribute {};
-template <> struct action<m::param_value> : params::param_value {};
-template <> struct action<m::function> : params::call_end {};
+struct minicpm5_action : params::shape_action<Rule> {};
+template <> struct minicpm5_action<m::function_start> : params::tag_begin {};
+template <> struct minicpm5_action<m::function_open> : params::call_name_attribute {};
+template <> struct minicpm5_action<m::param_start> : params::tag_begin {};
+template <> struct minicpm5_action<m::param_open> : params::param_key_attribute {};
+template <> struct minicpm5_action<m::param_value> : params::param_value {};
+template <> struct minicpm5_action<m::function> : params::call_end {};
 // The tokenizer's artefacts where a tag's space belongs (grammars/minicpm5.hpp): read, reported.
 template <>
-struct action<m::byte_level_space> {
+struct minicpm5_action<m::byte_level_space> {
     template <typename Input>
     static void apply(const Input&, ParamsState& st) { st.note("byte_level_space_in_tag"); }
 };
 template <>
-struct action<m::space_lost> {
+struct minicpm5_action<m::space_lost> {
     template <typename Input>
     static void apply(const Input&, ParamsState& st) { st.note("space_missing_in_tag"); }
 };
@@ -36,7 +36,7 @@ std::vector<std::string> markers(const Settings&) { return {"<function name=", "
 constexpr ValueLayout layout{.cdata_native = true};
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_params_block<m::block, action>(ctx, at, "minicpm5", "</function>", layout);
+    return read_params_block<m::block, minicpm5_action>(ctx, at, "minicpm5", "</function>", layout);
 }
 
 // Text that a plain value could not carry back unchanged goes in a CDATA section.

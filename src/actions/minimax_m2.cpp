@@ -10,13 +10,13 @@ namespace {
 namespace m = grammar::minimax_m2;
 
 template <typename Rule>
-struct action : params::shape_action<Rule> {};
-template <> struct action<m::invoke_start> : params::tag_begin {};
-template <> struct action<m::invoke_open> : params::call_name_attribute {};
-template <> struct action<m::parameter_start> : params::tag_begin {};
-template <> struct action<m::parameter_open> : params::param_key_attribute {};
-template <> struct action<m::parameter_value> : params::param_value {};
-template <> struct action<m::invoke> : params::call_end {};
+struct minimax_m2_action : params::shape_action<Rule> {};
+template <> struct minimax_m2_action<m::invoke_start> : params::tag_begin {};
+template <> struct minimax_m2_action<m::invoke_open> : params::call_name_attribute {};
+template <> struct minimax_m2_action<m::parameter_start> : params::tag_begin {};
+template <> struct minimax_m2_action<m::parameter_open> : params::param_key_attribute {};
+template <> struct minimax_m2_action<m::parameter_value> : params::param_value {};
+template <> struct minimax_m2_action<m::invoke> : params::call_end {};
 
 std::vector<std::string> markers(const Settings&) { return {"<minimax:tool_call>"}; }
 
@@ -24,7 +24,7 @@ std::vector<std::string> markers(const Settings&) { return {"<minimax:tool_call>
 constexpr ValueLayout layout{};
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_params_block<m::block, action>(ctx, at, "minimax_m2", "</minimax:tool_call>", layout);
+    return read_params_block<m::block, minimax_m2_action>(ctx, at, "minimax_m2", "</minimax:tool_call>", layout);
 }
 
 // As MiniMax-M2 writes calls: one block, one invoke per call, a line per element;

@@ -220,9 +220,9 @@ void close_element(M3State& st, std::size_t offset) {
 }
 
 template <typename Rule>
-struct action : params::shape_action<Rule> {};
-template <> struct action<m::invoke_start> : params::tag_begin {};
-template <> struct action<m::invoke_open> {
+struct minimax_m3_action : params::shape_action<Rule> {};
+template <> struct minimax_m3_action<m::invoke_start> : params::tag_begin {};
+template <> struct minimax_m3_action<m::invoke_open> {
     template <typename Input>
     static void apply(const Input& in, M3State& st) {
         params::call_name_attribute::apply(in, st);
@@ -239,17 +239,17 @@ std::string tag_name(std::string_view tag, std::string_view after) {
     const auto b = tag.rfind(after) + after.size();
     return std::string(tag.substr(b, tag.size() - 1 - b));
 }
-template <> struct action<m::element_open> {
+template <> struct minimax_m3_action<m::element_open> {
     template <typename Input>
     static void apply(const Input& in, M3State& st) { st.open.push_back(Element{tag_name(in.string_view(), "<"), {}, {}, false}); }
 };
-template <> struct action<m::text> {
+template <> struct minimax_m3_action<m::text> {
     template <typename Input>
     static void apply(const Input& in, M3State& st) {
         if (!st.open.empty()) st.open.back().text.append(in.begin(), in.end());
     }
 };
-template <> struct action<m::element_close> {
+template <> struct minimax_m3_action<m::element_close> {
     template <typename Input>
     static void apply(const Input& in, M3State& st) {
         const std::string close_name = tag_name(in.string_view(), "</");
@@ -261,7 +261,7 @@ template <> struct action<m::element_close> {
         close_element(st, st.offset_of(in.begin()));
     }
 };
-template <> struct action<m::element_close_missing> {
+template <> struct minimax_m3_action<m::element_close_missing> {
     template <typename Input>
     static void apply(const Input& in, M3State& st) {
         st.note("missing_end_tag");
@@ -274,7 +274,7 @@ template <> struct action<m::element_close_missing> {
 };
 // Output ended inside a value: the call is refused as cut; the elements open are dropped,
 // not given their partial text.
-template <> struct action<m::value_cut> {
+template <> struct minimax_m3_action<m::value_cut> {
     template <typename Input>
     static void apply(const Input& in, M3State& st) {
         if (st.open.empty()) return;
@@ -287,14 +287,14 @@ template <> struct action<m::value_cut> {
         st.open.pop_back();
     }
 };
-template <> struct action<m::invoke> : params::call_end {};
+template <> struct minimax_m3_action<m::invoke> : params::call_end {};
 
 std::vector<std::string> markers(const Settings&) { return {std::string(ns) + "<tool_call>"}; }
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     M3State st;
     st.layout = ValueLayout{};  // the template writes values verbatim
-    const RunResult r = run_rule_at<m::block, action>(ctx, at, st);
+    const RunResult r = run_rule_at<m::block, minimax_m3_action>(ctx, at, st);
     if (r.failed) return failed_block_to_closer(ctx, "minimax_m3", at, r.failure, std::string(ns) + "</tool_call>");
     if (!r.matched || st.calls.empty()) return std::nullopt;
     Block block;

@@ -12,10 +12,10 @@ namespace {
 namespace m = grammar::mistral;
 
 template <typename Rule>
-struct action : json_block_action<Rule> {};
-template <> struct action<m::function_name> : named_call::name {};
-template <> struct action<m::call_id> : named_call::id {};
-template <> struct action<m::call_header> : named_call::header {};
+struct mistral_action : json_block_action<Rule> {};
+template <> struct mistral_action<m::function_name> : named_call::name {};
+template <> struct mistral_action<m::call_id> : named_call::id {};
+template <> struct mistral_action<m::call_header> : named_call::header {};
 
 std::vector<std::string> markers(const Settings&) { return {"[TOOL_CALLS]"}; }
 
@@ -72,7 +72,7 @@ void split_fused_call_id(ScanContext& ctx, Block& block) {
 }
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    std::optional<Block> b = read_named_call<m::block, m::named_header, action>(ctx, at, "mistral", "", markers(ctx.settings()));
+    std::optional<Block> b = read_named_call<m::block, m::named_header, mistral_action>(ctx, at, "mistral", "", markers(ctx.settings()));
     if (b) {
         split_fused_call_id(ctx, *b);
         return b;
@@ -81,7 +81,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     // stripped form has no [ARGS] to show the header ended), rejected rather than left as
     // text.
     JsonBlockState st;
-    const RunResult header = run_rule_at<m::cut_header, action>(ctx, at, st);
+    const RunResult header = run_rule_at<m::cut_header, mistral_action>(ctx, at, st);
     if (!header.matched || skip_space(ctx.text(), header.end) < ctx.text().size()) return std::nullopt;
     FailureInfo cut{Failure::cut, header.end, "output cut after the call's name, before its arguments"};
     Block cut_block = failed_block("mistral", at, ctx.text().size(), cut, ctx.settings().limits.max_depth);

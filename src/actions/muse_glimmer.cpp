@@ -14,14 +14,14 @@ namespace {
 namespace mg = grammar::muse_glimmer;
 
 template <typename Rule>
-struct action : params::shape_action<Rule> {};
-template <> struct action<mg::invoke_start> : params::tag_begin {};
-template <> struct action<mg::invoke_open> : params::call_name_attribute {};
-template <> struct action<mg::parameter_start> : params::tag_begin {};
-template <> struct action<mg::parameter_open> : params::param_key_attribute {};
-template <> struct action<mg::parameter_value> : params::param_value {};
-template <> struct action<mg::invoke> : params::call_end {};
-template <> struct action<mg::loose_invoke> : params::call_end {};
+struct muse_glimmer_action : params::shape_action<Rule> {};
+template <> struct muse_glimmer_action<mg::invoke_start> : params::tag_begin {};
+template <> struct muse_glimmer_action<mg::invoke_open> : params::call_name_attribute {};
+template <> struct muse_glimmer_action<mg::parameter_start> : params::tag_begin {};
+template <> struct muse_glimmer_action<mg::parameter_open> : params::param_key_attribute {};
+template <> struct muse_glimmer_action<mg::parameter_value> : params::param_value {};
+template <> struct muse_glimmer_action<mg::invoke> : params::call_end {};
+template <> struct muse_glimmer_action<mg::loose_invoke> : params::call_end {};
 
 // For a header alone: its recipient.
 template <typename Rule>
@@ -83,7 +83,7 @@ Block read_raw_body(ScanContext& ctx, std::size_t at, std::size_t body, const Bl
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     const std::string_view text = ctx.text();
     if (text.compare(at, 3, "to=") == 0 || text.compare(at, 9, "<|start|>") == 0) {
-        if (std::optional<Block> b = read_params_block<mg::tool_message, action>(ctx, at, "muse_glimmer",
+        if (std::optional<Block> b = read_params_block<mg::tool_message, muse_glimmer_action>(ctx, at, "muse_glimmer",
                                                                                 "</atem:function_calls>", layout))
             return b;
         BlockState st;
@@ -91,7 +91,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
         if (!header.matched) return std::nullopt;  // prose, another family's header, a message to self or user
         return read_raw_body(ctx, at, header.end, st);
     }
-    std::optional<Block> b = read_params_block<mg::unframed, action>(ctx, at, "muse_glimmer", "</atem:function_calls>", layout);
+    std::optional<Block> b = read_params_block<mg::unframed, muse_glimmer_action>(ctx, at, "muse_glimmer", "</atem:function_calls>", layout);
     // In a framed output, markup outside a message to a tool stands in reasoning or in the
     // answer: a call the model wrote about, not one it made (the engines select the tool
     // messages and read nothing else).

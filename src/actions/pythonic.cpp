@@ -17,10 +17,10 @@ namespace {
 namespace py = grammar::pythonic;
 
 template <typename Rule>
-struct action : python_call_action<Rule> {};
+struct pythonic_action : python_call_action<Rule> {};
 
 template <>
-struct action<py::end_cut_off> {
+struct pythonic_action<py::end_cut_off> {
     template <typename Input>
     static void apply(const Input&, PythonCallState& st) {
         st.note("missing_end_tag");
@@ -28,7 +28,7 @@ struct action<py::end_cut_off> {
     }
 };
 template <>
-struct action<py::missing_end_tag> {
+struct pythonic_action<py::missing_end_tag> {
     template <typename Input>
     static void apply(const Input&, PythonCallState& st) { st.note("missing_end_tag"); }
 };
@@ -45,7 +45,7 @@ constexpr Wrapper wrappers[] = {
 template <typename Rule>
 std::optional<Block> read_with(ScanContext& ctx, std::size_t at) {
     PythonCallState st;
-    const RunResult r = run_rule_at<Rule, action>(ctx, at, st);
+    const RunResult r = run_rule_at<Rule, pythonic_action>(ctx, at, st);
     if (r.failed) {
         // A broken wrapper ends at its closer when one follows; a broken list where it broke.
         std::size_t end = broken_block_end(ctx.text().size(), r.failure);

@@ -9,11 +9,11 @@ namespace {
 namespace q = grammar::qwen3_coder;
 
 template <typename Rule>
-struct action : params::shape_action<Rule> {};
-template <> struct action<q::function_name> : params::call_name {};
-template <> struct action<q::parameter_name> : params::param_key {};
-template <> struct action<q::parameter_value> : params::param_value {};
-template <> struct action<q::function> : params::call_end {};
+struct qwen3_coder_action : params::shape_action<Rule> {};
+template <> struct qwen3_coder_action<q::function_name> : params::call_name {};
+template <> struct qwen3_coder_action<q::parameter_name> : params::param_key {};
+template <> struct qwen3_coder_action<q::parameter_value> : params::param_value {};
+template <> struct qwen3_coder_action<q::function> : params::call_end {};
 
 std::vector<std::string> markers(const Settings&) { return {"<tool_call>", "<function="}; }
 
@@ -21,7 +21,7 @@ std::vector<std::string> markers(const Settings&) { return {"<tool_call>", "<fun
 constexpr ValueLayout layout{.newline_each_side = true};
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_params_block<q::block, action>(ctx, at, "qwen3_coder", "</tool_call>", layout);
+    return read_params_block<q::block, qwen3_coder_action>(ctx, at, "qwen3_coder", "</tool_call>", layout);
 }
 
 std::string render(const std::vector<Call>& calls, const Settings&) {

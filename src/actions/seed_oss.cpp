@@ -11,11 +11,11 @@ namespace q = grammar::qwen3_coder;
 namespace s = grammar::seed_oss;
 
 template <typename Rule>
-struct action : params::shape_action<Rule> {};
-template <> struct action<q::function_name> : params::call_name {};
-template <> struct action<q::parameter_name> : params::param_key {};
-template <> struct action<s::parameter_value> : params::param_value {};
-template <> struct action<s::function> : params::call_end {};
+struct seed_oss_action : params::shape_action<Rule> {};
+template <> struct seed_oss_action<q::function_name> : params::call_name {};
+template <> struct seed_oss_action<q::parameter_name> : params::param_key {};
+template <> struct seed_oss_action<s::parameter_value> : params::param_value {};
+template <> struct seed_oss_action<s::function> : params::call_end {};
 
 std::vector<std::string> markers(const Settings&) { return {"<seed:tool_call>"}; }
 
@@ -23,7 +23,7 @@ std::vector<std::string> markers(const Settings&) { return {"<seed:tool_call>"};
 constexpr ValueLayout layout{};
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_params_block<s::block, action>(ctx, at, "seed_oss", "</seed:tool_call>", layout);
+    return read_params_block<s::block, seed_oss_action>(ctx, at, "seed_oss", "</seed:tool_call>", layout);
 }
 
 // As Seed-OSS's chat template writes calls: one block per call, values inline.

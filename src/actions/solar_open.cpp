@@ -12,10 +12,10 @@ namespace {
 namespace so = grammar::solar_open;
 
 template <typename Rule>
-struct action : json_block_action<Rule> {};
-template <> struct action<so::function_name> : named_call::name {};
-template <> struct action<so::call_id> : named_call::id {};
-template <> struct action<so::call_header> : named_call::header {};
+struct solar_open_action : json_block_action<Rule> {};
+template <> struct solar_open_action<so::function_name> : named_call::name {};
+template <> struct solar_open_action<so::call_id> : named_call::id {};
+template <> struct solar_open_action<so::call_header> : named_call::header {};
 
 template <typename Rule>
 struct v2_action : params::shape_action<Rule> {};
@@ -38,7 +38,7 @@ std::vector<std::string> markers(const Settings&) {
 }
 
 std::optional<Block> read_call(ScanContext& ctx, std::size_t at) {
-    return read_named_call<so::call, so::call_header, action>(ctx, at, "solar_open", "<|tool_call:end|>", openers());
+    return read_named_call<so::call, so::call_header, solar_open_action>(ctx, at, "solar_open", "<|tool_call:end|>", openers());
 }
 
 // Solar Open 2's template writes `<|tool_arg:value|>` + value + `<|tool_arg:end|>`: values

@@ -10,21 +10,21 @@ namespace {
 namespace s3 = grammar::step3;
 
 template <typename Rule>
-struct action : params::shape_action<Rule> {};
-template <> struct action<s3::invoke_start> : params::tag_begin {};
+struct step3_action : params::shape_action<Rule> {};
+template <> struct step3_action<s3::invoke_start> : params::tag_begin {};
 // Each call starts with no name of its own written before its invoke.
-template <> struct action<s3::call_begin> {
+template <> struct step3_action<s3::call_begin> {
     template <typename Input>
     static void apply(const Input&, ParamsState& st) { st.announced_name.reset(); }
 };
-template <> struct action<s3::repeated_name> {
+template <> struct step3_action<s3::repeated_name> {
     template <typename Input>
     static void apply(const Input& in, ParamsState& st) { st.announced_name = trim_text(in.string_view()); }
 };
 // The invoke names the call; a name written after the separator too must be the same one,
 // or the call is refused: taking either would be a guess. It counts for the call's first
 // invoke only.
-template <> struct action<s3::invoke_open> {
+template <> struct step3_action<s3::invoke_open> {
     template <typename Input>
     static void apply(const Input& in, ParamsState& st) {
         params::call_name_attribute::apply(in, st);
@@ -37,10 +37,10 @@ template <> struct action<s3::invoke_open> {
         st.announced_name.reset();
     }
 };
-template <> struct action<s3::parameter_start> : params::tag_begin {};
-template <> struct action<s3::parameter_open> : params::param_key_attribute {};
-template <> struct action<s3::parameter_value> : params::param_value {};
-template <> struct action<s3::invoke> : params::call_end {};
+template <> struct step3_action<s3::parameter_start> : params::tag_begin {};
+template <> struct step3_action<s3::parameter_open> : params::param_key_attribute {};
+template <> struct step3_action<s3::parameter_value> : params::param_value {};
+template <> struct step3_action<s3::invoke> : params::call_end {};
 
 std::vector<std::string> markers(const Settings&) { return {"<｜tool_calls_begin｜>", "<｜tool_call_begin｜>"}; }
 
@@ -52,7 +52,7 @@ template <typename Rule>
 struct quiet : tao::pegtl::nothing<Rule> {};
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    if (std::optional<Block> b = read_params_block<s3::block, action>(ctx, at, "step3", "<｜tool_calls_end｜>", layout))
+    if (std::optional<Block> b = read_params_block<s3::block, step3_action>(ctx, at, "step3", "<｜tool_calls_end｜>", layout))
         return b;
     // Cut after the header (max_tokens hit before the invoke): a rejected call, never the
     // call tokens left in the content.

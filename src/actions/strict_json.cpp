@@ -31,10 +31,10 @@ struct JsonState : BlockState {
 };
 
 template <typename Rule>
-struct action : value_action<Rule> {};
+struct strict_json_action : value_action<Rule> {};
 
 template <>
-struct action<sj::payload> {
+struct strict_json_action<sj::payload> {
     template <typename Input>
     static void apply(const Input& in, JsonState& st) {
         st.payload = st.take_root();
@@ -43,7 +43,7 @@ struct action<sj::payload> {
     }
 };
 template <>
-struct action<sj::fence_open> {
+struct strict_json_action<sj::fence_open> {
     template <typename Input>
     static void apply(const Input&, JsonState& st) {
         st.fence_opened = true;
@@ -51,7 +51,7 @@ struct action<sj::fence_open> {
     }
 };
 template <>
-struct action<sj::fence_close> {
+struct strict_json_action<sj::fence_close> {
     template <typename Input>
     static void apply(const Input& in, JsonState& st) {
         st.fence_closed = true;
@@ -59,7 +59,7 @@ struct action<sj::fence_close> {
     }
 };
 template <>
-struct action<sj::trailing_text> {
+struct strict_json_action<sj::trailing_text> {
     template <typename Input>
     static void apply(const Input&, JsonState& st) { st.note("trailing_text_ignored"); }
 };
@@ -68,7 +68,7 @@ std::optional<Block> read_whole(ScanContext& ctx, std::size_t begin, std::size_t
     const std::string_view text = ctx.text();
     if (begin >= end || (text[begin] != '{' && text[begin] != '[' && text[begin] != '`')) return std::nullopt;
     JsonState st;
-    const RunResult r = run_rule_at<sj::document, action>(ctx, begin, st, end);
+    const RunResult r = run_rule_at<sj::document, strict_json_action>(ctx, begin, st, end);
     if (r.failed) {
         // Only a payload that is plainly JSON-shaped counts as broken tool syntax.
         return failed_block("json", begin, end, r.failure, ctx.settings().limits.max_depth);
@@ -106,7 +106,7 @@ std::optional<Block> read_generic(ScanContext& ctx, std::size_t begin, std::size
     const std::string_view text = ctx.text();
     if (begin >= end || (text[begin] != '{' && text[begin] != '`')) return std::nullopt;
     JsonState st;
-    const RunResult r = run_rule_at<sj::document, action>(ctx, begin, st, end);
+    const RunResult r = run_rule_at<sj::document, strict_json_action>(ctx, begin, st, end);
     if (r.failed) {
         if (!opens_with_response(text, begin))
             return failed_block("generic", begin, end, r.failure, ctx.settings().limits.max_depth);

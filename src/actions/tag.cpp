@@ -12,10 +12,10 @@ namespace {
 namespace tg = grammar::tag;
 
 template <typename Rule>
-struct action : json_block_action<Rule> {};
+struct tag_action : json_block_action<Rule> {};
 
 template <>
-struct action<tg::named_open> {
+struct tag_action<tg::named_open> {
     template <typename Input>
     static void apply(const Input&, JsonBlockState& st) { st.named = true; }
 };
@@ -43,7 +43,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     const std::string closer = rest.rfind("<tool_call>", 0) == 0 ? "</tool_call>"
                                : rest.rfind("<tool ", 0) == 0    ? "</tool>"
                                                                  : ctx.settings().tag_close;
-    return read_json_block<tg::block, action>(ctx, at, "tag", closer, markers(ctx.settings()), read_payload);
+    return read_json_block<tg::block, tag_action>(ctx, at, "tag", closer, markers(ctx.settings()), read_payload);
 }
 
 std::string instruction(const Settings& s) {

@@ -18,10 +18,10 @@ struct KvState : BlockState {
 };
 
 template <typename Rule>
-struct action : value_action<Rule> {};
+struct text_kv_action : value_action<Rule> {};
 
 template <>
-struct action<kv::name_text> {
+struct text_kv_action<kv::name_text> {
     template <typename Input>
     static void apply(const Input& in, KvState& st) {
         std::string_view s = in.string_view();
@@ -30,7 +30,7 @@ struct action<kv::name_text> {
     }
 };
 template <>
-struct action<kv::arguments_value> {
+struct text_kv_action<kv::arguments_value> {
     template <typename Input>
     static void apply(const Input&, KvState& st) {
         st.arguments = st.take_root();
@@ -38,7 +38,7 @@ struct action<kv::arguments_value> {
     }
 };
 template <>
-struct action<grammar::fence::open> {
+struct text_kv_action<grammar::fence::open> {
     template <typename Input>
     static void apply(const Input&, KvState& st) {
         st.fence_opened = true;
@@ -46,12 +46,12 @@ struct action<grammar::fence::open> {
     }
 };
 template <>
-struct action<grammar::fence::close> {
+struct text_kv_action<grammar::fence::close> {
     template <typename Input>
     static void apply(const Input&, KvState& st) { st.fence_closed = true; }
 };
 template <>
-struct action<kv::status_line> {
+struct text_kv_action<kv::status_line> {
     // On the whole line, which matches or not as one: an action on its value would fire
     // for a line that then fails (one longer than the limit).
     template <typename Input>
@@ -64,7 +64,7 @@ struct action<kv::status_line> {
     }
 };
 template <>
-struct action<kv::history_open> {
+struct text_kv_action<kv::history_open> {
     template <typename Input>
     static void apply(const Input&, KvState& st) { st.note("history_marker"); }
 };
@@ -74,7 +74,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
         return std::nullopt;  // a label mid-word is not a label
     }
     KvState st;
-    const RunResult r = run_rule_at<kv::block, action>(ctx, at, st);
+    const RunResult r = run_rule_at<kv::block, text_kv_action>(ctx, at, st);
     if (r.failed) {
         const std::size_t end = broken_block_end(ctx.text().size(), r.failure);
         return failed_block("text_kv", at, end, r.failure, ctx.settings().limits.max_depth);

@@ -16,10 +16,10 @@ bool is_call_object(const json& v) {
 }
 
 template <typename Rule>
-struct action : json_block_action<Rule> {};
+struct xlam_action : json_block_action<Rule> {};
 // The wrapper makes its payload tool syntax: read as calls whatever it holds.
 template <>
-struct action<grammar::xlam::tag_open> {
+struct xlam_action<grammar::xlam::tag_open> {
     template <typename Input>
     static void apply(const Input&, JsonBlockState& st) { st.named = true; }
 };
@@ -32,7 +32,7 @@ void read_xlam_payload(const JsonBlockState& st, json& payload, const Candidate&
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     const bool wrapped = ctx.text().compare(at, 11, "<tool_call>") == 0;
-    std::optional<Block> b = read_json_block<grammar::xlam::block, action>(ctx, at, "xlam", wrapped ? "</tool_call>" : "",
+    std::optional<Block> b = read_json_block<grammar::xlam::block, xlam_action>(ctx, at, "xlam", wrapped ? "</tool_call>" : "",
                                                                            {"<tool_call>"}, read_xlam_payload);
     if (!b || b->candidates.empty()) return std::nullopt;
     // A bare payload that broke before it showed a call's arguments key is not shown to
