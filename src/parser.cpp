@@ -458,129 +458,142 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
     return {std::move(rep), format_fault};
 }
 
-Result Parser::Impl::parse(std::string_view text) const {
-    Result result;
-    result.telemetry.validated = tool_list;
-    const Settings& settings = profile.settings;
-    const Limits& limits = settings.limits;
-    ScanContext ctx(text, settings);
-    ctx.use_tools(&toolset);
-    const detail::MarkerIndex index(marker_set, text);
-    ctx.use_index(&index);
-    const std::size_t limit = std::min(text.size(), limits.max_input_bytes);
-    if (limit < text.size()) {
-        result.telemetry.rejected.push_back(
-            {"", "", "input of " + std::to_string(text.size()) + " bytes exceeds the limit of " +
-                         std::to_string(limits.max_input_bytes) + "; the rest was not scanned for calls"});
-    }
+// -------------------------------------------------------------------------------------------
+// The parse, as named stages. Each takes what the earlier ones found and adds its own; none
+// looks back into the text for what an earlier stage decided.
 
-    std::vector<detail::Region> reasoning = detail::find_reasoning(ctx, limit);
-    const std::vector<detail::Region> fences = detail::find_fences(ctx, limit);
+namespace {
 
-    // The answer: the output after any leading reasoning, trimmed; whole-output grammars
-    // (strict JSON, a bare call) read this range.
-    std::size_t answer_begin = 0;
-    for (const auto& r : reasoning) {
-        const std::string_view before = text.substr(answer_begin, r.outer_begin - std::min(r.outer_begin, answer_begin));
-        if (r.outer_begin >= answer_begin && before.find_first_not_of(" \t\r\n") == std::string_view::npos)
-            answer_begin = r.outer_end;
-    }
-    std::size_t answer_end = limit;
-    while (answer_begin < answer_end && std::isspace(static_cast<unsigned char>(text[answer_begin]))) ++answer_begin;
-    while (answer_end > answer_begin && std::isspace(static_cast<unsigned char>(text[answer_end - 1]))) --answer_end;
+using Spans = std::vector<std::pair<std::size_t, std::size_t>>;
 
+// Where things stand in the output before any grammar runs: how far calls are scanned,
+// the reasoning blocks and fences, the answer (the output after leading reasoning,
+// trimmed: what whole-output grammars read), and the intent marker.
+struct Frame {
+    std::size_t limit = 0;
+    std::vector<detail::Region> reasoning;
+    std::vector<detail::Region> fences;
+    std::size_t answer_begin = 0, answer_end = 0;
+    bool tool_required = false;
+    std::size_t intent_at = std::string_view::npos;  // the first intent marker (0 when a call is required)
+    // An intent marker in the answer, and where what follows it begins (`CALL_TOOL\n{…}`).
+    std::pair<std::size_t, std::size_t> intent{std::string_view::npos, std::string_view::npos};
     // Intent counts when it is shown before the candidate: a model states it, then calls.
     // (Read this way, a stream can decide a candidate without waiting for the end.)
+    bool intent_before(std::size_t pos) const { return tool_required || intent_at < pos; }
+};
+
+Frame frame_output(ScanContext& ctx, const Settings& settings, Result& result) {
+    const std::string_view text = ctx.text();
+    Frame f;
+    f.limit = std::min(text.size(), settings.limits.max_input_bytes);
+    if (f.limit < text.size()) {
+        result.telemetry.rejected.push_back(
+            {"", "", "input of " + std::to_string(text.size()) + " bytes exceeds the limit of " +
+                         std::to_string(settings.limits.max_input_bytes) + "; the rest was not scanned for calls"});
+    }
+    f.reasoning = detail::find_reasoning(ctx, f.limit);
+    f.fences = detail::find_fences(ctx, f.limit);
+
+    for (const auto& r : f.reasoning) {
+        const std::string_view before =
+            text.substr(f.answer_begin, r.outer_begin - std::min(r.outer_begin, f.answer_begin));
+        if (r.outer_begin >= f.answer_begin && before.find_first_not_of(" \t\r\n") == std::string_view::npos)
+            f.answer_begin = r.outer_end;
+    }
+    f.answer_end = f.limit;
+    while (f.answer_begin < f.answer_end && std::isspace(static_cast<unsigned char>(text[f.answer_begin]))) ++f.answer_begin;
+    while (f.answer_end > f.answer_begin && std::isspace(static_cast<unsigned char>(text[f.answer_end - 1]))) --f.answer_end;
+
     std::size_t marker_at = std::string_view::npos, marker_end = 0;
     for (const auto& m : settings.intent_markers) {
-        const std::size_t at = ctx.find_ci(m, limit);
+        const std::size_t at = ctx.find_ci(m, f.limit);
         if (at < marker_at || (at == marker_at && at + m.size() > marker_end)) marker_at = at, marker_end = at + m.size();
     }
-    const std::size_t intent_at = settings.tool_required ? 0 : marker_at;
-    const auto intent_before = [&](std::size_t pos) { return settings.tool_required || intent_at < pos; };
+    f.tool_required = settings.tool_required;
+    f.intent_at = settings.tool_required ? 0 : marker_at;
     // What follows an intent marker in the answer (`CALL_TOOL\n{…}`, `need_tool: yes\n[…]`),
     // past blanks and a colon: where whole-output fallbacks read first.
-    std::pair<std::size_t, std::size_t> intent{std::string_view::npos, std::string_view::npos};
-    if (marker_at != std::string_view::npos && marker_at >= answer_begin && marker_at < marker_end &&
-        marker_end < answer_end) {
+    if (marker_at != std::string_view::npos && marker_at >= f.answer_begin && marker_at < marker_end &&
+        marker_end < f.answer_end) {
         std::size_t after = marker_end;
         auto skip_blanks = [&] {
-            while (after < answer_end && std::isspace(static_cast<unsigned char>(text[after]))) ++after;
+            while (after < f.answer_end && std::isspace(static_cast<unsigned char>(text[after]))) ++after;
         };
         skip_blanks();
-        if (after < answer_end && text[after] == ':') ++after, skip_blanks();
-        intent = {marker_at, after};
+        if (after < f.answer_end && text[after] == ':') ++after, skip_blanks();
+        f.intent = {marker_at, after};
     }
+    return f;
+}
 
-    // Phase one.
-    std::vector<Block> blocks = scan(ctx, grammars, Role::primary, role_markers[0], limit, answer_begin, answer_end);
-    if (blocks.empty())
-        blocks = scan(ctx, grammars, Role::fallback, role_markers[1], limit, answer_begin, answer_end, intent);
-
-    // A reasoning delimiter written inside a call that was read whole (`{"q": "what is
-    // <think>?"}`) is the call's text: reasoning is found again with such blocks masked,
-    // or the call would be cut in two, its tail read as reasoning and the calls after it
-    // as drafts. A block qualifies when it holds a call read without a problem (its
-    // syntax parsed; a sibling may still be refused); a block that broke off may have
-    // been ended by a real delimiter and is not masked. A fallback block (a guess in prose)
-    // masks only where its gate may open, after intent: a stream holds the text from the
-    // intent on anyway, and needs no wait for fallbacks before it.
+// A reasoning delimiter written inside a call that was read whole (`{"q": "what is
+// <think>?"}`) is the call's text: reasoning is found again with such blocks masked,
+// or the call would be cut in two, its tail read as reasoning and the calls after it
+// as drafts. A block qualifies when it holds a call read without a problem (its
+// syntax parsed; a sibling may still be refused); a block that broke off may have
+// been ended by a real delimiter and is not masked. A fallback block (a guess in prose)
+// masks only where its gate may open, after intent: a stream holds the text from the
+// intent on anyway, and needs no wait for fallbacks before it.
+void mask_calls_in_reasoning(ScanContext& ctx, Frame& f, const std::vector<Block>& blocks) {
     detail::Masked calls_text;
     for (const auto& b : blocks) {
-        if ((b.role == Role::primary || intent_before(b.begin)) &&
+        if ((b.role == Role::primary || f.intent_before(b.begin)) &&
             (b.dropped_clean ||
              std::any_of(b.candidates.begin(), b.candidates.end(), [](const Candidate& c) { return c.problem.empty(); })))
             calls_text.emplace_back(b.begin, b.end);
     }
-    if (!calls_text.empty() && !reasoning.empty()) {
-        // Disjoint for find_reasoning's binary search: a block read from before its marker
-        // (a headless Functionary message) may overlap an earlier one.
-        std::sort(calls_text.begin(), calls_text.end());
-        detail::Masked merged;
-        for (const auto& span : calls_text) {
-            if (!merged.empty() && span.first < merged.back().second)
-                merged.back().second = std::max(merged.back().second, span.second);
-            else
-                merged.push_back(span);
-        }
-        reasoning = detail::find_reasoning(ctx, limit, merged);
+    if (calls_text.empty() || f.reasoning.empty()) return;
+    // Disjoint for find_reasoning's binary search: a block read from before its marker
+    // (a headless Functionary message) may overlap an earlier one.
+    std::sort(calls_text.begin(), calls_text.end());
+    detail::Masked merged;
+    for (const auto& span : calls_text) {
+        if (!merged.empty() && span.first < merged.back().second)
+            merged.back().second = std::max(merged.back().second, span.second);
+        else
+            merged.push_back(span);
     }
+    f.reasoning = detail::find_reasoning(ctx, f.limit, merged);
+}
 
-    // Reasoning that never closes ends where the first call begins, for families that
-    // write calls straight after reasoning (settings.reasoning_ends_at_call), provided
-    // nothing but calls (primary syntax) follows: a draft call with more thinking after
-    // it, in reasoning cut off by max_tokens, stays a call inside reasoning.
-    if (settings.reasoning_ends_at_call) {
-        auto blank = [&](std::size_t from, std::size_t to) {
-            return from >= to || text.substr(from, to - from).find_first_not_of(" \t\r\n") == std::string_view::npos;
-        };
-        for (auto& r : reasoning) {
-            if (r.closed) continue;
-            std::optional<std::size_t> first;
-            std::size_t pos = 0;
-            bool only_calls = true;
-            for (const auto& b : blocks) {
-                // Only marker syntax ends reasoning: a fallback block is a guess in prose.
-                if (b.role != Role::primary) break;
-                if (b.begin < r.inner_begin || b.begin >= r.outer_end) continue;
-                if (!first) first = pos = b.begin;
-                if (!blank(pos, b.begin)) {
-                    only_calls = false;
-                    break;
-                }
-                pos = std::max(pos, b.end);
+// Reasoning that never closes ends where the first call begins, for families that
+// write calls straight after reasoning (settings.reasoning_ends_at_call), provided
+// nothing but calls (primary syntax) follows: a draft call with more thinking after
+// it, in reasoning cut off by max_tokens, stays a call inside reasoning.
+void end_reasoning_at_calls(std::string_view text, Frame& f, const std::vector<Block>& blocks) {
+    auto blank = [&](std::size_t from, std::size_t to) {
+        return from >= to || text.substr(from, to - from).find_first_not_of(" \t\r\n") == std::string_view::npos;
+    };
+    for (auto& r : f.reasoning) {
+        if (r.closed) continue;
+        std::optional<std::size_t> first;
+        std::size_t pos = 0;
+        bool only_calls = true;
+        for (const auto& b : blocks) {
+            // Only marker syntax ends reasoning: a fallback block is a guess in prose.
+            if (b.role != Role::primary) break;
+            if (b.begin < r.inner_begin || b.begin >= r.outer_end) continue;
+            if (!first) first = pos = b.begin;
+            if (!blank(pos, b.begin)) {
+                only_calls = false;
+                break;
             }
-            if (first && only_calls && blank(pos, r.outer_end)) r.inner_end = r.outer_end = *first;
+            pos = std::max(pos, b.end);
         }
+        if (first && only_calls && blank(pos, r.outer_end)) r.inner_end = r.outer_end = *first;
     }
+}
 
-    // Guards that depend on where a block stands, and fences that only wrap syntax.
-    std::vector<std::pair<std::size_t, std::size_t>> block_spans;  // removal span per block
+// Guards that depend on where a block stands (inside reasoning, shown as an example),
+// and fences that only wrap syntax. Returns each block's span to remove from the text.
+Spans place_blocks(std::string_view text, const Frame& f, std::vector<Block>& blocks) {
+    Spans block_spans;
     std::size_t block_before_end = 0;  // no text of a block introduces the next
     for (auto& b : blocks) {
-        const detail::Region* in_reasoning = detail::region_at(reasoning, b.begin);
+        const detail::Region* in_reasoning = detail::region_at(f.reasoning, b.begin);
         const bool example =
-            !in_reasoning && detail::introduced_as_example(text, b.begin, fences, std::min(block_before_end, b.begin));
+            !in_reasoning && detail::introduced_as_example(text, b.begin, f.fences, std::min(block_before_end, b.begin));
         block_before_end = std::max(block_before_end, b.end);
         b.in_reasoning = in_reasoning != nullptr;
         b.in_example = example;
@@ -589,60 +602,71 @@ Result Parser::Impl::parse(std::string_view text) const {
             c.in_example = example;
         }
         std::pair<std::size_t, std::size_t> span{b.begin, b.end};
-        if (const detail::Region* f = detail::region_at(fences, b.begin);
-            f && !example && detail::fence_only_wraps(text, *f, b.begin, b.end)) {
-            span = {f->outer_begin, std::max(f->outer_end, b.end)};
+        if (const detail::Region* fence = detail::region_at(f.fences, b.begin);
+            fence && !example && detail::fence_only_wraps(text, *fence, b.begin, b.end)) {
+            span = {fence->outer_begin, std::max(fence->outer_end, b.end)};
             for (auto& c : b.candidates) c.notes.push_back("tags_inside_fence");
         }
         block_spans.push_back(span);
     }
+    return block_spans;
+}
 
-    // Phase two.
-    Telemetry& tm = result.telemetry;
+// What phase two decided, for the stages that write the result.
+struct Verdicts {
+    Spans removed_content, removed_reasoning;
+    std::size_t seen = 0;                      // candidates met, the dropped ones counted too
+    std::optional<std::size_t> first_failure;  // index into telemetry.candidates
+    std::size_t first_failure_offset = 0;
+    std::vector<std::pair<Call, std::size_t>> accepted;               // call, candidate report index
+    std::vector<std::pair<std::size_t, const std::string*>> answers;  // where a block's answer stands in content
+};
+
+// Fallback candidates that count against the "exactly one" gate. An echoed history record
+// is not a call the model is making: it does not count.
+std::size_t count_fallbacks(const std::vector<Block>& blocks) {
     std::size_t fallback_count = 0;
     for (const auto& b : blocks) {
-        // An echoed history record is not a call the model is making: it does not count.
         for (const auto& c : b.candidates)
             if (c.role == Role::fallback && !c.in_example && !c.in_reasoning && c.echo.empty()) ++fallback_count;
         if (b.role == Role::fallback && !b.in_example && !b.in_reasoning) fallback_count += b.dropped;
     }
+    return fallback_count;
+}
 
+// Every candidate judged once (`judge` is Parser::Impl::judge), reported in telemetry, and
+// the text of each block that is tool syntax marked for removal.
+template <typename Judge>
+Verdicts judge_blocks(const Judge& judge, std::vector<Block>& blocks, const Spans& block_spans, const Frame& f,
+                      Telemetry& tm) {
+    Verdicts v;
+    const std::size_t fallback_count = count_fallbacks(blocks);
     detail::IdAssigner ids;
-    std::vector<std::pair<std::size_t, std::size_t>> removed_content;
-    std::vector<std::pair<std::size_t, std::size_t>> removed_reasoning;
-    std::size_t seen = 0;
-    std::optional<std::size_t> first_failure;  // index into tm.candidates
-    std::size_t first_failure_offset = 0;
-    std::vector<std::pair<Call, std::size_t>> accepted;  // call, candidate report index
-    std::vector<std::pair<std::size_t, const std::string*>> answers;  // where a block's answer stands in content
-
     for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
         auto& block = blocks[bi];
         bool block_has_call = false;
         bool block_is_syntax = false;
         // Past the limit nothing is judged or reported one by one (that would let hostile
         // input cost a report per candidate): the scan kept only the first max_candidates,
-        // the syntax of the rest still leaves the content, and one rejection below says
-        // how many were skipped.
+        // the syntax of the rest still leaves the content, and one rejection says how many
+        // were skipped (summarise).
         for (auto& c : block.candidates) {
-            ++seen;
-            Judgement judged = judge(c, intent_before(c.begin), fallback_count);
+            ++v.seen;
+            auto judged = judge(c, f.intent_before(c.begin), fallback_count);
             CandidateReport& rep = judged.report;
-            const bool format_fault = judged.format_fault;
-            const std::string reason = rep.reason;
             if (rep.accepted) {
                 Call call;
                 call.name = rep.name;
                 call.arguments = std::move(c.arguments);  // the candidate is not read again
                 call.id = ids.take(c.id);
                 call.healed = rep.healed;
-                accepted.emplace_back(std::move(call), tm.candidates.size());
+                v.accepted.emplace_back(std::move(call), tm.candidates.size());
                 block_has_call = true;
             } else {
-                tm.rejected.push_back({c.name, c.grammar, reason});
-                if (format_fault && !first_failure) {
-                    first_failure = tm.candidates.size();
-                    first_failure_offset = c.problem.empty() ? c.begin : c.problem_offset;
+                tm.rejected.push_back({c.name, c.grammar, rep.reason});
+                if (judged.format_fault && !v.first_failure) {
+                    v.first_failure = tm.candidates.size();
+                    v.first_failure_offset = c.problem.empty() ? c.begin : c.problem_offset;
                 }
             }
             // Primary syntax is tool syntax whatever became of it; a fallback candidate
@@ -651,7 +675,7 @@ Result Parser::Impl::parse(std::string_view text) const {
             tm.candidates.push_back(std::move(rep));
         }
         // Candidates dropped while scanning were past the limit: counted, never judged.
-        seen += block.dropped;
+        v.seen += block.dropped;
         if (block.dropped > 0 && block.role == Role::primary && !block.in_example) block_is_syntax = true;
         const bool no_candidate = block.candidates.empty() && block.dropped == 0;
         // A block with no candidate at all is syntax that holds no call (`<TOOLCALL>[]</TOOLCALL>`):
@@ -660,31 +684,35 @@ Result Parser::Impl::parse(std::string_view text) const {
         const bool fallback_block = !block.candidates.empty() ? block.candidates.front().role == Role::fallback
                                                                : block.role == Role::fallback;
         if (block_has_call || (!fallback_block && (block_is_syntax || !block.content.empty() || no_candidate))) {
-            if (block.answer && !block.in_reasoning) answers.emplace_back(block_spans[bi].first, &*block.answer);
+            if (block.answer && !block.in_reasoning) v.answers.emplace_back(block_spans[bi].first, &*block.answer);
             // The block's span, less the content it frames.
-            std::vector<std::pair<std::size_t, std::size_t>> pieces;
+            Spans pieces;
             std::size_t from = block_spans[bi].first;
             for (const auto& [b, e] : block.content) {
                 if (b > from) pieces.emplace_back(from, b);
                 from = std::max(from, e);
             }
             if (from < block_spans[bi].second) pieces.emplace_back(from, block_spans[bi].second);
-            auto& target = block.in_reasoning ? removed_reasoning : removed_content;
+            auto& target = block.in_reasoning ? v.removed_reasoning : v.removed_content;
             if (!block.in_reasoning || block_has_call) target.insert(target.end(), pieces.begin(), pieces.end());
         }
     }
+    return v;
+}
 
-    // Telemetry.
-    tm.candidate_count = seen;
-    if (seen > limits.max_candidates) {
+// The telemetry's summary fields, and the accepted calls into the result.
+void summarise(const std::vector<Block>& blocks, const Limits& limits, Verdicts& v, Result& result) {
+    Telemetry& tm = result.telemetry;
+    tm.candidate_count = v.seen;
+    if (v.seen > limits.max_candidates) {
         tm.rejected.push_back({"", "", "candidate limit of " + std::to_string(limits.max_candidates) + " reached: " +
-                                           std::to_string(seen - limits.max_candidates) + " more candidates not judged"});
+                                           std::to_string(v.seen - limits.max_candidates) + " more candidates not judged"});
     }
     // A block that only frames content (no candidate) is message layout, not tool syntax.
     tm.saw_tool_syntax = std::any_of(blocks.begin(), blocks.end(), [](const Block& b) {
         return !b.candidates.empty() || b.dropped > 0 || (b.content.empty() && !b.answer);
     });
-    for (auto& [call, ri] : accepted) {
+    for (auto& [call, ri] : v.accepted) {
         const CandidateReport& rep = tm.candidates[ri];
         if (tm.grammar.empty()) tm.grammar = rep.grammar;
         if (rep.role == Role::fallback) tm.fallback_used = true;
@@ -695,29 +723,32 @@ Result Parser::Impl::parse(std::string_view text) const {
     }
     if (!result.calls.empty()) tm.parse_mode = tm.fallback_used ? "fallback" : "primary";
     if (tm.grammar.empty() && !tm.candidates.empty()) tm.grammar = tm.candidates.front().grammar;
+}
 
-    // Content and reasoning. Kept in content (ReasoningFormat::in_content), a reasoning
-    // block is the model's text as written: only the calls accepted in it leave, and the
-    // tokens that frame an answer stay where they stand inside it (harmony's `<|end|>`
-    // closes its analysis channel).
+// Content and reasoning. Kept in content (ReasoningFormat::in_content), a reasoning
+// block is the model's text as written: only the calls accepted in it leave, and the
+// tokens that frame an answer stay where they stand inside it (harmony's `<|end|>`
+// closes its analysis channel).
+void assemble_text(ScanContext& ctx, const Settings& settings, const Frame& f, Verdicts& v, Result& result) {
+    const std::string_view text = ctx.text();
     const bool reasoning_in_content = settings.reasoning_format == ReasoningFormat::in_content;
-    std::vector<std::pair<std::size_t, std::size_t>> removed = removed_content;
-    if (reasoning_in_content) removed.insert(removed.end(), removed_reasoning.begin(), removed_reasoning.end());
+    Spans removed = v.removed_content;
+    if (reasoning_in_content) removed.insert(removed.end(), v.removed_reasoning.begin(), v.removed_reasoning.end());
     else
-        for (const auto& r : reasoning) removed.emplace_back(r.outer_begin, r.outer_end);
+        for (const auto& r : f.reasoning) removed.emplace_back(r.outer_begin, r.outer_end);
     for (const auto& marker : settings.content_markers) {
         if (marker.empty()) continue;
-        for (std::size_t at = ctx.find(marker, 0); at != std::string_view::npos && at < limit;
+        for (std::size_t at = ctx.find(marker, 0); at != std::string_view::npos && at < f.limit;
              at = ctx.find(marker, at + marker.size()))
-            if (!reasoning_in_content || !detail::region_at(reasoning, at)) removed.emplace_back(at, at + marker.size());
+            if (!reasoning_in_content || !detail::region_at(f.reasoning, at)) removed.emplace_back(at, at + marker.size());
     }
     std::sort(removed.begin(), removed.end());
-    if (answers.empty()) {
+    if (v.answers.empty()) {
         result.content = text_without(text, 0, text.size(), removed);
     } else {
         // A block's answer takes the block's place, joined as any piece of content is: the
         // kept pieces around it keep their whitespace, so the joins keep their breaks.
-        std::sort(answers.begin(), answers.end());
+        std::sort(v.answers.begin(), v.answers.end());
         auto append_kept = [&](std::size_t begin, std::size_t end) {
             std::size_t pos = begin;
             for (const auto& [b, e] : removed) {
@@ -728,7 +759,7 @@ Result Parser::Impl::parse(std::string_view text) const {
             if (pos < end) detail::append_piece(result.content, text.substr(pos, end - pos));
         };
         std::size_t from = 0;
-        for (const auto& [at, answer] : answers) {
+        for (const auto& [at, answer] : v.answers) {
             append_kept(from, at);
             detail::append_piece(result.content, *answer);
             from = at;
@@ -736,31 +767,65 @@ Result Parser::Impl::parse(std::string_view text) const {
         append_kept(from, text.size());
         result.content = detail::trim_copy(result.content);
     }
-    std::sort(removed_reasoning.begin(), removed_reasoning.end());
-    for (const auto& r : reasoning) {
-        if (reasoning_in_content) break;
-        std::string part = text_without(text, r.inner_begin, r.inner_end, removed_reasoning);
+    if (reasoning_in_content) return;
+    std::sort(v.removed_reasoning.begin(), v.removed_reasoning.end());
+    for (const auto& r : f.reasoning) {
+        std::string part = text_without(text, r.inner_begin, r.inner_end, v.removed_reasoning);
         if (part.empty()) continue;
         if (!result.reasoning.empty()) result.reasoning += "\n\n";
         result.reasoning += part;
     }
+}
 
-    // A format error, with a correction prompt, when tool syntax yielded no call.
-    if (result.calls.empty() && first_failure) {
-        FormatError err;
-        err.message = tm.candidates[*first_failure].reason;
-        err.offset = first_failure_offset;
-        std::tie(err.line, err.column) = line_column(text, err.offset);
-        err.expected = first_grammar->instruction ? first_grammar->instruction(settings) : std::string(first_grammar->summary);
-        std::string tools_line;
-        for (const auto& t : tools) tools_line += (tools_line.empty() ? "" : ", ") + t.name;
-        err.correction_prompt = "Your last message tried to call a tool, but the call could not be used: " +
-                                err.message + " (line " + std::to_string(err.line) + ", column " +
-                                std::to_string(err.column) + "). " +
-                                (tools_line.empty() ? std::string() : "Available tools: " + tools_line + ". ") +
-                                "Write the call again, complete, in this format:\n" + err.expected;
-        result.error = std::move(err);
-    }
+// A format error, with a correction prompt, when tool syntax yielded no call. It teaches
+// the profile's first grammar, the syntax the model was asked for.
+void attach_format_error(const GrammarDef& first, const Settings& settings, const std::vector<Tool>& tools,
+                         std::string_view text, const Verdicts& v, Result& result) {
+    if (!result.calls.empty() || !v.first_failure) return;
+    FormatError err;
+    err.message = result.telemetry.candidates[*v.first_failure].reason;
+    err.offset = v.first_failure_offset;
+    std::tie(err.line, err.column) = line_column(text, err.offset);
+    err.expected = first.instruction ? first.instruction(settings) : std::string(first.summary);
+    std::string tools_line;
+    for (const auto& t : tools) tools_line += (tools_line.empty() ? "" : ", ") + t.name;
+    err.correction_prompt = "Your last message tried to call a tool, but the call could not be used: " + err.message +
+                            " (line " + std::to_string(err.line) + ", column " + std::to_string(err.column) + "). " +
+                            (tools_line.empty() ? std::string() : "Available tools: " + tools_line + ". ") +
+                            "Write the call again, complete, in this format:\n" + err.expected;
+    result.error = std::move(err);
+}
+
+}  // namespace
+
+Result Parser::Impl::parse(std::string_view text) const {
+    Result result;
+    result.telemetry.validated = tool_list;
+    const Settings& settings = profile.settings;
+    ScanContext ctx(text, settings);
+    ctx.use_tools(&toolset);
+    const detail::MarkerIndex index(marker_set, text);
+    ctx.use_index(&index);
+
+    Frame f = frame_output(ctx, settings, result);
+
+    // Phase one: the primary grammars' blocks; the fallbacks' only where there is none.
+    std::vector<Block> blocks =
+        scan(ctx, grammars, Role::primary, role_markers[0], f.limit, f.answer_begin, f.answer_end);
+    if (blocks.empty())
+        blocks = scan(ctx, grammars, Role::fallback, role_markers[1], f.limit, f.answer_begin, f.answer_end, f.intent);
+    mask_calls_in_reasoning(ctx, f, blocks);
+    if (settings.reasoning_ends_at_call) end_reasoning_at_calls(text, f, blocks);
+    const Spans block_spans = place_blocks(text, f, blocks);
+
+    // Phase two, then the result written from its verdicts.
+    const auto judge_one = [this](Candidate& c, bool intent_shown, std::size_t fallback_count) {
+        return judge(c, intent_shown, fallback_count);
+    };
+    Verdicts v = judge_blocks(judge_one, blocks, block_spans, f, result.telemetry);
+    summarise(blocks, settings.limits, v, result);
+    assemble_text(ctx, settings, f, v, result);
+    attach_format_error(*first_grammar, settings, tools, text, v, result);
     return result;
 }
 
