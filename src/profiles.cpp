@@ -6,10 +6,11 @@
 // can read needs no code at all: a profile file in grammars/declared/NAME.json, compiled in
 // (cmake/embed_profile_files.cmake), is the profile NAME and the grammar NAME, loaded and
 // checked like any profile file. `auto` is derived from the table and the shipped files,
-// so a new family is found by `auto` without another edit: every generic grammar with a distinctive marker and every
-// family grammar runs as primary (where several share a marker, each reader checks the
-// payload and declines what is not its own, so the payload decides); the grammars that would match
-// ordinary prose or JSON (strict JSON, bracket, text KV) are gated fallbacks.
+// so a new family is found by `auto` without another edit: every generic grammar with a
+// distinctive marker and every family grammar runs as primary; the grammars that would
+// match ordinary prose or JSON (strict JSON, bracket, text KV) are gated fallbacks. Where
+// several share a marker, family grammars are tried before generic ones (Parser::Impl),
+// and family grammars sharing one check the payload and decline what is not their own.
 #include <algorithm>
 #include <stdexcept>
 
@@ -54,7 +55,8 @@ void add_content_marker(Settings& s, const std::string& m) {
         s.content_markers.push_back(m);
 }
 
-// Family settings: reasoning blocks and the tokens that frame an answer.
+// Family settings (the `configure` of the rows below): reasoning blocks and the tokens
+// that frame an answer. All of them here, then the two tables.
 void configure_longcat(Settings& s) { add_reasoning(s, {"<longcat_think>", "</longcat_think>"}); }
 void configure_granite(Settings& s) { add_content_marker(s, "<|end_of_text|>"); }
 // Granite 3.3 frames its answer in <response>…</response> after its <think> block.
@@ -89,32 +91,6 @@ void configure_command_r(Settings& s) {
     add_content_marker(s, "<|END_TEXT|>");
 }
 
-// The generic formats (docs/formats.md), one profile each.
-const std::vector<ProfileRow>& generic_rows() {
-    static const std::vector<ProfileRow> table = {
-        {"tag", "any model prompted with the tag format",
-         "[TOOL_CALL]{…}[/TOOL_CALL] (tags configurable), <tool name=…>, <tool_call>{…}</tool_call>", {primary("tag")}},
-        {"marker", "any model prompted with the marker format", "TOOL_CALL followed by a JSON object",
-         {primary("marker")}},
-        {"json", "any model in JSON mode", "the whole output is a JSON call, array of calls, or {\"tool_calls\": […]}",
-         {primary("json")}, nullptr, false},
-        // llama.cpp's "Generic" chat format, for models it has no template of their own for:
-        // the wrapper object, or a bare call object as `json` reads it.
-        {"generic", "any model under llama.cpp's generic JSON format",
-         "{\"tool_call\": {…}}, {\"tool_calls\": […]} or {\"response\": \"…\"}: the whole output is one object",
-         {primary("generic"), primary("json")}, nullptr, false},
-        {"bracket", "any model prompted with Python calls", "Python call list [f(a=1), g()] or a bare call",
-         {primary("bracket")}, nullptr, false},
-        {"xml", "any model prompted with XML calls", "XML markup calls: <tool_call>, <function_call>, <invoke>",
-         {primary("xml")}},
-        {"text_kv", "ReAct-style agents, echoed call history",
-         "function.name:/function.arguments: or Action:/Action Input: (gated: always a fallback)",
-         {fallback("text_kv")}, nullptr, false},
-    };
-    return table;
-}
-
-// Settings of the families (the `configure` of their rows).
 void configure_seed_oss(Settings& s) { add_reasoning(s, {"<seed:think>", "</seed:think>"}); }
 // MiniMax-M3 reasons in <mm:think>…</mm:think> (its template may open the block in the
 // prompt). Its namespace token stands before every tag; one outside a block (the engines'
@@ -231,6 +207,31 @@ void configure_muse_glimmer(Settings& s) {
 // tail of `to=self<|message|>` cut by the input limit.
 void configure_muse_glimmer_own(Settings& s) {
     for (const char* m : {"<|start|>assistant<|message|>", " <|message|>", "<|end_of_text|>"}) add_content_marker(s, m);
+}
+
+// The generic formats (docs/formats.md), one profile each.
+const std::vector<ProfileRow>& generic_rows() {
+    static const std::vector<ProfileRow> table = {
+        {"tag", "any model prompted with the tag format",
+         "[TOOL_CALL]{…}[/TOOL_CALL] (tags configurable), <tool name=…>, <tool_call>{…}</tool_call>", {primary("tag")}},
+        {"marker", "any model prompted with the marker format", "TOOL_CALL followed by a JSON object",
+         {primary("marker")}},
+        {"json", "any model in JSON mode", "the whole output is a JSON call, array of calls, or {\"tool_calls\": […]}",
+         {primary("json")}, nullptr, false},
+        // llama.cpp's "Generic" chat format, for models it has no template of their own for:
+        // the wrapper object, or a bare call object as `json` reads it.
+        {"generic", "any model under llama.cpp's generic JSON format",
+         "{\"tool_call\": {…}}, {\"tool_calls\": […]} or {\"response\": \"…\"}: the whole output is one object",
+         {primary("generic"), primary("json")}, nullptr, false},
+        {"bracket", "any model prompted with Python calls", "Python call list [f(a=1), g()] or a bare call",
+         {primary("bracket")}, nullptr, false},
+        {"xml", "any model prompted with XML calls", "XML markup calls: <tool_call>, <function_call>, <invoke>",
+         {primary("xml")}},
+        {"text_kv", "ReAct-style agents, echoed call history",
+         "function.name:/function.arguments: or Action:/Action Input: (gated: always a fallback)",
+         {fallback("text_kv")}, nullptr, false},
+    };
+    return table;
 }
 
 // One row per model family (docs/formats.md).
