@@ -66,7 +66,7 @@ nlohmann::json arguments_value(const json& a) {
     return normalised(nlohmann::json::parse(a.dump()));
 }
 
-// The case's "settings" are toolgram settings (the scorer in ../shared/conformance turns the
+// The case's "settings" are toolgram settings (the scorer the file came with turns the
 // same keys into CLI flags); an unknown key is an error in the case file.
 void apply_settings(const json& settings, toolgram::Settings& s, const std::string& id) {
     if (!settings.is_object()) return;
