@@ -1,0 +1,140 @@
+// The stream's text: content and reasoning assembled with the one-shot parse's joining
+// rule up to the frontier before which everything is decided, and at the end whatever
+// the one-shot result holds that was not sent yet.
+#include "stream_impl.hpp"
+
+namespace toolgram {
+
+// ---------------------------------------------------------------------------------------
+// Assembly of content and reasoning up to the frontier.
+
+void StreamParser::Impl::assemble() {
+    // Before this, everything is decided: markers scanned, blocks judged, regions found.
+    std::size_t f = std::min(scan, reasoning_known());
+    if (!settled.empty()) {
+        const Block& b = settled.front();
+        f = std::min(f, b.begin);
+        if (const detail::Region* fe = detail::region_at(fences, b.begin)) f = std::min(f, fe->outer_begin);
+    }
+    if (fence_line_kind(line_start) != 0) f = std::min(f, line_start);
+    if (const detail::Region* fe = detail::region_at(fences, scan)) {
+        // A block may yet stand first in this fence (the scan has not passed its first
+        // non-blank byte) and take the fence with it.
+        if (fence_first != fe->outer_begin) fence_first = fe->outer_begin, fence_q = fe->inner_begin;
+        while (fence_q < buf.size() && is_blank(buf[fence_q])) ++fence_q;
+        if (fence_q >= scan) f = std::min(f, fe->outer_begin);
+    }
+    if (fallbacks && !primary_seen) f = std::min(f, std::min(intent_at, intent_search));
+
+    // Content. A primary grammar that reads the whole output (strict JSON) gets its
+    // turn at the end unless a marker block appears first: until then, the content
+    // may all be its block.
+    std::size_t fc = std::min(f, content_known);  // content markers searched up to here
+    if (whole_readers && !primary_seen && !whole_declined) fc = 0;
+    if (head_readers && !head_declined) fc = 0;
+    // Reasoning kept in content flows with it, unless a call may yet end the open block
+    // (reasoning_ends_at_call), which decides where the framing tokens after it go.
+    if (rstate == RState::inside && (!in_content || s.reasoning_ends_at_call))
+        fc = std::min(fc, regions.back().outer_begin);
+    for (; !in_content && regions_removed < regions.size() && regions[regions_removed].closed; ++regions_removed)
+        content_spans.push({regions[regions_removed].outer_begin, regions[regions_removed].outer_end});
+    feed_assembler(content, cpos, content_spans, fc);
+    if (auto t = content.take(); !t.empty()) emit_text(StreamEvent::Kind::content, t);
+    if (in_content) return;
+
+    // Reasoning, region by region.
+    while (rreg < regions.size()) {
+        const auto& r = regions[rreg];
+        if (rpos < r.inner_begin) rpos = r.inner_begin;
+        const std::size_t upto = std::min({f, r.inner_end, rstate == RState::inside && rreg + 1 == regions.size() ? r_search : far});
+        Assembler& a = reasoning_parts[rreg];
+        feed_assembler(a, rpos, reasoning_spans, std::min(upto, buf.size()));
+        if (auto t = a.take(); !t.empty()) {
+            if (reasoning_sent && !a_started(rreg)) emit_text(StreamEvent::Kind::reasoning, "\n\n");
+            started_regions.resize(std::max(started_regions.size(), rreg + 1));
+            started_regions[rreg] = true;
+            emit_text(StreamEvent::Kind::reasoning, t);
+            reasoning_sent = true;
+        }
+        if (r.closed && rpos >= r.inner_end) {
+            ++rreg;
+            continue;
+        }
+        break;
+    }
+}
+
+// Feeds [pos, upto) less the removed spans that begin before `upto`.
+void StreamParser::Impl::feed_assembler(Assembler& a, std::size_t& pos, SpanQueue& spans, std::size_t upto) {
+    if (upto == far) upto = buf.size();
+    while (!spans.empty() && spans.top().first < upto) {
+        const auto [b, e] = spans.top();
+        spans.pop();
+        if (b >= pos) {
+            a.add(std::string_view(buf).substr(pos, b - pos));
+            a.cut();
+        }
+        pos = std::max(pos, e);
+    }
+    if (upto > pos) {
+        a.add(std::string_view(buf).substr(pos, upto - pos));
+        pos = upto;
+    }
+}
+
+// A delta never ends inside a UTF-8 sequence: its last bytes wait for the rest (or the
+// end), so each event is valid JSON text on its own and the U+FFFD that to_json puts
+// for bytes that are not UTF-8 come out the same as in the final result's.
+void StreamParser::Impl::emit_text(StreamEvent::Kind kind, std::string_view piece, bool last) {
+    std::string& held = kind == StreamEvent::Kind::content ? held_content : held_reasoning;
+    held.append(piece);
+    const std::size_t cut = last ? held.size() : complete_utf8_prefix(held);
+    if (cut == 0) return;
+    const std::string t = held.substr(0, cut);
+    held.erase(0, cut);
+    (kind == StreamEvent::Kind::content ? sent_content : sent_reasoning).append(t);
+    // Adjacent deltas of one kind are sent as one event.
+    if (!events.empty() && events.back().kind == kind) {
+        events.back().text += t;
+        return;
+    }
+    StreamEvent e;
+    e.kind = kind;
+    e.text = std::string(t);
+    events.push_back(std::move(e));
+}
+
+// ---------------------------------------------------------------------------------------
+// The end: the one-shot result is the answer; send what the stream has not.
+
+void StreamParser::Impl::finish(const Result& r) {
+    if (open) {
+        const std::size_t i = calls_done;
+        const bool same = i < r.calls.size() && r.calls[i].id == open->id && r.calls[i].name == open->name &&
+                          detail::arguments_text(r.calls[i].arguments).compare(0, open->sent.size(), open->sent) == 0;
+        if (!same) {
+            std::string reason = "not a complete call when the output ended";
+            for (const auto& c : r.telemetry.candidates)
+                if (c.begin == open->at && !c.accepted) reason = c.reason;
+            end_rejected(reason);
+        }
+    }
+    for (std::size_t i = calls_done; i < r.calls.size(); ++i) {
+        end_accepted(r.calls[i], open.has_value());
+    }
+    // What was held back is the start of what follows in the result.
+    held_reasoning.clear();
+    held_content.clear();
+    if (r.reasoning.compare(0, sent_reasoning.size(), sent_reasoning) == 0 && r.reasoning.size() > sent_reasoning.size())
+        emit_text(StreamEvent::Kind::reasoning, std::string_view(r.reasoning).substr(sent_reasoning.size()), true);
+    if (r.content.compare(0, sent_content.size(), sent_content) == 0 && r.content.size() > sent_content.size())
+        emit_text(StreamEvent::Kind::content, std::string_view(r.content).substr(sent_content.size()), true);
+    if (r.error) {
+        StreamEvent e;
+        e.kind = StreamEvent::Kind::format_error;
+        e.error = r.error;
+        events.push_back(std::move(e));
+    }
+}
+
+}  // namespace toolgram

@@ -1,0 +1,390 @@
+// The stream's calls: blocks judged in order by the one-shot parse's judge once their
+// place is known, the events a call sends (begin, argument deltas, end), and a long
+// string argument followed as it is written.
+#include "stream_impl.hpp"
+
+namespace toolgram {
+
+// ---------------------------------------------------------------------------------------
+// Judging blocks in order, once their place is known.
+
+auto StreamParser::Impl::place_of(std::size_t begin) const -> Place {
+    Place pl;
+    if (begin >= reasoning_known()) return pl;
+    pl.reasoning = detail::region_at(regions, begin);
+    // An unclosed reasoning block may yet end at this call (reasoning_ends_at_call):
+    // that is decided by what follows, so wait for the closer or the end.
+    if (pl.reasoning && !pl.reasoning->closed && s.reasoning_ends_at_call && !finished) return pl;
+    if (!fence_at(begin, pl.fence)) return pl;
+    pl.example = !pl.reasoning && detail::introduced_as_example(buf, begin, fences, std::min(judged_end, begin));
+    pl.known = true;
+    return pl;
+}
+
+std::optional<bool> StreamParser::Impl::wraps(const detail::Region& f, const Block& b) const {
+    WrapScan& w = wrap_scan;
+    if (w.block != b.begin) {
+        w.block = b.begin;
+        w.blank_before = f.inner_begin <= b.begin;
+        for (std::size_t i = f.inner_begin; w.blank_before && i < b.begin; ++i)
+            if (!is_blank(buf[i])) w.blank_before = false;
+        // The block may end on the fence's closing line (a failed block can run past
+        // its backticks), so the line holding its end is found from its start.
+        w.pos = b.end;
+        w.line = b.end;
+        while (w.line > f.inner_begin && buf[w.line - 1] != '\n') --w.line;
+    }
+    if (!w.blank_before) return false;
+    if (f.closed) return detail::fence_only_wraps(buf, f, b.begin, b.end);
+    // Open fence: a non-blank byte after the block, on a line that is not a fence line,
+    // settles it; on a fence line (the closing one, still unterminated) or a line whose
+    // kind is not known yet, wait for the line to end.
+    for (; w.pos < buf.size(); ++w.pos) {
+        const char ch = buf[w.pos];
+        if (ch == '\n') w.line = w.pos + 1;
+        if (is_blank(ch) || ch == '`') continue;
+        return fence_line_kind(w.line) == 0 ? std::optional<bool>(false) : std::nullopt;
+    }
+    return std::nullopt;
+}
+
+void StreamParser::Impl::judge_settled() {
+    while (!settled.empty()) {
+        Block& b = settled.front();
+        const Place pl = place_of(b.begin);
+        if (!pl.known) return;
+        std::pair<std::size_t, std::size_t> span{b.begin, b.end};
+        if (pl.fence && !pl.example) {
+            const std::optional<bool> w = wraps(*pl.fence, b);
+            if (!w) return;
+            if (*w) {
+                span = {pl.fence->outer_begin, std::max(pl.fence->outer_end, b.end)};
+                for (auto& c : b.candidates) c.notes.push_back("tags_inside_fence");
+            }
+        }
+        assemble();  // the text before this block goes out before its calls
+        judge_block(b, pl, span);
+        judged_end = std::max(judged_end, b.end);
+        settled.pop_front();
+    }
+}
+
+void StreamParser::Impl::judge_block(Block& block, const Place& pl, std::pair<std::size_t, std::size_t> span) {
+    primary_seen = true;
+    bool has_call = false, is_syntax = false;
+    for (std::size_t ci = 0; ci < block.candidates.size(); ++ci) {
+        Candidate& c = block.candidates[ci];
+        c.in_reasoning = pl.reasoning != nullptr;
+        c.in_example = pl.example;
+        ++candidates_seen;
+        if (!c.in_example) is_syntax = true;
+        const bool continues = ci == 0 && open && open->at == block.begin;
+        if (candidates_seen > s.limits.max_candidates) {
+            if (continues) end_rejected("candidate limit reached");
+            continue;
+        }
+        auto judged = p.judge(c, s.tool_required, 0);
+        if (judged.report.accepted) {
+            has_call = true;
+            Call call;
+            call.name = judged.report.name;
+            call.arguments = c.arguments;
+            call.id = ids.take(c.id);
+            call.healed = judged.report.healed;
+            end_accepted(std::move(call), continues);
+        } else if (continues) {
+            end_rejected(judged.report.reason);
+        }
+    }
+    // Candidates the reader only counted were past the limit (add_candidate).
+    candidates_seen += block.dropped;
+    if (block.dropped > 0 && !pl.example) is_syntax = true;
+    if (has_call || is_syntax || !block.content.empty() || (block.candidates.empty() && block.dropped == 0)) {
+        std::size_t from = span.first;
+        auto& target = pl.reasoning && !in_content ? reasoning_spans : content_spans;
+        const bool remove = !pl.reasoning || has_call;
+        for (const auto& [cb, ce] : block.content) {
+            if (cb > from && remove) target.push({from, cb});
+            from = std::max(from, ce);
+        }
+        if (from < span.second && remove) target.push({from, span.second});
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Call events.
+
+StreamEvent StreamParser::Impl::call_event(StreamEvent::Kind kind, const std::string& id, const std::string& name) const {
+    StreamEvent e;
+    e.kind = kind;
+    e.index = calls_done;
+    e.id = id;
+    e.name = name;
+    return e;
+}
+
+void StreamParser::Impl::end_rejected(const std::string& reason) {
+    StreamEvent e = call_event(StreamEvent::Kind::call_end, open->id, open->name);
+    e.rejection = reason;
+    events.push_back(std::move(e));
+    open.reset();
+}
+
+void StreamParser::Impl::end_accepted(Call call, bool continues) {
+    const std::string text = detail::arguments_text(call.arguments);
+    if (continues && (open->id != call.id || open->name != call.name || text.compare(0, open->sent.size(), open->sent) != 0)) {
+        // What was sent no longer matches the call as finally read: withdraw it and
+        // send the call again, whole, in the same place.
+        ++restarts;
+        end_rejected("the call changed after it was announced; it follows again");
+        continues = false;
+    }
+    if (!continues) {
+        events.push_back(call_event(StreamEvent::Kind::call_begin, call.id, call.name));
+        open = Open{0, call.id, call.name, ""};
+    }
+    if (text.size() > open->sent.size()) {
+        StreamEvent d = call_event(StreamEvent::Kind::call_arguments, call.id, call.name);
+        d.text = text.substr(open->sent.size());
+        events.push_back(std::move(d));
+    }
+    StreamEvent e = call_event(StreamEvent::Kind::call_end, call.id, call.name);
+    e.call = std::move(call);
+    events.push_back(std::move(e));
+    open.reset();
+    ++calls_done;
+}
+
+// The text so far usually ends inside a value, which no grammar reads (a cut value is
+// never healed). Reading it as if it ended just after one of the last few separators
+// (`,` between members, `>` after a closing tag, a newline) finds the members that are
+// complete. Bounded: four reads of the block at most.
+void StreamParser::Impl::provisional_at_breaks(const GrammarDef* g, std::size_t at) {
+    std::size_t p = buf.size();
+    for (int tries = 0; tries < 4; ++tries) {
+        p = buf.find_last_of(",>\n", p == 0 ? 0 : p - 1);
+        if (p == npos || p <= std::max(at, string_end)) return;
+        const std::string_view view = std::string_view(buf).substr(0, p + 1);
+        detail::ScanContext ctx(view, s);
+        ctx.use_tools(&this->p.toolset);
+        std::optional<Block> b = g->read_at(ctx, at);
+        if (b && provisional(*b)) return;
+    }
+}
+
+// A block read before its end is known: announce its first call and send the members
+// of its arguments that are followed by another (the last may still grow). True when
+// the block gave a call to announce. `through_string`: the last member is a string the
+// text ends in (follow_string): it is sent too, up to its closing quote.
+bool StreamParser::Impl::provisional(Block& b, bool through_string) {
+    if (!settled.empty() || b.candidates.empty()) return false;
+    const Place pl = place_of(b.begin);
+    if (!pl.known || pl.example || (pl.reasoning && !s.accept_calls_in_reasoning)) return false;
+    if (candidates_seen + 1 > s.limits.max_candidates) return false;
+    Candidate c = b.candidates.front();
+    if (!c.problem.empty() || (c.repairs & detail::repair_duplicate_key) || !c.arguments.is_object() ||
+        c.arguments.size() < 1 || c.end - c.begin > s.limits.max_candidate_bytes)
+        return false;
+    // A number with leading zeros is text or a refusal, decided by the judge alone.
+    if ((c.repairs & detail::repair_leading_zeros) && detail::holds_ambiguous_number(c.arguments)) return false;
+    std::string name;
+    const json* schema = nullptr;
+    if (p.tool_list) {
+        const auto res = p.toolset.resolve(c.name, c.qualified_name);
+        if (res.index < 0) return false;
+        name = p.toolset.tool(res.index).name;
+        schema = &p.toolset.schema(res.index);
+    } else {
+        if (c.name.empty()) return false;
+        name = c.name;
+    }
+    if (open && open->at != b.begin) return false;
+    // As phase two does: invalid UTF-8 becomes U+FFFD (two keys that become one are
+    // refused there), then text values are typed.
+    std::string merged_key;
+    if (!c.arguments_valid_utf8) detail::make_valid_utf8(c.arguments, &merged_key);
+    if (!merged_key.empty()) return false;
+    if (c.arguments_are_text && !detail::type_text_arguments(c, schema, s.limits.max_depth)) return false;
+    if (!open) {
+        open = Open{b.begin, ids.next(c.id), name, ""};
+        events.push_back(call_event(StreamEvent::Kind::call_begin, open->id, open->name));
+    }
+    // The arguments JSON up to (not including) the last member, written member by
+    // member as a dump of the whole object would write it; or through the last
+    // member's string, less its closing quote and the object's closer.
+    std::string prefix = "{";
+    if (through_string) {
+        if (!c.arguments.back().is_string()) return false;
+        prefix = detail::arguments_text(c.arguments);
+        prefix.resize(prefix.size() - 2);  // `"}`
+    }
+    std::size_t k = 0;
+    for (auto it = c.arguments.begin(); !through_string && it != c.arguments.end() && k + 1 < c.arguments.size();
+         ++it, ++k) {
+        if (k > 0) prefix += ',';
+        prefix += detail::arguments_text(json(it.key()));
+        prefix += ':';
+        prefix += detail::arguments_text(it.value());
+    }
+    if (through_string && prefix.compare(0, open->sent.size(), open->sent) != 0) return false;
+    if (prefix.size() > open->sent.size() && prefix.compare(0, open->sent.size(), open->sent) == 0) {
+        StreamEvent d = call_event(StreamEvent::Kind::call_arguments, open->id, open->name);
+        d.text = prefix.substr(open->sent.size());
+        open->sent = prefix;
+        events.push_back(std::move(d));
+    }
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------
+// Following a string argument.
+//
+// A call's long argument (a file's content, a script) is one JSON string that takes
+// most of the output to write. Reading the block again as it grows cannot send any of
+// it (a value the text cuts is never read), and each such read costs the whole block.
+// So once a read shows that the text ends inside a string that is the open call's last
+// argument, the stream decodes that string itself as its bytes arrive
+// (string_prefix.hpp) and sends each decided piece, written as the call's JSON writes
+// it; the block is not read again until the string closes (or a string the last read
+// awaited arrives). Anything the lenient reader would repair ends the following, and
+// the reads take over as before. What was sent is checked against the call as finally
+// read (end_accepted), like every other delta.
+
+// Whether the open call's string argument at the block at `at` is still being
+// followed, after sending what arrived of it.
+bool StreamParser::Impl::following(std::size_t at) {
+    if (tail.at != at) return false;
+    if (!open || open->at != at) {
+        tail.at = npos;
+        return false;
+    }
+    std::string decoded;
+    const detail::StringPrefix sp = tail.text ? detail::decode_text_prefix(buf, tail.pos, tail.layout, tail.at_start, decoded)
+                                              : detail::decode_string_prefix(buf, tail.pos, decoded);
+    tail.pos = sp.end;
+    if (!decoded.empty()) {
+        StreamEvent d = call_event(StreamEvent::Kind::call_arguments, open->id, open->name);
+        detail::append_json_string_body(d.text, decoded);
+        open->sent += d.text;
+        events.push_back(std::move(d));
+    }
+    if (sp.stop == detail::StringPrefix::Stop::more) return true;
+    if (sp.stop == detail::StringPrefix::Stop::closed) string_end = sp.end + 1;
+    tail.at = npos;
+    return false;
+}
+
+// Whether a quote that opens a value arrived since the last look; each byte is looked
+// at once.
+bool StreamParser::Impl::value_quote_arrived(std::size_t at) {
+    const std::size_t from = std::max(quote_from, at);
+    quote_from = buf.size();
+    for (std::size_t q = buf.find('"', from); q != npos; q = buf.find('"', q + 1)) {
+        std::size_t k = q;
+        while (k > at && is_blank(buf[k - 1])) --k;
+        if (k > at && opens_value(buf[k - 1])) return true;
+    }
+    return false;
+}
+
+// Whether a tag's '>' arrived since the last look; each byte is looked at once.
+bool StreamParser::Impl::tag_end_arrived(std::size_t at) {
+    const std::size_t from = std::max(tag_from, at);
+    tag_from = buf.size();
+    return buf.find('>', from) != npos;
+}
+
+// Reads the block at `at` as if the string the text ends in closed here. When that
+// string is the last argument of the block's first call, announces the call, sends its
+// arguments through what has arrived of the string, and follows the string from here.
+bool StreamParser::Impl::follow_string(const GrammarDef* g, std::size_t at) {
+    if (!settled.empty() || (open && open->at != at) || tail.at == at) return false;
+    // The string opened at the last quote before the end that no backslash escapes
+    // (every quote inside a JSON string is escaped), and a value's string (after a
+    // ':' or '='); only then is the block worth reading (below, the read must agree).
+    // Searched back only to the block's start (or the last followed string's end):
+    // the text before it may be megabytes.
+    const std::size_t floor = std::max(at, string_end);
+    const std::string_view block(buf.data() + floor, buf.size() - floor);
+    std::size_t quote = buf.size();
+    for (;;) {
+        const std::size_t q = quote == floor ? npos : block.rfind('"', quote - 1 - floor);
+        if (q == npos || q == 0) return false;
+        quote = floor + q;
+        std::size_t backslashes = 0;
+        while (quote - backslashes > at && buf[quote - backslashes - 1] == '\\') ++backslashes;
+        if (backslashes % 2 == 0) break;
+    }
+    std::size_t before = quote;
+    while (before > at && is_blank(buf[before - 1])) --before;
+    if (before == at || !opens_value(buf[before - 1])) return false;
+    ++follow_tries;
+    std::optional<Block> b;
+    {
+        buf.push_back('"');
+        struct Restore {
+            std::string& text;
+            ~Restore() { text.pop_back(); }
+        } restore{buf};
+        detail::ScanContext ctx(buf, s);
+        ctx.use_tools(&p.toolset);
+        b = g->read_at(ctx, at);
+    }
+    if (!b || b->candidates.empty()) return false;
+    const Candidate& c = b->candidates.front();
+    if (!c.problem.empty() || c.arguments_are_text || !c.arguments.is_object() || c.arguments.empty() ||
+        !c.arguments.back().is_string())
+        return false;
+    // Decoded from its opening quote, the string must be the very value the read found.
+    std::string decoded;
+    const detail::StringPrefix sp = detail::decode_string_prefix(buf, quote + 1, decoded);
+    if (sp.stop != detail::StringPrefix::Stop::more || sp.end != buf.size() ||
+        decoded != c.arguments.back().get_ref<const std::string&>())
+        return false;
+    if (!provisional(*b, true)) return false;
+    tail = Tail();
+    tail.at = at;
+    tail.pos = buf.size();
+    return true;
+}
+
+// A read of the block at `at` found its first call cut inside a parameter's text (a
+// markup family): when the tool's schema makes that text a string as written, announce
+// the call, send its arguments through what is decided of the text, and follow it.
+bool StreamParser::Impl::follow_text(const Block& b, std::size_t at) {
+    if (!settled.empty() || (open && open->at != at) || tail.at == at || b.candidates.empty()) return false;
+    Candidate c = b.candidates.front();
+    if (!c.cut_text || !c.arguments_are_text || c.text_is_quoted) return false;
+    const Candidate::CutText cut = *c.cut_text;
+    if (p.tool_list) {
+        const auto res = p.toolset.resolve(c.name, c.qualified_name);
+        if (res.index < 0) return false;
+        const json& schema = p.toolset.schema(res.index);
+        const auto props = schema.is_object() ? schema.find("properties") : schema.end();
+        if (props == schema.end() || !props->is_object()) return false;
+        const auto prop = props->find(cut.key);
+        if (prop == props->end() || !prop->is_object() || prop->value("type", json()) != "string") return false;
+    }
+    Tail t;
+    t.at = at;
+    t.text = true;
+    t.layout = {cut.newline_each_side, cut.strip_blanks};
+    t.at_start = true;
+    std::string decoded;
+    const detail::StringPrefix sp = detail::decode_text_prefix(buf, cut.begin, t.layout, t.at_start, decoded);
+    c.problem.clear();
+    c.cut = false;
+    c.cut_text.reset();
+    detail::set_argument(c, cut.key, std::move(decoded));
+    Block announced;
+    announced.begin = b.begin;
+    announced.end = b.end;
+    announced.candidates.push_back(std::move(c));
+    if (!provisional(announced, true)) return false;
+    if (sp.stop != detail::StringPrefix::Stop::more) return true;  // announced; nothing more to follow
+    t.pos = sp.end;
+    tail = t;
+    return true;
+}
+
+}  // namespace toolgram
