@@ -68,7 +68,8 @@ struct Parser::Impl {
     // Everything a one-shot parse searches whole outputs for, indexed in one pass.
     detail::MarkerSet marker_set;
     // The markers of the primary grammars ([0]) and of the fallbacks ([1]), in the order
-    // of `grammars` (specific before generic), with their grammar: what the one-shot scan compares at each indexed position.
+    // of `grammars` (specific before generic), with their grammar: what the one-shot scan
+    // compares at each indexed position.
     // After all of them, the openers of the grammars' blocks (syntax_blocks), tried only
     // where every grammar declined: their syntax holding nothing readable.
     std::vector<detail::MarkerUse> role_markers[2];

@@ -38,25 +38,25 @@ static_assert(static_cast<int>(Opening::bare) == 0, "grammars/declared.hpp's pay
 // JSON arguments.
 
 template <typename Rule>
-struct json_action : json_block_action<Rule> {};
+struct declared_json_action : json_block_action<Rule> {};
 
 template <>
-struct json_action<d::call_open> {  // a tag's start: its attributes are collected anew
+struct declared_json_action<d::call_open> {  // a tag's start: its attributes are collected anew
     template <typename Input>
     static void apply(const Input&, JsonBlockState& st) { st.clear_attributes(); }
 };
-template <> struct json_action<d::function_name> : named_call::name {};
-template <> struct json_action<d::call_id> : named_call::id {};
-template <> struct json_action<d::header_tokens> : named_call::header {};
+template <> struct declared_json_action<d::function_name> : named_call::name {};
+template <> struct declared_json_action<d::call_id> : named_call::id {};
+template <> struct declared_json_action<d::header_tokens> : named_call::header {};
 template <>
-struct json_action<d::call_ref> {  // functions.NAME:0 is the id where the syntax says so
+struct declared_json_action<d::call_ref> {  // functions.NAME:0 is the id where the syntax says so
     template <typename Input>
     static void apply(const Input& in, JsonBlockState& st) {
         if (syntax_of(st).id_whole_reference) set_attribute(st, "id", trim_text(in.string_view()));
     }
 };
 template <>
-struct json_action<d::attribute_header> {
+struct declared_json_action<d::attribute_header> {
     template <typename Input>
     static void apply(const Input&, JsonBlockState& st) {
         const std::string* name = st.attribute(syntax_of(st).name_attribute);
@@ -64,9 +64,9 @@ struct json_action<d::attribute_header> {
         st.named = true;
     }
 };
-template <> struct json_action<d::close_cut_off> : json_block_action<jb::end_cut_off> {};
+template <> struct declared_json_action<d::close_cut_off> : json_block_action<jb::end_cut_off> {};
 template <>
-struct json_action<d::stray_text_then_close> {
+struct declared_json_action<d::stray_text_then_close> {
     template <typename Input>
     static void apply(const Input& in, JsonBlockState& st) {
         st.note("trailing_text_ignored");
@@ -82,8 +82,8 @@ struct json_action<d::stray_text_then_close> {
 
 std::optional<Block> read_json_call(ScanContext& ctx, std::size_t at) {
     const CompiledSyntax& s = *active_declared_syntax;
-    if (s.opening == Opening::bare) return read_json_block<d::json_call, json_action>(ctx, at, s.grammar, s.closer, s.markers);
-    std::optional<Block> b = read_named_call<d::json_call, d::named_opening, json_action>(ctx, at, s.grammar, s.closer, s.markers);
+    if (s.opening == Opening::bare) return read_json_block<d::json_call, declared_json_action>(ctx, at, s.grammar, s.closer, s.markers);
+    std::optional<Block> b = read_named_call<d::json_call, d::named_opening, declared_json_action>(ctx, at, s.grammar, s.closer, s.markers);
     // A whole reference with an index separator (Kimi's functions.NAME:0): a '.' in its place
     // is refused, as the compiled family does.
     if (b && s.id_whole_reference && s.id_after_name.size() == 1) refuse_dot_for_index(*b, s.id_after_name.front());
@@ -94,30 +94,30 @@ std::optional<Block> read_json_call(ScanContext& ctx, std::size_t at) {
 // Named text parameters.
 
 template <typename Rule>
-struct params_action : params::shape_action<Rule> {};
+struct declared_params_action : params::shape_action<Rule> {};
 
-template <> struct params_action<d::call_open> : params::tag_begin {};
-template <> struct params_action<d::function_name> : params::call_name {};
-template <> struct params_action<d::call_id> : params::call_id {};
+template <> struct declared_params_action<d::call_open> : params::tag_begin {};
+template <> struct declared_params_action<d::function_name> : params::call_name {};
+template <> struct declared_params_action<d::call_id> : params::call_id {};
 template <>
-struct params_action<d::call_ref> {
+struct declared_params_action<d::call_ref> {
     template <typename Input>
     static void apply(const Input& in, ParamsState& st) {
         if (syntax_of(st).id_whole_reference) st.current.id = trim_text(in.string_view());
     }
 };
 template <>
-struct params_action<d::attribute_header> {
+struct declared_params_action<d::attribute_header> {
     template <typename Input>
     static void apply(const Input& in, ParamsState& st) {
         const std::string* name = st.attribute(syntax_of(st).name_attribute);
         st.begin_call(name ? std::string_view(*name) : std::string_view{}, st.offset_of(in.begin()));
     }
 };
-template <> struct params_action<d::parameter_start> : params::tag_begin {};
-template <> struct params_action<d::parameter_key> : params::param_key {};
+template <> struct declared_params_action<d::parameter_start> : params::tag_begin {};
+template <> struct declared_params_action<d::parameter_key> : params::param_key {};
 template <>
-struct params_action<d::attribute_parameter_open> {
+struct declared_params_action<d::attribute_parameter_open> {
     template <typename Input>
     static void apply(const Input&, ParamsState& st) {
         const std::string* key = st.attribute(syntax_of(st).key_attribute);
@@ -125,7 +125,7 @@ struct params_action<d::attribute_parameter_open> {
     }
 };
 template <>
-struct params_action<d::parameter_value> {
+struct declared_params_action<d::parameter_value> {
     // Key-value pairs are written inline (`city: Paris; days: 3`): the blanks around a value
     // are layout there, where a tagged parameter keeps all but one line break at each end.
     template <typename Input>
@@ -134,16 +134,16 @@ struct params_action<d::parameter_value> {
         else st.set_text(in.string_view());
     }
 };
-template <> struct params_action<d::params_call> : params::call_end {};
+template <> struct declared_params_action<d::params_call> : params::call_end {};
 
 // ---------------------------------------------------------------------------------------
 // Python calls: the bracket format's call actions.
 
 template <typename Rule>
-struct python_action : python_call_action<Rule> {};
+struct declared_python_action : python_call_action<Rule> {};
 
 template <>
-struct python_action<grammar::pythonic::end_cut_off> {
+struct declared_python_action<grammar::pythonic::end_cut_off> {
     template <typename Input>
     static void apply(const Input&, PythonCallState& st) {
         st.note("missing_end_tag");
@@ -151,14 +151,14 @@ struct python_action<grammar::pythonic::end_cut_off> {
     }
 };
 template <>
-struct python_action<grammar::pythonic::missing_end_tag> {
+struct declared_python_action<grammar::pythonic::missing_end_tag> {
     template <typename Input>
     static void apply(const Input&, PythonCallState& st) { st.note("missing_end_tag"); }
 };
 
 std::optional<Block> read_python(ScanContext& ctx, std::size_t at, const CompiledSyntax& s) {
     PythonCallState st;
-    const RunResult r = run_rule_at<d::python_block, python_action>(ctx, at, st);
+    const RunResult r = run_rule_at<d::python_block, declared_python_action>(ctx, at, st);
     if (r.failed) return failed_block_to_closer(ctx, s.grammar, at, r.failure, s.closer);
     if (!r.matched || st.calls.empty()) return std::nullopt;
     return python_call_block(st, s.grammar, at, r.end);
@@ -178,7 +178,7 @@ std::optional<Block> read_in(ScanContext& ctx, std::size_t at, const DeclaredSco
     if (!s) return std::nullopt;
     if (s->pythonic) return read_python(ctx, at, *s);
     if (s->parameters)
-        return read_params_block<d::params_block, params_action, d::control>(ctx, at, s->grammar, s->closer,
+        return read_params_block<d::params_block, declared_params_action, d::control>(ctx, at, s->grammar, s->closer,
                                                                              ValueLayout{.newline_each_side = s->newline_each_side,
                                                                                         .strip_blanks = s->strip_blanks});
     if (s->has_section) return read_call_section<d::section_open, d::section_close>(ctx, at, read_json_call);

@@ -53,17 +53,17 @@ struct llama3_json_action<lj::call_object> {
 // The built-in call: the name is the identifier before `.call`; the rest is a Python
 // call's arguments, so a call's candidate is made as the Python call syntax makes it.
 template <typename Rule>
-struct builtin_action : python_call_action<Rule> {};
+struct llama3_json_builtin_action : python_call_action<Rule> {};
 template <>
-struct builtin_action<lj::builtin_name> : python_call_action<grammar::python_call::function_name> {};
+struct llama3_json_builtin_action<lj::builtin_name> : python_call_action<grammar::python_call::function_name> {};
 template <>
-struct builtin_action<lj::builtin_call> : python_call_action<grammar::python_call::call> {};
+struct llama3_json_builtin_action<lj::builtin_call> : python_call_action<grammar::python_call::call> {};
 
 // `<|python_tag|>NAME.call(…)` at `at`: the block, a broken one, or nothing when the tag
 // is not followed by a built-in call's head.
 std::optional<Block> read_builtin(ScanContext& ctx, std::size_t at) {
     PythonCallState st;
-    const RunResult r = run_rule_at<lj::builtin, builtin_action>(ctx, at, st);
+    const RunResult r = run_rule_at<lj::builtin, llama3_json_builtin_action>(ctx, at, st);
     if (r.failed)
         return failed_block("llama3_json", at, broken_block_end(ctx.text().size(), r.failure), r.failure,
                             ctx.settings().limits.max_depth);

@@ -25,8 +25,8 @@ template <> struct muse_glimmer_action<mg::loose_invoke> : params::call_end {};
 
 // For a header alone: its recipient.
 template <typename Rule>
-struct header_action : tao::pegtl::nothing<Rule> {};
-template <> struct header_action<mg::recipient> {
+struct muse_glimmer_header_action : tao::pegtl::nothing<Rule> {};
+template <> struct muse_glimmer_header_action<mg::recipient> {
     template <typename Input>
     static void apply(const Input& in, BlockState& st) { set_attribute(st, "recipient", in.string()); }
 };
@@ -87,7 +87,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
                                                                                 "</atem:function_calls>", layout))
             return b;
         BlockState st;
-        const RunResult header = run_rule_at<mg::header, header_action>(ctx, at, st);
+        const RunResult header = run_rule_at<mg::header, muse_glimmer_header_action>(ctx, at, st);
         if (!header.matched) return std::nullopt;  // prose, another family's header, a message to self or user
         return read_raw_body(ctx, at, header.end, st);
     }

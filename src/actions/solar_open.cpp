@@ -18,11 +18,11 @@ template <> struct solar_open_action<so::call_id> : named_call::id {};
 template <> struct solar_open_action<so::call_header> : named_call::header {};
 
 template <typename Rule>
-struct v2_action : params::shape_action<Rule> {};
-template <> struct v2_action<so::v2_name> : params::call_name {};
-template <> struct v2_action<so::arg_name> : params::param_key {};
-template <> struct v2_action<so::v2_value_text> : params::param_value {};
-template <> struct v2_action<so::v2_call> : params::call_end {};
+struct solar_open_v2_action : params::shape_action<Rule> {};
+template <> struct solar_open_v2_action<so::v2_name> : params::call_name {};
+template <> struct solar_open_v2_action<so::arg_name> : params::param_key {};
+template <> struct solar_open_v2_action<so::v2_value_text> : params::param_value {};
+template <> struct solar_open_v2_action<so::v2_call> : params::call_end {};
 
 const std::vector<std::string>& openers() {
     static const std::vector<std::string> list = {"<|tool_calls|>", "<|tool_call:begin|>"};
@@ -47,7 +47,7 @@ constexpr ValueLayout v2_layout{};
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     if (ctx.text().compare(at, v2_opener.size(), v2_opener) == 0)
-        return read_params_block<so::v2_call, v2_action>(ctx, at, "solar_open", "<|tool_call:end|>", v2_layout);
+        return read_params_block<so::v2_call, solar_open_v2_action>(ctx, at, "solar_open", "<|tool_call:end|>", v2_layout);
     return read_call_section<so::section_open, so::section_close>(ctx, at, read_call);
 }
 
