@@ -27,6 +27,10 @@
 // of a call takes one read more than its closer alone, grammars/param_value.hpp.) Two more
 // may come when a string value opens or a tag closes, to follow a string argument from its
 // start (see "Following a string argument"); while one is followed, the block is not read.
+//
+// This file holds the feed (the stages in order) and the public API; the stages are
+// defined in stream_regions.cpp, stream_scan.cpp, stream_calls.cpp and stream_assembly.cpp,
+// over the state stream_impl.hpp declares.
 #include <stdexcept>
 #include <utility>
 
@@ -57,7 +61,6 @@ void StreamParser::Impl::advance() {
         frozen = true;  // a defect: finish() reports it as the one-shot parse does
     }
 }
-
 
 // ---------------------------------------------------------------------------------------
 
