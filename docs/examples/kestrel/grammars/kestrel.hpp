@@ -25,17 +25,18 @@
 #include "error_messages.hpp"
 #include "params.hpp"
 #include "runtime_literal.hpp"
+#include "spelling.hpp"  // str<"…">: a string rule
 
 namespace toolgram::grammar::kestrel {
 using namespace tao::pegtl;
 
-struct open : TAO_PEGTL_STRING("<<call") {};
-struct close : TAO_PEGTL_STRING("<</call>>") {};
+struct open : str<"<<call"> {};
+struct close : str<"<</call>>"> {};
 
 // <<call NAME>> and the end of its line.
 struct name_char : sor<alnum, one<'_', '-', '.'>> {};
 struct call_name : seq<sor<alpha, one<'_'>>, star<name_char>> {};
-struct header_end : seq<star<blank>, TAO_PEGTL_STRING(">>"), star<blank>, sor<eol, at<close>, eof>> {};
+struct header_end : seq<star<blank>, str<">>">, star<blank>, sor<eol, at<close>, eof>> {};
 struct call_open : seq<open, plus<blank>, call_name, header_end> {};
 
 // key = value
@@ -44,12 +45,12 @@ struct equals : seq<star<blank>, one<'='>, star<blank>> {};
 struct escape : seq<one<'\\'>, sor<one<'"', '\\', '/', 'b', 'f', 'n', 'r', 't'>, seq<one<'u'>, rep<4, xdigit>>>> {};
 struct quoted_value
     : seq<one<'"'>, star<sor<escape, not_one<'"', '\\', '\r', '\n'>>>, one<'"'>, at<star<blank>, sor<eol, close, eof>>> {};
-struct line_value : text_until_first<literal<TAO_PEGTL_STRING("\n")>, literal<TAO_PEGTL_STRING("<</call>>")>> {};
+struct line_value : text_until_first<literal<str<"\n">>, literal<str<"<</call>>">>> {};
 struct argument : seq<key, equals, sor<quoted_value, line_value, params::value_cut>> {};
 
 // Where a call ends: its closer; the end of output, or a part of the closer there (cut
 // off: healed); or, the closer left out, the next call's opener.
-struct closer_cut_off : literal_prefix_at_end<literal<TAO_PEGTL_STRING("<</call>>")>> {};
+struct closer_cut_off : literal_prefix_at_end<literal<str<"<</call>>">>> {};
 struct call_end : sor<close, params::call_cut_off, closer_cut_off, params::call_close_missing<open>> {};
 // After the opener only arguments until the call's end: anything else raises with the
 // message of `argument` below.

@@ -17,19 +17,20 @@ struct line_value {
     static void apply(const Input& in, ParamsState& st) { set_argument(st.current, st.key, trim_text(in.string_view())); }
 };
 
+// Named for the family, never plain `action` (see below).
 template <typename Rule>
-struct action : params::shape_action<Rule> {};
-template <> struct action<g::call_name> : params::call_name {};
-template <> struct action<g::key> : params::param_key {};
-template <> struct action<g::quoted_value> : params::param_json_value {};
-template <> struct action<g::line_value> : line_value {};
-template <> struct action<g::closer_cut_off> : params::cut_off {};
-template <> struct action<g::call> : params::call_end {};
+struct kestrel_action : params::shape_action<Rule> {};
+template <> struct kestrel_action<g::call_name> : params::call_name {};
+template <> struct kestrel_action<g::key> : params::param_key {};
+template <> struct kestrel_action<g::quoted_value> : params::param_json_value {};
+template <> struct kestrel_action<g::line_value> : line_value {};
+template <> struct kestrel_action<g::closer_cut_off> : params::cut_off {};
+template <> struct kestrel_action<g::call> : params::call_end {};
 
 std::vector<std::string> markers(const Settings&) { return {"<<call"}; }
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_params_block<g::block, action>(ctx, at, "kestrel", "<</call>>");
+    return read_params_block<g::block, kestrel_action>(ctx, at, "kestrel", "<</call>>");
 }
 
 // A string goes in quotes when its bare form would read back differently: empty, spaces
