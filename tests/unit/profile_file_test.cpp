@@ -15,13 +15,13 @@
 #include <unistd.h>
 
 #include <fstream>
-#include <map>
 #include <set>
 
 #include <catch2/catch.hpp>
 #include <tao/pegtl/contrib/analyze.hpp>
 
 #include "corpus_cases.hpp"
+#include "stream_agreement.hpp"
 #include "declared.hpp"
 #include "declared_syntax.hpp"
 #include "grammar_def.hpp"
@@ -421,30 +421,8 @@ TEST_CASE("a profile file reads a sequence of JSON call objects as several calls
             CHECK(got["calls"] == calls);
             CHECK(got["content"] == "Checking.");
             CHECK(got["telemetry"]["rejected"] == json::array());
-            // The stream's events, 5 bytes a feed: the accepted calls' names and argument
-            // deltas, and the content deltas, are the one-shot parse's.
-            toolgram::StreamParser stream(parser);
-            std::vector<toolgram::StreamEvent> events;
-            for (std::size_t at = 0; at < text.size(); at += 5) {
-                auto more = stream.feed(std::string_view(text).substr(at, 5));
-                events.insert(events.end(), more.begin(), more.end());
-            }
-            auto finished = stream.finish();
-            events.insert(events.end(), finished.events.begin(), finished.events.end());
-            std::string content;
-            std::map<std::size_t, std::pair<std::string, std::string>> open;  // index: name, arguments so far
-            json streamed_calls = json::array();
-            for (const auto& e : events) {
-                using Kind = toolgram::StreamEvent::Kind;
-                if (e.kind == Kind::content) content += e.text;
-                if (e.kind == Kind::call_begin) open[e.index] = {e.name, ""};
-                if (e.kind == Kind::call_arguments) open[e.index].second += e.text;
-                if (e.kind == Kind::call_end && e.call)
-                    streamed_calls.push_back({{"id", e.id}, {"name", open[e.index].first},
-                                              {"arguments", json::parse(open[e.index].second)}});
-            }
-            CHECK(streamed_calls == calls);
-            CHECK(content == "Checking.");
+            // The stream's events, 5 bytes a feed, agree with the one-shot parse.
+            CHECK(disagreement(stream(parser, text, cuts_every(text.size(), 5)), parser.parse(text)) == "");
         }
     // A value the syntax cannot take is refused with its reason, never dropped: prose
     // then an object before the closer, or a second object after a header that named the call.
