@@ -11,6 +11,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "ascii.hpp"
 #include "json_string_scan.hpp"
 #include "utf8.hpp"
 #include "value_reader.hpp"  // convert_number, the lenient reader's own number conversion
@@ -20,7 +21,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 // A byte that may continue a number or a word: the lenient rules would read on (a
 // fraction, an exponent, Python's `1_000`, `truex`), so this reader declines before it.
 bool continues_token(char c) {

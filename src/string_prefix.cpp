@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "ascii.hpp"
 #include "json_string_scan.hpp"
 #include "utf8.hpp"
 #include "value_reader.hpp"
@@ -21,8 +22,6 @@ bool may_begin_token(char c) {
     return c == '/' || c == '|' || c == '!' || c == '?' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
            u >= 0x80;
 }
-
-bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
 // Whether text[i, end) could still become `\uXXXX` (a high surrogate's partner): only
 // hex digits so far, after the backslash and 'u' where they have arrived.

@@ -5,6 +5,7 @@
 #include "json_block_reader.hpp"
 
 namespace toolgram::detail {
+namespace apertus_reader {
 namespace {
 
 // One element: {NAME: ARGS}. Several keys in one element are several calls (in key
@@ -61,10 +62,11 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace apertus_reader
 
 extern const GrammarDef apertus_grammar{
     "apertus", "<|tools_prefix|>[{\"NAME\": {…}}]<|tools_suffix|>, the tool's name as the key",
-    markers, read_at, nullptr, instruction, render,
+    apertus_reader::markers, apertus_reader::read_at, nullptr, apertus_reader::instruction, apertus_reader::render,
 };
 
 }  // namespace toolgram::detail

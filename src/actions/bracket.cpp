@@ -9,6 +9,7 @@
 #include <cctype>
 
 namespace toolgram::detail {
+namespace bracket_reader {
 namespace {
 
 namespace bk = grammar::bracket;
@@ -92,11 +93,12 @@ std::string render(const std::vector<Call>& calls, const Settings&) {
     return out + "]";
 }
 }  // namespace
+}  // namespace bracket_reader
 
 extern const GrammarDef bracket_grammar{
     "bracket", "Python call list [f(a=1), g()] or a bare call f(a=1)",
-    [](const Settings&) { return std::vector<std::string>{"["}; }, read_at, read_whole, instruction,
-    render,
+    [](const Settings&) { return std::vector<std::string>{"["}; }, bracket_reader::read_at, bracket_reader::read_whole,
+    bracket_reader::instruction, bracket_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -6,6 +6,7 @@
 #include "json_block_reader.hpp"
 
 namespace toolgram::detail {
+namespace command_r_reader {
 namespace {
 
 namespace cr = grammar::command_r;
@@ -51,11 +52,13 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace command_r_reader
 
 extern const GrammarDef command_r_grammar{
     "command_r",
     "<|START_ACTION|>[{\"tool_call_id\": …, \"tool_name\": …, \"parameters\": …}]<|END_ACTION|>; R+'s Action: ```json […]```",
-    markers, read_at, nullptr, instruction, render,
+    command_r_reader::markers, command_r_reader::read_at, nullptr, command_r_reader::instruction,
+    command_r_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -23,6 +23,7 @@
 #include "shipped_profiles.hpp"
 
 namespace toolgram::detail {
+namespace declared_reader {
 namespace {
 
 namespace d = grammar::declared;
@@ -269,16 +270,19 @@ void check(const Settings& settings) {
 }
 
 }  // namespace
+}  // namespace declared_reader
 
 extern const GrammarDef declared_grammar{
     "declared",
     "a syntax declared at run time in a profile file (--profile-file): markers, header, JSON or parameters",
-    markers, read_at, nullptr, instruction, render, nullptr, check,
+    declared_reader::markers, declared_reader::read_at, nullptr, declared_reader::instruction, declared_reader::render,
+    nullptr, declared_reader::check,
 };
 
 // ---------------------------------------------------------------------------------------
 // The shipped profile files as grammars of their own (declared_syntax.hpp).
 
+namespace declared_reader {
 namespace {
 
 // A GrammarDef holds plain function pointers, so a shipped file's functions are the
@@ -369,15 +373,16 @@ const std::vector<std::unique_ptr<Bound>>& bound_table() {
 }
 
 }  // namespace
+}  // namespace declared_reader
 
-bool building_shipped_grammars() { return building_bound_table; }
+bool building_shipped_grammars() { return declared_reader::building_bound_table; }
 
 const std::vector<ShippedGrammar>& shipped_grammars() {
     static const std::vector<ShippedGrammar> none;
-    if (building_bound_table) return none;
+    if (declared_reader::building_bound_table) return none;
     static const std::vector<ShippedGrammar> table = [] {
         std::vector<ShippedGrammar> out;
-        for (const auto& b : bound_table()) out.push_back({&b->def, &b->profile});
+        for (const auto& b : declared_reader::bound_table()) out.push_back({&b->def, &b->profile});
         return out;
     }();
     return table;

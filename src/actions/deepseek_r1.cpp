@@ -6,6 +6,7 @@
 #include "named_call_reader.hpp"
 
 namespace toolgram::detail {
+namespace deepseek_r1_reader {
 namespace {
 
 namespace r1 = grammar::deepseek_r1;
@@ -55,11 +56,13 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace deepseek_r1_reader
 
 extern const GrammarDef deepseek_r1_grammar{
     "deepseek_r1",
     "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\\n```json\\n{…}\\n```<｜tool▁call▁end｜>…",
-    markers, read_at, nullptr, instruction, render,
+    deepseek_r1_reader::markers, deepseek_r1_reader::read_at, nullptr, deepseek_r1_reader::instruction,
+    deepseek_r1_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -6,6 +6,7 @@
 #include "named_call_reader.hpp"
 
 namespace toolgram::detail {
+namespace deepseek_v31_reader {
 namespace {
 
 namespace v31 = grammar::deepseek_v31;
@@ -42,11 +43,13 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace deepseek_v31_reader
 
 extern const GrammarDef deepseek_v31_grammar{
     "deepseek_v31",
     "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
-    markers, read_at, nullptr, instruction, render,
+    deepseek_v31_reader::markers, deepseek_v31_reader::read_at, nullptr, deepseek_v31_reader::instruction,
+    deepseek_v31_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -5,6 +5,7 @@
 #include "grammar_def.hpp"
 
 namespace toolgram::detail {
+namespace deepseek_v32_reader {
 namespace {
 
 namespace d = grammar::deepseek_v32;
@@ -58,13 +59,15 @@ std::string render(const std::vector<Call>& calls, const Settings&) {
 std::string instruction(const Settings&) { return dsml::instruction<d::canonical>("function_calls", "\n"); }
 
 }  // namespace
+}  // namespace deepseek_v32_reader
 
 extern const GrammarDef deepseek_v32_grammar{
     "deepseek_v32",
     "<｜DSML｜function_calls><｜DSML｜invoke name=NAME><｜DSML｜parameter name=K string=true|false>V"
     "</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls> (V4: tool_calls; V4.1: <｜DSML｜ calls>, "
     "<｜DSML｜ invoke …>; drifted <|DSML|…>, <DSML|…>, <DSMLtool_calls>; or a JSON object in the invoke)",
-    markers, read_at, nullptr, instruction, render,
+    deepseek_v32_reader::markers, deepseek_v32_reader::read_at, nullptr, deepseek_v32_reader::instruction,
+    deepseek_v32_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -5,6 +5,7 @@
 #include "named_call_reader.hpp"
 
 namespace toolgram::detail {
+namespace functionary_v31_reader {
 namespace {
 
 namespace f = grammar::functionary_v31;
@@ -39,10 +40,12 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace functionary_v31_reader
 
 extern const GrammarDef functionary_v31_grammar{
-    "functionary_v31", "<function=NAME>{…}</function> or <function name=NAME>{…}</function>", markers, read_at, nullptr,
-    instruction, render,
+    "functionary_v31", "<function=NAME>{…}</function> or <function name=NAME>{…}</function>",
+    functionary_v31_reader::markers, functionary_v31_reader::read_at, nullptr, functionary_v31_reader::instruction,
+    functionary_v31_reader::render,
 };
 
 }  // namespace toolgram::detail

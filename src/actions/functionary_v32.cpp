@@ -6,6 +6,7 @@
 #include "named_call_reader.hpp"
 
 namespace toolgram::detail {
+namespace functionary_v32_reader {
 namespace {
 
 namespace f = grammar::functionary_v32;
@@ -127,11 +128,13 @@ std::string instruction(const Settings& s) {
 std::optional<Block> read_head(ScanContext& ctx, std::size_t begin) { return read_messages(ctx, begin, true); }
 
 }  // namespace
+}  // namespace functionary_v32_reader
 
 extern const GrammarDef functionary_v32_grammar{
     "functionary_v32",
     ">>>NAME\\n{…} per call, >>>all\\n for text, >>>python\\n then code; the first >>> may be in the prompt",
-    markers, read_at, read_whole, instruction, render, read_head,
+    functionary_v32_reader::markers, functionary_v32_reader::read_at, functionary_v32_reader::read_whole,
+    functionary_v32_reader::instruction, functionary_v32_reader::render, functionary_v32_reader::read_head,
 };
 
 // Only what a `>>>` shows to be Functionary's: the messages from the first `>>>` on, and a
@@ -141,7 +144,8 @@ extern const GrammarDef functionary_v32_grammar{
 // `Result`, and the intent marker in `CALL_TOOL\n{…}` a call named `CALL_TOOL`.
 extern const GrammarDef functionary_v32_marked_grammar{
     "functionary_v32_marked", "Functionary v3.2's messages from a >>> on (auto's primary; the headless whole output is a fallback)",
-    markers, read_at, nullptr, instruction, render, read_head,
+    functionary_v32_reader::markers, functionary_v32_reader::read_at, nullptr, functionary_v32_reader::instruction,
+    functionary_v32_reader::render, functionary_v32_reader::read_head,
 };
 
 }  // namespace toolgram::detail

@@ -5,6 +5,7 @@
 #include "grammar_def.hpp"
 
 namespace toolgram::detail {
+namespace functiongemma_reader {
 namespace {
 
 constexpr std::string_view open_token = "<start_function_call>", close_token = "<end_function_call>",
@@ -28,10 +29,12 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace functiongemma_reader
 
 extern const GrammarDef functiongemma_grammar{
     "functiongemma", "<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>",
-    markers, read_at, nullptr, instruction, render,
+    functiongemma_reader::markers, functiongemma_reader::read_at, nullptr, functiongemma_reader::instruction,
+    functiongemma_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -4,6 +4,7 @@
 #include "json_block_reader.hpp"
 
 namespace toolgram::detail {
+namespace functools_reader {
 namespace {
 
 std::vector<std::string> markers(const Settings&) { return {"functools["}; }
@@ -26,10 +27,12 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace functools_reader
 
 extern const GrammarDef functools_grammar{
     "functools", "functools[{\"name\": …, \"arguments\": …}, …], no closer",
-    markers, read_at, nullptr, instruction, render,
+    functools_reader::markers, functools_reader::read_at, nullptr, functools_reader::instruction,
+    functools_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -4,6 +4,7 @@
 #include "grammar_def.hpp"
 
 namespace toolgram::detail {
+namespace gemma4_reader {
 namespace {
 
 constexpr std::string_view open_token = "<|tool_call>", close_token = "<tool_call|>", quote_token = "<|\"|>";
@@ -26,10 +27,11 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace gemma4_reader
 
 extern const GrammarDef gemma4_grammar{
     "gemma4", "<|tool_call>call:NAME{key:<|\"|>text<|\"|>,n:3}<tool_call|>",
-    markers, read_at, nullptr, instruction, render,
+    gemma4_reader::markers, gemma4_reader::read_at, nullptr, gemma4_reader::instruction, gemma4_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -6,6 +6,7 @@
 #include "json_block_reader.hpp"
 
 namespace toolgram::detail {
+namespace gigachat_reader {
 namespace {
 
 // GigaChat 3's block starts at the `<|message_sep|>` that ends the turn before the call
@@ -51,11 +52,12 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace gigachat_reader
 
 extern const GrammarDef gigachat_grammar{
     "gigachat",
     "<|function_call|>{\"name\": …, \"arguments\": …} (3.1) or <|message_sep|>function call<|role_sep|>{…} (3)",
-    markers, read_at, nullptr, instruction, render,
+    gigachat_reader::markers, gigachat_reader::read_at, nullptr, gigachat_reader::instruction, gigachat_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -5,6 +5,7 @@
 #include "grammar_def.hpp"
 
 namespace toolgram::detail {
+namespace gigachat35_reader {
 namespace {
 
 using gcml = grammar::gigachat35::gcml;
@@ -25,12 +26,14 @@ std::string render(const std::vector<Call>& calls, const Settings&) {
 std::string instruction(const Settings&) { return dsml::instruction<gcml>("tool_calls", ""); }
 
 }  // namespace
+}  // namespace gigachat35_reader
 
 extern const GrammarDef gigachat35_grammar{
     "gigachat35",
     "<｜GCML｜tool_calls><｜GCML｜invoke name=NAME><｜GCML｜parameter name=K string=true|false>V"
     "</｜GCML｜parameter></｜GCML｜invoke></｜GCML｜tool_calls>",
-    markers, read_at, nullptr, instruction, render,
+    gigachat35_reader::markers, gigachat35_reader::read_at, nullptr, gigachat35_reader::instruction,
+    gigachat35_reader::render,
 };
 
 }  // namespace toolgram::detail

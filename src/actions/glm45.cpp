@@ -5,6 +5,7 @@
 #include "params_reader.hpp"
 
 namespace toolgram::detail {
+namespace glm45_reader {
 namespace {
 
 namespace g = grammar::glm45;
@@ -51,10 +52,11 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace glm45_reader
 
 extern const GrammarDef glm45_grammar{
     "glm45", "<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>",
-    markers, read_at, nullptr, instruction, render,
+    glm45_reader::markers, glm45_reader::read_at, nullptr, glm45_reader::instruction, glm45_reader::render,
 };
 
 }  // namespace toolgram::detail

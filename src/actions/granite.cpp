@@ -5,6 +5,7 @@
 #include "json_block_reader.hpp"
 
 namespace toolgram::detail {
+namespace granite_reader {
 namespace {
 
 std::vector<std::string> markers(const Settings&) { return {"<|tool_call|>", "<tool_call>"}; }
@@ -27,10 +28,11 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace granite_reader
 
 extern const GrammarDef granite_grammar{
     "granite", "<|tool_call|>[{\"name\": …, \"arguments\": …}] (3.0) or <tool_call>[…] (3.1), no closer",
-    markers, read_at, nullptr, instruction, render,
+    granite_reader::markers, granite_reader::read_at, nullptr, granite_reader::instruction, granite_reader::render,
 };
 
 }  // namespace toolgram::detail

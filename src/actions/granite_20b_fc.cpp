@@ -5,6 +5,7 @@
 #include "json_block_reader.hpp"
 
 namespace toolgram::detail {
+namespace granite_20b_fc_reader {
 namespace {
 
 std::vector<std::string> markers(const Settings&) { return {"<function_call>"}; }
@@ -26,10 +27,12 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace granite_20b_fc_reader
 
 extern const GrammarDef granite_20b_fc_grammar{
     "granite_20b_fc", "<function_call> {\"name\": …, \"arguments\": …} per call, no closer",
-    markers, read_at, nullptr, instruction, render,
+    granite_20b_fc_reader::markers, granite_20b_fc_reader::read_at, nullptr, granite_20b_fc_reader::instruction,
+    granite_20b_fc_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -8,6 +8,7 @@
 #include "named_call_reader.hpp"
 
 namespace toolgram::detail {
+namespace harmony_reader {
 namespace {
 
 namespace h = grammar::harmony;
@@ -156,12 +157,14 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace harmony_reader
 
 extern const GrammarDef harmony_grammar{
     "harmony",
     "<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|> (or the recipient before the "
     "channel, or with <|start|>assistant in the prompt)",
-    markers, read_at, nullptr, instruction, render, read_head,
+    harmony_reader::markers, harmony_reader::read_at, nullptr, harmony_reader::instruction, harmony_reader::render,
+    harmony_reader::read_head,
 };
 
 }  // namespace toolgram::detail

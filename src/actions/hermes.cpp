@@ -4,6 +4,7 @@
 #include "json_block_reader.hpp"
 
 namespace toolgram::detail {
+namespace hermes_reader {
 namespace {
 
 std::vector<std::string> markers(const Settings&) { return {"<tool_call>"}; }
@@ -24,10 +25,11 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace hermes_reader
 
 extern const GrammarDef hermes_grammar{
     "hermes", "<tool_call>{\"name\": …, \"arguments\": …}</tool_call>, one block per call",
-    markers, read_at, nullptr, instruction, render,
+    hermes_reader::markers, hermes_reader::read_at, nullptr, hermes_reader::instruction, hermes_reader::render,
 };
 
 }  // namespace toolgram::detail

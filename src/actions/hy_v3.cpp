@@ -7,6 +7,7 @@
 #include "params_reader.hpp"
 
 namespace toolgram::detail {
+namespace hy_v3_reader {
 namespace {
 
 namespace g = grammar::hy_v3;
@@ -48,12 +49,13 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace hy_v3_reader
 
 extern const GrammarDef hy_v3_grammar{
     "hy_v3",
     "<tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls> "
     "(Hy3; HY-V4's :opensource tags)",
-    markers, read_at, nullptr, instruction, render,
+    hy_v3_reader::markers, hy_v3_reader::read_at, nullptr, hy_v3_reader::instruction, hy_v3_reader::render,
 };
 
 }  // namespace toolgram::detail

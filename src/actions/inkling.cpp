@@ -14,6 +14,7 @@
 #include "named_call_reader.hpp"
 
 namespace toolgram::detail {
+namespace inkling_reader {
 namespace {
 
 namespace ik = grammar::inkling;
@@ -184,12 +185,14 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace inkling_reader
 
 extern const GrammarDef inkling_grammar{
     "inkling",
     "<|message_model|>NAME<|content_invoke_tool_json|>{\"name\": …, \"args\": {…}}<|end_message|>, one message per "
     "call",
-    markers, read_at, nullptr, instruction, render, read_head,
+    inkling_reader::markers, inkling_reader::read_at, nullptr, inkling_reader::instruction, inkling_reader::render,
+    inkling_reader::read_head,
 };
 
 }  // namespace toolgram::detail

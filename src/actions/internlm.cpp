@@ -5,6 +5,7 @@
 #include "json_block_reader.hpp"
 
 namespace toolgram::detail {
+namespace internlm_reader {
 namespace {
 
 std::vector<std::string> markers(const Settings&) { return {"<|action_start|>"}; }
@@ -29,10 +30,11 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace internlm_reader
 
 extern const GrammarDef internlm_grammar{
     "internlm", "<|action_start|><|plugin|>\\n{\"name\": …, \"parameters\": …}<|action_end|>",
-    markers, read_at, nullptr, instruction, render,
+    internlm_reader::markers, internlm_reader::read_at, nullptr, internlm_reader::instruction, internlm_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -6,6 +6,7 @@
 #include "json_block_reader.hpp"
 
 namespace toolgram::detail {
+namespace jamba_reader {
 namespace {
 
 std::vector<std::string> markers(const Settings&) { return {"<tool_calls>"}; }
@@ -27,10 +28,11 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace jamba_reader
 
 extern const GrammarDef jamba_grammar{
     "jamba", "<tool_calls>[{\"name\": …, \"arguments\": …}, …]</tool_calls>, or one call object a line",
-    markers, read_at, nullptr, instruction, render,
+    jamba_reader::markers, jamba_reader::read_at, nullptr, jamba_reader::instruction, jamba_reader::render,
 };
 
 }  // namespace toolgram::detail

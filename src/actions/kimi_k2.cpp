@@ -7,6 +7,7 @@
 #include "toolset.hpp"
 
 namespace toolgram::detail {
+namespace kimi_k2_reader {
 namespace {
 
 namespace k = grammar::kimi_k2;
@@ -115,11 +116,12 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace kimi_k2_reader
 
 extern const GrammarDef kimi_k2_grammar{
     "kimi_k2",
     "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}<|tool_call_end|>…",
-    markers, read_at, nullptr, instruction, render,
+    kimi_k2_reader::markers, kimi_k2_reader::read_at, nullptr, kimi_k2_reader::instruction, kimi_k2_reader::render,
 };
 
 }  // namespace toolgram::detail

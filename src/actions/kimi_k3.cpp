@@ -8,6 +8,7 @@
 #include "params_reader.hpp"
 
 namespace toolgram::detail {
+namespace kimi_k3_reader {
 namespace {
 
 namespace k = grammar::kimi_k3;
@@ -127,13 +128,14 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace kimi_k3_reader
 
 extern const GrammarDef kimi_k3_grammar{
     "kimi_k3",
     "<|open|>tools<|sep|><|open|>call tool=NAME index=N<|sep|><|open|>argument key=K type=T<|sep|>V"
     "<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|> (type string: text; else JSON), or "
     "<|open|>json<|sep|>{…}<|close|>json<|sep|> in the call",
-    markers, read_at, nullptr, instruction, render,
+    kimi_k3_reader::markers, kimi_k3_reader::read_at, nullptr, kimi_k3_reader::instruction, kimi_k3_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -8,6 +8,7 @@
 #include "lfm2_json.hpp"
 
 namespace toolgram::detail {
+namespace lfm2_json_reader {
 namespace {
 
 std::vector<std::string> markers(const Settings&) { return {"<|tool_call_start|>"}; }
@@ -31,10 +32,12 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace lfm2_json_reader
 
 extern const GrammarDef lfm2_json_grammar{
     "lfm2_json", "<|tool_call_start|>[{\"name\": …, \"arguments\": …}, …]<|tool_call_end|> (LFM2's JSON mode)",
-    markers, read_at, nullptr, instruction, render,
+    lfm2_json_reader::markers, lfm2_json_reader::read_at, nullptr, lfm2_json_reader::instruction,
+    lfm2_json_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -4,6 +4,7 @@
 #include "longcat.hpp"
 
 namespace toolgram::detail {
+namespace longcat_reader {
 namespace {
 
 std::vector<std::string> markers(const Settings&) { return {"<longcat_tool_call>"}; }
@@ -27,10 +28,11 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace longcat_reader
 
 extern const GrammarDef longcat_grammar{
     "longcat", "<longcat_tool_call>{\"name\": …, \"arguments\": …}</longcat_tool_call>, one block per call",
-    markers, read_at, nullptr, instruction, render,
+    longcat_reader::markers, longcat_reader::read_at, nullptr, longcat_reader::instruction, longcat_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -5,6 +5,7 @@
 #include "marker.hpp"
 
 namespace toolgram::detail {
+namespace marker_reader {
 namespace {
 
 namespace mk = grammar::marker;
@@ -78,10 +79,11 @@ std::string render(const std::vector<Call>& calls, const Settings&) {
     return out;
 }
 }  // namespace
+}  // namespace marker_reader
 
 extern const GrammarDef marker_grammar{
-    "marker", "TOOL_CALL followed by a JSON object, no closing tag", markers, read_at, nullptr, instruction,
-    render,
+    "marker", "TOOL_CALL followed by a JSON object, no closing tag",
+    marker_reader::markers, marker_reader::read_at, nullptr, marker_reader::instruction, marker_reader::render,
 };
 
 }  // namespace toolgram::detail

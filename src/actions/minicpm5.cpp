@@ -5,6 +5,7 @@
 #include "params_reader.hpp"
 
 namespace toolgram::detail {
+namespace minicpm5_reader {
 namespace {
 
 namespace m = grammar::minicpm5;
@@ -66,10 +67,11 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace minicpm5_reader
 
 extern const GrammarDef minicpm5_grammar{
     "minicpm5", "<function name=NAME><param name=K>V</param></function>, V plain or <![CDATA[…]]>",
-    markers, read_at, nullptr, instruction, render,
+    minicpm5_reader::markers, minicpm5_reader::read_at, nullptr, minicpm5_reader::instruction, minicpm5_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -5,6 +5,7 @@
 #include "params_reader.hpp"
 
 namespace toolgram::detail {
+namespace minimax_m2_reader {
 namespace {
 
 namespace m = grammar::minimax_m2;
@@ -40,10 +41,12 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace minimax_m2_reader
 
 extern const GrammarDef minimax_m2_grammar{
     "minimax_m2", "<minimax:tool_call><invoke name=NAME><parameter name=K>V</parameter></invoke></minimax:tool_call>",
-    markers, read_at, nullptr, instruction, render,
+    minimax_m2_reader::markers, minimax_m2_reader::read_at, nullptr, minimax_m2_reader::instruction,
+    minimax_m2_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -22,6 +22,7 @@
 #include "toolset.hpp"
 
 namespace toolgram::detail {
+namespace minimax_m3_reader {
 namespace {
 
 namespace m = grammar::minimax_m3;
@@ -351,10 +352,12 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace minimax_m3_reader
 
 extern const GrammarDef minimax_m3_grammar{
     "minimax_m3", "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=NAME>]<]minimax[>[<K>V]<]minimax[>[</K>…]<]minimax[>[</invoke>]<]minimax[>[</tool_call>",
-    markers, read_at, nullptr, instruction, render,
+    minimax_m3_reader::markers, minimax_m3_reader::read_at, nullptr, minimax_m3_reader::instruction,
+    minimax_m3_reader::render,
 };
 
 }  // namespace toolgram::detail

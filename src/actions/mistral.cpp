@@ -7,6 +7,7 @@
 #include "toolset.hpp"
 
 namespace toolgram::detail {
+namespace mistral_reader {
 namespace {
 
 namespace m = grammar::mistral;
@@ -102,12 +103,13 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace mistral_reader
 
 extern const GrammarDef mistral_grammar{
     "mistral",
     "[TOOL_CALLS]NAME[ARGS]{…}, [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…} or (tokens stripped) [TOOL_CALLS]NAME{…} per call; "
     "old [TOOL_CALLS] [{\"name\": …}]",
-    markers, read_at, nullptr, instruction, render,
+    mistral_reader::markers, mistral_reader::read_at, nullptr, mistral_reader::instruction, mistral_reader::render,
 };
 
 }  // namespace toolgram::detail

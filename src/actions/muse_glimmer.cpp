@@ -9,6 +9,7 @@
 #include "params_reader.hpp"
 
 namespace toolgram::detail {
+namespace muse_glimmer_reader {
 namespace {
 
 namespace mg = grammar::muse_glimmer;
@@ -124,12 +125,14 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace muse_glimmer_reader
 
 extern const GrammarDef muse_glimmer_grammar{
     "muse_glimmer",
     "<|start|>assistant to=NAME<|message|><atem:function_calls><atem:invoke name=NAME><atem:parameter name=K>V"
     "</atem:parameter></atem:invoke></atem:function_calls><|eom|>",
-    markers, read_at, nullptr, instruction, render,
+    muse_glimmer_reader::markers, muse_glimmer_reader::read_at, nullptr, muse_glimmer_reader::instruction,
+    muse_glimmer_reader::render,
 };
 
 }  // namespace toolgram::detail

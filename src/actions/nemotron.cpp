@@ -5,6 +5,7 @@
 #include "nemotron.hpp"
 
 namespace toolgram::detail {
+namespace nemotron_reader {
 namespace {
 
 std::vector<std::string> markers(const Settings&) { return {"<TOOLCALL>"}; }
@@ -28,10 +29,11 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace nemotron_reader
 
 extern const GrammarDef nemotron_grammar{
     "nemotron", "<TOOLCALL>[{\"name\": …, \"arguments\": …}, …]</TOOLCALL>",
-    markers, read_at, nullptr, instruction, render,
+    nemotron_reader::markers, nemotron_reader::read_at, nullptr, nemotron_reader::instruction, nemotron_reader::render,
 };
 
 }  // namespace toolgram::detail

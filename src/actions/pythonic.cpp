@@ -12,6 +12,7 @@
 #include "python_call_actions.hpp"
 
 namespace toolgram::detail {
+namespace pythonic_reader {
 namespace {
 
 namespace py = grammar::pythonic;
@@ -81,18 +82,21 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace pythonic_reader
 
 extern const GrammarDef pythonic_grammar{
     "pythonic",
     "Python call list [f(a=1), g()], bare or in <|python_start|>, <|tool_call_start|> or <function_calls> (a call a line)",
-    all_markers, read_with<py::block>, nullptr, instruction, render,
+    pythonic_reader::all_markers, pythonic_reader::read_with<grammar::pythonic::block>, nullptr,
+    pythonic_reader::instruction, pythonic_reader::render,
 };
 
 extern const GrammarDef pythonic_tagged_grammar{
     "pythonic_tagged",
     "the pythonic family's wrapped forms only: <|python_start|>[…]<|python_end|>, <|tool_call_start|>[…]<|tool_call_end|>, "
     "<function_calls>…</function_calls> (auto runs these as primaries)",
-    wrapper_markers, read_with<py::wrapped>, nullptr, instruction, render,
+    pythonic_reader::wrapper_markers, pythonic_reader::read_with<grammar::pythonic::wrapped>, nullptr,
+    pythonic_reader::instruction, pythonic_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -4,6 +4,7 @@
 #include "qwen3_coder.hpp"
 
 namespace toolgram::detail {
+namespace qwen3_coder_reader {
 namespace {
 
 namespace q = grammar::qwen3_coder;
@@ -35,10 +36,12 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace qwen3_coder_reader
 
 extern const GrammarDef qwen3_coder_grammar{
     "qwen3_coder", "<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>",
-    markers, read_at, nullptr, instruction, render,
+    qwen3_coder_reader::markers, qwen3_coder_reader::read_at, nullptr, qwen3_coder_reader::instruction,
+    qwen3_coder_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -5,6 +5,7 @@
 #include "seed_oss.hpp"
 
 namespace toolgram::detail {
+namespace seed_oss_reader {
 namespace {
 
 namespace q = grammar::qwen3_coder;
@@ -38,10 +39,11 @@ std::string instruction(const Settings& st) {
 }
 
 }  // namespace
+}  // namespace seed_oss_reader
 
 extern const GrammarDef seed_oss_grammar{
     "seed_oss", "<seed:tool_call><function=NAME><parameter=K>V</parameter></function></seed:tool_call>",
-    markers, read_at, nullptr, instruction, render,
+    seed_oss_reader::markers, seed_oss_reader::read_at, nullptr, seed_oss_reader::instruction, seed_oss_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -7,6 +7,7 @@
 #include "solar_open.hpp"
 
 namespace toolgram::detail {
+namespace solar_open_reader {
 namespace {
 
 namespace so = grammar::solar_open;
@@ -68,11 +69,13 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace solar_open_reader
 
 extern const GrammarDef solar_open_grammar{
     "solar_open",
     "<|tool_calls|><|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>…<|calls|>",
-    markers, read_at, nullptr, instruction, render,
+    solar_open_reader::markers, solar_open_reader::read_at, nullptr, solar_open_reader::instruction,
+    solar_open_reader::render,
 };
 
 }  // namespace toolgram::detail

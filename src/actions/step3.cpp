@@ -5,6 +5,7 @@
 #include "step3.hpp"
 
 namespace toolgram::detail {
+namespace step3_reader {
 namespace {
 
 namespace s3 = grammar::step3;
@@ -76,12 +77,13 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace step3_reader
 
 extern const GrammarDef step3_grammar{
     "step3",
     "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=NAME>"
     "<steptml:parameter name=K>V</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>",
-    markers, read_at, nullptr, instruction, render,
+    step3_reader::markers, step3_reader::read_at, nullptr, step3_reader::instruction, step3_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -20,6 +20,7 @@
 #include "strict_json.hpp"
 
 namespace toolgram::detail {
+namespace strict_json_reader {
 namespace {
 
 namespace sj = grammar::strict_json;
@@ -192,18 +193,20 @@ std::string generic_instruction(const Settings& s) {
            "instead, write your reply as a string under \"response\": {\"response\": \"YOUR REPLY\"}";
 }
 }  // namespace
+}  // namespace strict_json_reader
 
 extern const GrammarDef json_grammar{
     "json", "the whole output is one JSON call object, an array of them, or {\"tool_calls\": […]}",
-    nullptr, nullptr, read_whole, instruction,
-    render,
+    nullptr, nullptr, strict_json_reader::read_whole, strict_json_reader::instruction,
+    strict_json_reader::render,
 };
 
 extern const GrammarDef generic_grammar{
     "generic",
     "llama.cpp's generic JSON: the whole output is {\"tool_call\": {…}}, {\"tool_calls\": […]} or {\"response\": "
     "\"…\"} (the answer)",
-    nullptr, nullptr, read_generic, generic_instruction, generic_render,
+    nullptr, nullptr, strict_json_reader::read_generic, strict_json_reader::generic_instruction,
+    strict_json_reader::generic_render,
 };
 
 }  // namespace toolgram::detail

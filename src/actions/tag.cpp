@@ -7,6 +7,7 @@
 #include "tag.hpp"
 
 namespace toolgram::detail {
+namespace tag_reader {
 namespace {
 
 namespace tg = grammar::tag;
@@ -59,15 +60,16 @@ std::string render(const std::vector<Call>& calls, const Settings& s) {
     return out;
 }
 }  // namespace
+}  // namespace tag_reader
 
 extern const GrammarDef tag_grammar{
     "tag",
     "JSON payload between tags: [TOOL_CALL]…[/TOOL_CALL] (configurable), <tool name=…>, <tool_call>",
-    markers,
-    read_at,
+    tag_reader::markers,
+    tag_reader::read_at,
     nullptr,
-    instruction,
-    render,
+    tag_reader::instruction,
+    tag_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -5,6 +5,7 @@
 #include "text_kv.hpp"
 
 namespace toolgram::detail {
+namespace text_kv_reader {
 namespace {
 
 namespace kv = grammar::text_kv;
@@ -107,11 +108,12 @@ std::string render(const std::vector<Call>& calls, const Settings&) {
     return out;
 }
 }  // namespace
+}  // namespace text_kv_reader
 
 extern const GrammarDef text_kv_grammar{
     "text_kv", "labelled lines: function.name:/function.arguments:, Action:/Action Input:",
-    markers, read_at, nullptr, instruction,
-    render,
+    text_kv_reader::markers, text_kv_reader::read_at, nullptr, text_kv_reader::instruction,
+    text_kv_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -6,6 +6,7 @@
 #include "xlam.hpp"
 
 namespace toolgram::detail {
+namespace xlam_reader {
 namespace {
 
 // xLAM always writes the arguments key (`"arguments": {}` for none), so a list of
@@ -64,10 +65,11 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace xlam_reader
 
 extern const GrammarDef xlam_grammar{
     "xlam", "a JSON array [{\"name\": …, \"arguments\": …}], bare, fenced, in <tool_call>, after </think> or [TOOL_CALLS]",
-    markers, read_at, nullptr, instruction, render,
+    xlam_reader::markers, xlam_reader::read_at, nullptr, xlam_reader::instruction, xlam_reader::render,
 };
 
 }  // namespace toolgram::detail

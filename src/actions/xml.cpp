@@ -12,6 +12,7 @@
 #include "xml.hpp"
 
 namespace toolgram::detail {
+namespace xml_reader {
 namespace {
 
 // One leading and one trailing newline around a text value are layout, not value.
@@ -322,11 +323,12 @@ std::string render(const std::vector<Call>& calls, const Settings&) {
     return out + "</function_calls>";
 }
 }  // namespace
+}  // namespace xml_reader
 
 extern const GrammarDef xml_grammar{
     "xml", "XML markup: <tool_call>/<function_call> with name and arguments, <invoke name=…><parameter name=…>",
-    markers, read_at, nullptr, instruction,
-    render,
+    xml_reader::markers, xml_reader::read_at, nullptr, xml_reader::instruction,
+    xml_reader::render,
 };
 
 }  // namespace toolgram::detail

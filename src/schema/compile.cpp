@@ -202,7 +202,8 @@ std::string percent_decode(std::string_view s) {
     return out;
 }
 
-std::string describe(const json& v) {
+// A schema value as an error quotes it: its JSON text, at most 60 bytes.
+std::string schema_value_text(const json& v) {
     std::string text = v.dump(-1, ' ', false, json::error_handler_t::replace);
     if (text.size() > 60) text = text.substr(0, 57) + "...";
     return text;
@@ -409,7 +410,7 @@ private:
         std::string pointer = p.pointer + "/" + escape_token(kw);
         if (has_sub) pointer += "/" + escape_token(sub);
         if (!schema.is_object() && !schema.is_boolean()) {
-            fail(pointer, "a schema must be an object or a boolean, got " + describe(schema));
+            fail(pointer, "a schema must be an object or a boolean, got " + schema_value_text(schema));
             return no_node;
         }
         const auto known = base_of_.find(&schema);
@@ -422,7 +423,7 @@ private:
         if (it == s.end()) return true;
         if (!it->is_number() || !is_integral(*it) || compare_numbers(*it, json(0)) < 0 ||
             compare_numbers(*it, json(std::numeric_limits<std::uint64_t>::max())) > 0)
-            return fail(p.pointer + "/" + kw, std::string(kw) + " must be a non-negative integer, got " + describe(*it));
+            return fail(p.pointer + "/" + kw, std::string(kw) + " must be a non-negative integer, got " + schema_value_text(*it));
         out = it->is_number_float() ? static_cast<std::uint64_t>(it->get<double>()) : it->get<std::uint64_t>();
         return true;
     }
@@ -430,7 +431,7 @@ private:
     bool number(const json& s, const Pending& p, const char* kw, std::optional<json>& out) {
         const auto it = s.find(kw);
         if (it == s.end()) return true;
-        if (!it->is_number()) return fail(p.pointer + "/" + kw, std::string(kw) + " must be a number, got " + describe(*it));
+        if (!it->is_number()) return fail(p.pointer + "/" + kw, std::string(kw) + " must be a number, got " + schema_value_text(*it));
         out = *it;
         return true;
     }
@@ -460,12 +461,12 @@ private:
             return;
         }
         if (!s.is_object()) {
-            fail(p.pointer, "a schema must be an object or a boolean, got " + describe(s));
+            fail(p.pointer, "a schema must be an object or a boolean, got " + schema_value_text(s));
             return;
         }
         if (const auto ref = s.find("$ref"); ref != s.end()) {
             if (!ref->is_string()) {
-                fail(p.pointer + "/$ref", "$ref must be a string, got " + describe(*ref));
+                fail(p.pointer + "/$ref", "$ref must be a string, got " + schema_value_text(*ref));
                 return;
             }
             const auto target = resolve_ref(ref->get<std::string>(), p.base, p.pointer + "/$ref");
@@ -508,16 +509,16 @@ private:
             if (t->is_array()) {
                 if (t->empty()) return fail(where, "type must name at least one type");
                 for (const auto& name : *t) {
-                    if (!bit(name)) return fail(where, "unknown type " + describe(name) + known);
+                    if (!bit(name)) return fail(where, "unknown type " + schema_value_text(name) + known);
                     n.types |= bit(name);
                 }
             } else {
-                if (!bit(*t)) return fail(where, "unknown type " + describe(*t) + known);
+                if (!bit(*t)) return fail(where, "unknown type " + schema_value_text(*t) + known);
                 n.types = bit(*t);
             }
         }
         if (const auto e = s.find("enum"); e != s.end()) {
-            if (!e->is_array()) return fail(p.pointer + "/enum", "enum must be an array, got " + describe(*e));
+            if (!e->is_array()) return fail(p.pointer + "/enum", "enum must be an array, got " + schema_value_text(*e));
             n.enum_values.assign(e->begin(), e->end());
             n.has_enum = true;
         }
@@ -535,7 +536,7 @@ private:
               number(s, p, "multipleOf", n.multiple_of)))
             return false;
         if (n.multiple_of && compare_numbers(*n.multiple_of, json(0)) <= 0)
-            return fail(p.pointer + "/multipleOf", "multipleOf must be greater than 0, got " + describe(*n.multiple_of));
+            return fail(p.pointer + "/multipleOf", "multipleOf must be greater than 0, got " + schema_value_text(*n.multiple_of));
         // Draft 4 spells exclusive bounds as booleans beside minimum/maximum; later drafts
         // as numbers of their own. Both are read, by the value's type.
         for (auto [kw, bound, exclusive] : {std::tuple{"exclusiveMinimum", &n.minimum, &n.exclusive_minimum},
@@ -550,7 +551,7 @@ private:
             } else if (it->is_number()) {
                 *exclusive = *it;
             } else {
-                return fail(p.pointer + "/" + kw, std::string(kw) + " must be a number, got " + describe(*it));
+                return fail(p.pointer + "/" + kw, std::string(kw) + " must be a number, got " + schema_value_text(*it));
             }
         }
         return true;
@@ -561,13 +562,13 @@ private:
               count(s, p, "maxLength", program_.nodes[p.index].max_length)))
             return false;
         if (const auto pat = s.find("pattern"); pat != s.end()) {
-            if (!pat->is_string()) return fail(p.pointer + "/pattern", "pattern must be a string, got " + describe(*pat));
+            if (!pat->is_string()) return fail(p.pointer + "/pattern", "pattern must be a string, got " + schema_value_text(*pat));
             const int index = pattern(pat->get<std::string>(), p.pointer + "/pattern");
             if (index < 0) return false;
             program_.nodes[p.index].pattern = index;
         }
         if (const auto f = s.find("format"); f != s.end()) {
-            if (!f->is_string()) return fail(p.pointer + "/format", "format must be a string, got " + describe(*f));
+            if (!f->is_string()) return fail(p.pointer + "/format", "format must be a string, got " + schema_value_text(*f));
             program_.nodes[p.index].format = format_named(f->get_ref<const std::string&>());
         }
         return true;
@@ -625,9 +626,9 @@ private:
     }
 
     bool string_list(const json& v, const std::string& pointer, const std::string& what, std::vector<std::string>& out) {
-        if (!v.is_array()) return fail(pointer, what + " must be an array of strings, got " + describe(v));
+        if (!v.is_array()) return fail(pointer, what + " must be an array of strings, got " + schema_value_text(v));
         for (const auto& name : v) {
-            if (!name.is_string()) return fail(pointer, what + " must be an array of strings, got " + describe(name));
+            if (!name.is_string()) return fail(pointer, what + " must be an array of strings, got " + schema_value_text(name));
             out.push_back(name.get<std::string>());
         }
         return true;
@@ -638,7 +639,7 @@ private:
         auto map_of_schemas = [&](const char* kw, auto&& take) {
             const auto m = s.find(kw);
             if (m == s.end()) return true;
-            if (!m->is_object()) return fail(p.pointer + "/" + kw, std::string(kw) + " must be an object, got " + describe(*m));
+            if (!m->is_object()) return fail(p.pointer + "/" + kw, std::string(kw) + " must be an object, got " + schema_value_text(*m));
             for (auto it = m->begin(); it != m->end(); ++it) {
                 const int c = child(p, it.value(), kw, it.key(), true);
                 if (c == no_node || !take(it.key(), c)) return false;

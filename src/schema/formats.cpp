@@ -7,14 +7,11 @@
 #include <cstdint>
 #include <string_view>
 
+#include "ascii.hpp"
 #include "schema/pattern.hpp"
 
 namespace toolgram::detail::schema {
 namespace {
-
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
 // `n` digits at s[i] as a number; false when they are not all digits.
 bool digits(std::string_view s, std::size_t i, std::size_t n, int& out) {

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "ascii.hpp"
+
 namespace toolgram::detail::schema {
 namespace {
 
@@ -18,8 +20,6 @@ constexpr const char* ecma_non_space =
     "\\x{0}-\\x{8}\\x{E}-\\x{1F}\\x{21}-\\x{9F}\\x{A1}-\\x{167F}\\x{1681}-\\x{1FFF}\\x{200B}-\\x{2027}"
     "\\x{202A}-\\x{202E}\\x{2030}-\\x{205E}\\x{2060}-\\x{2FFF}\\x{3001}-\\x{FEFE}\\x{FF00}-\\x{10FFFF}";
 
-bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 std::uint32_t hex_value(char c) {
     return static_cast<std::uint32_t>(is_digit(c) ? c - '0' : (c | 0x20) - 'a' + 10);
 }

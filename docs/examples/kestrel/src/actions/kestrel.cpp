@@ -6,6 +6,7 @@
 #include "params_reader.hpp"
 
 namespace toolgram::detail {
+namespace kestrel_reader {
 namespace {
 
 namespace g = grammar::kestrel;
@@ -65,10 +66,11 @@ std::string instruction(const Settings& s) {
 }
 
 }  // namespace
+}  // namespace kestrel_reader
 
 extern const GrammarDef kestrel_grammar{
     "kestrel", "<<call NAME>> key = value lines <</call>>",
-    markers, read_at, nullptr, instruction, render,
+    kestrel_reader::markers, kestrel_reader::read_at, nullptr, kestrel_reader::instruction, kestrel_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -1,0 +1,12 @@
+// ASCII character classes for the hand-written scanners (JSON Schema formats and patterns,
+// the strict JSON reader, string prefixes). One definition, locale-free, unlike <cctype>:
+// a byte of a UTF-8 sequence is never a digit or a letter here.
+#pragma once
+
+namespace toolgram::detail {
+
+constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
+constexpr bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+constexpr bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+}  // namespace toolgram::detail
