@@ -4,11 +4,12 @@
 # An existing build/ keeps the generator it was created with: CMake refuses to switch
 # generators in place, so -G is passed only for a fresh build directory.
 #
-# ccache, when installed (scripts/test installs it as root), is the compiler launcher, with
-# its cache in build/ccache: the test suite's add_subdirectory consumer compiles the whole
-# library a second time with the same compiler and flags, and ccache turns that second
-# compile (8 to 16 CPU-minutes on 2 cores) into cache hits. The cache lives and dies with
-# build/; CCACHE_DIR overrides where it is, CCACHE_DISABLE=1 turns it off.
+# ccache, when installed, is the compiler launcher, with its cache in build/ccache: a
+# rebuild after build/'s objects are gone is served from it. Nothing installs it: the
+# unity build (CMakeLists.txt) compiles the library in a dozen files whose paths differ
+# between build trees, so the test suite's add_subdirectory consumer, which ccache used to
+# serve, compiles them anew either way. CCACHE_DIR overrides where the cache is,
+# CCACHE_DISABLE=1 turns it off.
 
 # Arguments, when given, are the targets to build (scripts/bench builds only its suite).
 toolgram_configure_and_build() {

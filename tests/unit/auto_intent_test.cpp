@@ -10,6 +10,9 @@
 
 #include "toolgram/toolgram.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace auto_intent_test {
+
 using toolgram::json;
 using toolgram::Parser;
 using toolgram::Result;
@@ -186,3 +189,5 @@ TEST_CASE("an echoed [TOOL_CALL_HISTORY] record with its status is never a new c
         }
     }
 }
+
+}  // namespace auto_intent_test

@@ -18,6 +18,9 @@
 #include <toolgram/chat_template.hpp>
 #include <toolgram/toolgram.hpp>
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace chat_template_test {
+
 namespace fs = std::filesystem;
 using toolgram::TemplateMatch;
 using Verdict = toolgram::TemplateMatch::Verdict;
@@ -363,3 +366,5 @@ TEST_CASE("chat templates: hostile texts are answered in linear time", "[chat_te
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     CHECK(seconds < 30);  // generous for sanitizer builds: quadratic would take hours
 }
+
+}  // namespace chat_template_test

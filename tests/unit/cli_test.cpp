@@ -18,6 +18,9 @@
 
 #include "grammar_def.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace cli_test {
+
 #ifndef TOOLGRAM_CLI
 #error "TOOLGRAM_CLI (the path of the built CLI) must be defined for this test"
 #endif
@@ -765,3 +768,5 @@ TEST_CASE("cli: an empty tools list lets no tool be called and no tools at all i
     CHECK(json::parse(out[1])["telemetry"]["validated"] == false);
     CHECK(r.err == "toolgram: no --tools given: any tool name is accepted as written and no arguments are validated\n");
 }
+
+}  // namespace cli_test

@@ -18,6 +18,9 @@
 #include "stream_agreement.hpp"
 #include "toolgram/toolgram.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace combinator_test {
+
 using toolgram::json;
 using toolgram::Parser;
 using toolgram::Profile;
@@ -1224,3 +1227,5 @@ TEST_CASE("specific before generic: between two generic grammars the profile's o
     REQUIRE(broken.error.has_value());
     CHECK(broken.error->expected.find("Write each tool call as XML") == 0);
 }
+
+}  // namespace combinator_test

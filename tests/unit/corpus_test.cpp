@@ -13,6 +13,9 @@
 
 #include "corpus_cases.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace corpus_test {
+
 using namespace toolgram_test;
 
 TEST_CASE("every corpus folder holds cases, and every case has its expectation", "[corpus]") {
@@ -81,3 +84,5 @@ TEST_CASE("golden corpus: each model output parses to its expected result", "[co
         }
     }
 }
+
+}  // namespace corpus_test

@@ -24,6 +24,9 @@
 #include "rule_coverage.hpp"
 #include "toolgram/toolgram.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace coverage_test {
+
 namespace fs = std::filesystem;
 using toolgram::json;
 namespace cov = toolgram::coverage;
@@ -777,3 +780,5 @@ TEST_CASE("a damaged report is refused, naming the field", "[coverage][merge]") 
               .find("listed twice") != std::string::npos);
     CHECK(refused([](json&) {}) == "accepted");
 }
+
+}  // namespace coverage_test

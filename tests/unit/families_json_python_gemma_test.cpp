@@ -18,6 +18,9 @@
 #include "toolgram/toolgram.hpp"
 #include "xlam.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace families_json_python_gemma_test {
+
 using toolgram::json;
 using toolgram::Parser;
 using toolgram::Profile;
@@ -211,3 +214,5 @@ TEST_CASE("PEGTL analyze finds no cycle without progress in these families' top 
     CHECK(pg::analyze<g::gemma4::block>() == 0);
     CHECK(pg::analyze<g::functiongemma::block>() == 0);
 }
+
+}  // namespace families_json_python_gemma_test

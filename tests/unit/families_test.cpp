@@ -17,6 +17,9 @@
 
 #include "toolgram/toolgram.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace families_test {
+
 namespace fs = std::filesystem;
 using toolgram::json;
 
@@ -232,3 +235,4 @@ TEST_CASE("every family profile names the models it serves and teaches a syntax 
     CHECK(family_profiles().size() >= formats_md_families.size());
 }
 
+}  // namespace families_test

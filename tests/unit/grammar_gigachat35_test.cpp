@@ -6,6 +6,11 @@
 
 #include "gigachat35.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace grammar_gigachat35_test {
+
 TEST_CASE("PEGTL analyze finds no cycle without progress in the gigachat35 grammar", "[grammar][analyze][gigachat35]") {
     CHECK(tao::pegtl::analyze<toolgram::grammar::gigachat35::block>() == 0);
 }
+
+}  // namespace grammar_gigachat35_test

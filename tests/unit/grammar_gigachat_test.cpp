@@ -6,6 +6,9 @@
 
 #include "gigachat.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace grammar_gigachat_test {
+
 TEST_CASE("PEGTL analyze finds no cycle without progress in the gigachat grammar", "[grammar][analyze][gigachat]") {
     CHECK(tao::pegtl::analyze<toolgram::grammar::gigachat::block>() == 0);
 }
@@ -23,3 +26,5 @@ TEST_CASE("gigachat: the header of either version opens a block, other turns do 
     CHECK_FALSE(opens("<|message_sep|>\n\nfunction result<|role_sep|>\n"));
     CHECK_FALSE(opens("<|message_sep|>\n\nuser<|role_sep|>\n"));
 }
+
+}  // namespace grammar_gigachat_test

@@ -8,6 +8,9 @@
 #include "hy_v3.hpp"
 #include "toolgram/toolgram.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace grammar_hy_v3_test {
+
 using toolgram::json;
 
 namespace {
@@ -51,3 +54,5 @@ TEST_CASE("hy_v3: HY-V4 writes the tags with the :opensource suffix and no separ
                    "<tool_call:opensource>g</tool_call:opensource></tool_calls:opensource>") ==
           json::parse(R"([{"name": "f", "arguments": {"a": "1"}}, {"name": "g", "arguments": {}}])"));
 }
+
+}  // namespace grammar_hy_v3_test

@@ -9,6 +9,9 @@
 #include "inkling.hpp"
 #include "toolgram/toolgram.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace grammar_inkling_test {
+
 using toolgram::json;
 
 namespace {
@@ -117,3 +120,5 @@ TEST_CASE("inkling: a free-text invocation and a header naming another tool are 
     CHECK(other.reasons[0] ==
           "the message header names the tool \"g\" but its call object names \"f\": which tool is called is ambiguous");
 }
+
+}  // namespace grammar_inkling_test

@@ -9,6 +9,9 @@
 #include "kimi_k3.hpp"
 #include "toolgram/toolgram.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace grammar_kimi_k3_test {
+
 using toolgram::json;
 
 namespace {
@@ -71,3 +74,5 @@ TEST_CASE("kimi_k3: the call token named in prose is no call and stays in the te
     CHECK(r.content == "calls open with <|open|>call, then attributes");
     CHECK_FALSE(r.telemetry.saw_tool_syntax);
 }
+
+}  // namespace grammar_kimi_k3_test

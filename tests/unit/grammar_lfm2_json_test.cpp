@@ -8,6 +8,9 @@
 #include "lfm2_json.hpp"
 #include "toolgram/toolgram.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace grammar_lfm2_json_test {
+
 using toolgram::json;
 
 namespace {
@@ -51,3 +54,5 @@ TEST_CASE("lfm2_json: the payload decides between LFM2's JSON and Python modes",
     CHECK(calls_of("lfm2_json", R"(<|tool_call_start|> [ {"name": "f", "parameters": {"a": 1}}]<|tool_call_end|>)") ==
           want);
 }
+
+}  // namespace grammar_lfm2_json_test

@@ -13,6 +13,9 @@
 #include "minimax_m3.hpp"
 #include "toolgram/toolgram.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace grammar_minimax_m3_test {
+
 using toolgram::json;
 
 namespace {
@@ -107,3 +110,5 @@ TEST_CASE("minimax_m3: an object of 10^5 members is read in linear time", "[gram
     CHECK(r.calls[0].arguments["record"].size() == 100000);
     CHECK(r.calls[0].arguments["record"]["k99999"] == "v");
 }
+
+}  // namespace grammar_minimax_m3_test

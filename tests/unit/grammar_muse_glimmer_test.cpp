@@ -10,6 +10,9 @@
 #include "toolgram/chat_template.hpp"
 #include "toolgram/toolgram.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace grammar_muse_glimmer_test {
+
 using toolgram::json;
 
 namespace {
@@ -90,3 +93,5 @@ TEST_CASE("muse_glimmer: with no framing, an invoke opener alone is a mention", 
     CHECK(calls_of("muse_glimmer", "<atem:invoke name=\"f\"></atem:invoke>") ==
           json::parse(R"([{"name": "f", "arguments": {}}])"));
 }
+
+}  // namespace grammar_muse_glimmer_test

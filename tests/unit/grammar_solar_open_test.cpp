@@ -6,6 +6,9 @@
 
 #include "solar_open.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace grammar_solar_open_test {
+
 TEST_CASE("PEGTL analyze finds no cycle without progress in the solar_open grammar", "[grammar][analyze][solar_open]") {
     CHECK(tao::pegtl::analyze<toolgram::grammar::solar_open::call>() == 0);
     CHECK(tao::pegtl::analyze<toolgram::grammar::solar_open::section_close>() == 0);
@@ -24,3 +27,5 @@ TEST_CASE("solar_open: a call header holds an id (perhaps empty), then the name"
     CHECK_FALSE(header("<|tool_call:begin|>0<|tool_call:name|><|tool_call:args|>"));
     CHECK_FALSE(header("<|tool_call:begin|>0<|tool_call:args|>"));
 }
+
+}  // namespace grammar_solar_open_test

@@ -22,6 +22,9 @@
 #include "toolgram/toolgram.hpp"
 #include "xml.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace grammars_test {
+
 using toolgram::json;
 
 namespace {
@@ -640,3 +643,5 @@ TEST_CASE("PEGTL analyze does report a rule that loops without progress (the che
     struct looping : pg::star<pg::opt<pg::one<'x'>>> {};
     CHECK(pg::analyze<looping>(-1) > 0);
 }
+
+}  // namespace grammars_test

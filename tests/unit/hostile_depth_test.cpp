@@ -25,6 +25,9 @@
 
 #include "toolgram/toolgram.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace hostile_depth_test {
+
 using toolgram::json;
 namespace fs = std::filesystem;
 
@@ -415,3 +418,5 @@ TEST_CASE("a profile's limits given as signed integers (a json built in code) ar
     CHECK_THROWS_MATCHES(toolgram::profile_from_json(file), std::invalid_argument,
                          Catch::Message("settings.limits.max_candidates: expected a positive whole number, got -7"));
 }
+
+}  // namespace hostile_depth_test

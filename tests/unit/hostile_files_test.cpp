@@ -29,6 +29,9 @@
 #include "small_stack.hpp"
 #include "toolgram/toolgram.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace hostile_files_test {
+
 #ifndef TOOLGRAM_CLI
 #error "TOOLGRAM_CLI (the path of the built CLI) must be defined for this test"
 #endif
@@ -729,3 +732,5 @@ TEST_CASE("hostile files: each JSONL result is written as soon as its line is re
     CHECK(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 0);
 }
+
+}  // namespace hostile_files_test

@@ -22,6 +22,9 @@
 
 #include "toolgram/toolgram.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace hostile_resolution_test {
+
 using toolgram::json;
 using toolgram::Parser;
 using toolgram::Result;
@@ -461,3 +464,5 @@ TEST_CASE("cli: --refuse-healed refuses healed calls in parse and stream, and ca
     REQUIRE(system(("rm -rf '" + dir + "'").c_str()) == 0);
 }
 #endif
+
+}  // namespace hostile_resolution_test

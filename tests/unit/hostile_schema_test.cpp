@@ -16,6 +16,9 @@
 
 #include "toolgram/toolgram.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace hostile_schema_test {
+
 using toolgram::json;
 using toolgram::Parser;
 using toolgram::Result;
@@ -210,3 +213,5 @@ TEST_CASE("hostile schema: a schema nested 100,000 deep is refused without recur
     const Result r = parse(*parser, call("get_weather", R"({"city": "Oslo"})"));
     CHECK(r.calls.size() == 1);
 }
+
+}  // namespace hostile_schema_test

@@ -15,6 +15,9 @@
 
 #include "toolgram/toolgram.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace json_call_objects_test {
+
 using toolgram::json;
 
 namespace {
@@ -276,3 +279,5 @@ TEST_CASE("kimi_k2: an id with a '.' where its ':INDEX' belongs is refused, neve
     }));
     DYNAMIC_SECTION(row.what) { check_row(row, tools()); }
 }
+
+}  // namespace json_call_objects_test

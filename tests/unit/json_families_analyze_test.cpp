@@ -14,6 +14,9 @@
 #include "longcat.hpp"
 #include "nemotron.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace json_families_analyze_test {
+
 TEST_CASE("PEGTL analyze finds no cycle without progress in the JSON-block family grammars", "[grammar][analyze]") {
     namespace g = toolgram::grammar;
     namespace pg = tao::pegtl;
@@ -26,3 +29,5 @@ TEST_CASE("PEGTL analyze finds no cycle without progress in the JSON-block famil
     CHECK(pg::analyze<g::nemotron::block>() == 0);
     CHECK(pg::analyze<g::internlm::block>() == 0);
 }
+
+}  // namespace json_families_analyze_test

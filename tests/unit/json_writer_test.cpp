@@ -13,6 +13,9 @@
 #include "json_writer.hpp"
 #include "toolgram/toolgram.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace json_writer_test {
+
 namespace d = toolgram::detail;
 using ojson = nlohmann::ordered_json;
 
@@ -85,3 +88,5 @@ TEST_CASE("json writer: the result of every corpus case is written as dump write
     }
     CHECK(cases > 1000);
 }
+
+}  // namespace json_writer_test

@@ -15,6 +15,9 @@
 
 #include "value_reader.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace lenient_value_test {
+
 using toolgram::detail::Failure;
 using toolgram::detail::read_value;
 using toolgram::detail::ValueRead;
@@ -621,3 +624,5 @@ TEST_CASE("read_value keeps 64-bit integers exact and reads larger ones as doubl
 }
 
 }  // namespace
+
+}  // namespace lenient_value_test

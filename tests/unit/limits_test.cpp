@@ -12,6 +12,9 @@
 
 #include "toolgram/toolgram.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace limits_test {
+
 using toolgram::json;
 
 namespace {
@@ -171,3 +174,5 @@ TEST_CASE("limits in every profile: a reasoning opener cut by max_input_bytes is
         }
     }
 }
+
+}  // namespace limits_test

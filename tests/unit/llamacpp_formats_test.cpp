@@ -13,6 +13,9 @@
 #include "llama3_json.hpp"
 #include "toolgram/toolgram.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace llamacpp_formats_test {
+
 using toolgram::json;
 using toolgram::Parser;
 
@@ -143,3 +146,5 @@ TEST_CASE("PEGTL analyze finds no cycle without progress in the rules added for 
     CHECK(pg::analyze<g::functionary_v32::code_header>() == 0);
     CHECK(pg::analyze<g::functionary_v32::headless_code_header>() == 0);
 }
+
+}  // namespace llamacpp_formats_test

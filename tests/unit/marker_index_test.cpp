@@ -13,6 +13,9 @@
 #include "regions.hpp"
 #include "scan_context.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace marker_index_test {
+
 namespace {
 
 using toolgram::detail::MarkerIndex;
@@ -193,3 +196,5 @@ TEST_CASE("fences found through the index are the fences found line by line", "[
         REQUIRE(same_regions(toolgram::detail::find_fences(plain, limit), expected));
     }
 }
+
+}  // namespace marker_index_test

@@ -20,6 +20,9 @@
 #include "mistral.hpp"
 #include "toolgram/toolgram.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace named_call_families_test {
+
 using toolgram::json;
 
 namespace {
@@ -144,3 +147,5 @@ TEST_CASE("unclosed reasoning ends at a call only when nothing but calls follows
         CHECK(r.content.empty());
     }
 }
+
+}  // namespace named_call_families_test

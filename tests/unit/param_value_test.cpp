@@ -12,6 +12,9 @@
 
 #include "toolgram/toolgram.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace param_value_test {
+
 using toolgram::json;
 
 namespace {
@@ -350,3 +353,5 @@ TEST_CASE("a value written as one CDATA section is unwrapped in every XML-style 
     CHECK((std::find(repairs.begin(), repairs.end(), "cdata_unwrapped") != repairs.end()) == row.repair);
     CHECK(r.content.empty());
 }
+
+}  // namespace param_value_test

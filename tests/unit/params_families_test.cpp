@@ -22,6 +22,9 @@
 #include "step3.hpp"
 #include "toolgram/toolgram.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace params_families_test {
+
 using toolgram::json;
 
 namespace {
@@ -258,3 +261,5 @@ TEST_CASE("each named-parameter family's instruction writes its own syntax", "[f
     CAPTURE(row.profile, text);
     for (const auto& s : row.shows) CHECK(text.find(s) != std::string::npos);
 }
+
+}  // namespace params_families_test

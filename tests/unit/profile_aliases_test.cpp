@@ -8,6 +8,9 @@
 
 #include <toolgram/toolgram.hpp>
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace profile_aliases_test {
+
 using toolgram::builtin_profile;
 using toolgram::profile_aliases;
 
@@ -67,3 +70,5 @@ TEST_CASE("a profile name nobody registers is refused, listing the profiles", "[
         CHECK_THAT(e.what(), Catch::StartsWith("unknown profile \"no_such_parser\" (known: auto, "));
     }
 }
+
+}  // namespace profile_aliases_test

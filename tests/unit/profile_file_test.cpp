@@ -26,6 +26,9 @@
 #include "declared_syntax.hpp"
 #include "grammar_def.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace profile_file_test {
+
 using namespace toolgram_test;
 
 namespace {
@@ -509,3 +512,5 @@ TEST_CASE("a Parser refuses the declared grammar without a syntax, or with an in
     CHECK(r.calls[0].arguments == json{{"a", 1}});
     CHECK(r.telemetry.grammar == "declared");
 }
+
+}  // namespace profile_file_test

@@ -13,6 +13,9 @@
 #include "scan_context.hpp"
 #include "toolgram/toolgram.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace regions_test {
+
 using toolgram::json;
 using toolgram::Parser;
 using toolgram::Result;
@@ -321,3 +324,5 @@ TEST_CASE("reasoning in content: calls are judged as with reasoning separated", 
         CHECK(r.content == "<think>Maybe later.</think>\nOK.");
     }
 }
+
+}  // namespace regions_test

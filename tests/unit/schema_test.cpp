@@ -18,6 +18,9 @@
 #include "schema/pattern.hpp"
 #include "schema/schema.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace schema_test {
+
 namespace schema = toolgram::detail::schema;
 using json = nlohmann::ordered_json;
 
@@ -397,3 +400,5 @@ TEST_CASE("schema: the pattern translator keeps ECMA meaning", "[schema][pattern
     CHECK(schema::pattern_is_valid("([abc])+\\s+$"));
     CHECK_FALSE(schema::pattern_is_valid("^(abc]"));
 }
+
+}  // namespace schema_test

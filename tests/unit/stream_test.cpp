@@ -12,6 +12,9 @@
 #include "corpus_cases.hpp"
 #include "stream_agreement.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace stream_test {
+
 using namespace toolgram_test;
 using toolgram::Parser;
 using toolgram::StreamEvent;
@@ -676,3 +679,5 @@ TEST_CASE("stream: reasoning kept in content flows as content once the prompt op
     CHECK(fin.result.content == thinking + " now.</think>\n\nSunny.");
     CHECK(fin.result.reasoning.empty());
 }
+
+}  // namespace stream_test

@@ -18,6 +18,9 @@
 #include "utf8.hpp"
 #include "value_reader.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace strict_value_test {
+
 namespace d = toolgram::detail;
 using ojson = nlohmann::ordered_json;
 
@@ -170,3 +173,5 @@ TEST_CASE("strict fast path: every value opening in the corpus's outputs reads t
     CHECK(values > 10000);
     CHECK(taken * 4 > values);
 }
+
+}  // namespace strict_value_test

@@ -13,6 +13,9 @@
 #include "string_prefix.hpp"
 #include "value_reader.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace string_prefix_test {
+
 namespace d = toolgram::detail;
 using Stop = d::StringPrefix::Stop;
 
@@ -145,3 +148,5 @@ TEST_CASE("text prefix: a parameter's text up to what may end it, less the layou
         CHECK(at_start == c.at_start_after);
     }
 }
+
+}  // namespace string_prefix_test

@@ -15,6 +15,9 @@
 
 #include "toolgram/toolgram.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace syntax_without_call_test {
+
 using toolgram::json;
 
 namespace {
@@ -217,3 +220,5 @@ TEST_CASE("a family's framing tokens never reach content", "[framing]") {
         CHECK(toolgram::to_json(streamed(parser, c.text)) == toolgram::to_json(r));
     }
 }
+
+}  // namespace syntax_without_call_test

@@ -5,6 +5,9 @@
 #include "toolgram/toolgram.hpp"
 #include "utf8.hpp"
 
+// One namespace per test file: the suite compiles its files in groups (a unity build).
+namespace utf8_test {
+
 using toolgram::json;
 using toolgram::detail::is_valid_utf8;
 using toolgram::detail::make_valid_utf8;
@@ -96,3 +99,5 @@ TEST_CASE("invalid UTF-8 in a tool name or a reasoning block still dumps", "[utf
     CHECK(j["reasoning"] == "hm" + fffd);
     CHECK(j["telemetry"]["candidates"][0]["raw_name"] == "f" + fffd);
 }
+
+}  // namespace utf8_test
