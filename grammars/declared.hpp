@@ -330,6 +330,12 @@ struct control : errors::control<Rule> {
 
 }  // namespace toolgram::grammar::declared
 
+namespace toolgram::grammar::errors {
+// Only `parameter` raises differently: JSON values read as under errors::control.
+template <>
+inline constexpr bool reads_values_as_control<declared::control> = true;
+}  // namespace toolgram::grammar::errors
+
 namespace tao::pegtl {
 template <typename Name, typename Getter, typename... Rules>
 struct analyze_traits<Name, toolgram::grammar::declared::select<Getter, Rules...>> : analyze_sor_traits<Rules...> {};

@@ -55,10 +55,8 @@ struct comment_cut_off {
     template <apply_mode, rewind_mode, template <typename...> class, template <typename...> class,
               typename ParseInput, typename State>
     [[nodiscard]] static bool match(ParseInput& in, State& st) {
-        if constexpr (requires { st.find(st.block_closer, std::size_t{}); st.offset_of(in.current()); }) {
-            if (!st.block_closer.empty() &&
-                st.find(st.block_closer, st.offset_of(in.current())) != std::string_view::npos)
-                return false;
+        if constexpr (requires { st.block_closer_follows(in.current()); }) {
+            if (st.block_closer_follows(in.current())) return false;
         }
         in.bump(in.size(in.size()));
         return true;

@@ -26,9 +26,7 @@
 namespace toolgram::detail {
 
 struct BlockState : ValueBuilder {
-    ScanContext* ctx = nullptr;
     const Settings* settings = nullptr;
-    const char* base = nullptr;
     bool allow_skip = true;
     bool fence_opened = false, fence_closed = false;
     std::vector<std::string> notes;

@@ -180,3 +180,9 @@ struct markup_control<mu::children> : grammar::errors::control<mu::children> {
 std::string decode_entities(std::string_view text);
 
 }  // namespace toolgram::detail
+
+namespace toolgram::grammar::errors {
+// Only the markup's own rules roll back: JSON values read as under errors::control.
+template <>
+inline constexpr bool reads_values_as_control<::toolgram::detail::markup_control> = true;
+}  // namespace toolgram::grammar::errors

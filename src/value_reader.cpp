@@ -13,6 +13,7 @@
 #include <cstdlib>
 
 #include "error_messages.hpp"
+#include "scan_context.hpp"
 #include "strict_value.hpp"
 #include "utf8.hpp"
 
@@ -371,6 +372,19 @@ std::string_view failure_kind_name(Failure kind) {
         case Failure::unclosed: return "unclosed";
     }
     return "unknown";
+}
+
+bool ValueBuilder::block_closer_follows(const char* p) {
+    if (block_closer.empty() || !ctx) return false;
+    return ctx->find(block_closer, static_cast<std::size_t>(p - base)) != std::string_view::npos;
+}
+
+bool match_value(watched_input& in, ValueBuilder& st, bool apply) {
+    if (apply)
+        return pg::match<lv::value, pg::apply_mode::action, pg::rewind_mode::required, value_rules_action,
+                         grammar::errors::control>(in, st);
+    return pg::match<lv::value, pg::apply_mode::nothing, pg::rewind_mode::required, value_rules_action,
+                     grammar::errors::control>(in, st);
 }
 
 ValueRead read_value(std::string_view text, std::size_t pos, std::size_t max_depth, bool python_syntax,

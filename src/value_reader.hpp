@@ -11,13 +11,15 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_set>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 #include <tao/pegtl.hpp>
 
-#include "lenient_value.hpp"  // from grammars/
+#include "error_messages.hpp"  // from grammars/
+#include "lenient_value.hpp"
 
 namespace toolgram::detail {
 
@@ -59,12 +61,18 @@ const std::string* ambiguous_number_text(const json& value, std::string& scratch
 // Whether a value holds such a node anywhere (an explicit walk: no recursion).
 bool holds_ambiguous_number(const json& value);
 
+class ScanContext;  // scan_context.hpp
+
 // The state the value actions need. Block grammars derive their state from it.
 struct ValueBuilder {
     // What kind of container each element of `stack` is: a tuple becomes an array, or the
     // value itself when it holds one value and no comma (`(1)` is 1 in Python).
     enum class Frame : std::uint8_t { plain, tuple, tuple_with_comma };
 
+    // Where the value is read when a block reader reads it (run_rule_at sets both; null
+    // for read_value): the scan, and the start of the text it scans.
+    ScanContext* ctx = nullptr;
+    const char* base = nullptr;
     std::size_t depth = 0;
     std::size_t max_depth = 64;
     std::uint32_t repairs = 0;
@@ -94,6 +102,10 @@ struct ValueBuilder {
     std::vector<Frame> frames;  // one per stack element
     std::string scratch;
 
+    // Whether the block's closer occurs at or after `p` in the scanned text: a comment the
+    // output seems to end in swallowed it (lenient::comment_cut_off). False with no closer
+    // or no scan.
+    bool block_closer_follows(const char* p);
     void emit(json v);
     // The strict fast path (lenient_value.hpp `strict_value`): reads a strict JSON value at
     // [begin, end) in one pass and emits it; the bytes it took, 0 when it declined.
@@ -143,6 +155,46 @@ namespace lv = toolgram::grammar::lenient;
 
 template <typename Rule>
 struct value_action : pg::nothing<Rule> {};
+
+// ---------------------------------------------------------------------------------------
+// One compiled instance of the value grammar.
+//
+// Nearly every reader embeds `lenient::value` and derives its action template from
+// value_action, so PEGTL would instantiate the whole value grammar once per reader (and
+// per apply mode): about a third of each reader's object code, and of its compile time.
+// Instead a reader's match of `lenient::value` goes through this action's `match`, which
+// hands the value to `match_value`, compiled once in value_reader.cpp, whenever the
+// reader's input, state and control allow: the input every reader runs on, a state that
+// is a ValueBuilder, and a control under which the value rules behave as under
+// errors::control (errors::reads_values_as_control). The value then parses with the
+// actions below and the same control, so it reads, repairs, raises and reports to a
+// coverage run exactly as it would inline. A reader must not specialise its action
+// template for the value's inner rules (none does: their actions are these).
+
+class watched_input;  // end_watch.hpp
+
+// value_action without the hand-off: what the compiled instance parses with.
+template <typename Rule>
+struct value_rules_action : value_action<Rule> {};
+template <>
+struct value_rules_action<lv::value> : pg::nothing<lv::value> {};
+
+// Matches one lenient value at `in` with the value actions (`apply`) or none, rewinding
+// on failure; a malformed value raises tao::pegtl::parse_error as the rules do.
+bool match_value(watched_input& in, ValueBuilder& st, bool apply);
+
+template <>
+struct value_action<lv::value> : pg::nothing<lv::value> {
+    template <typename Rule, pg::apply_mode A, pg::rewind_mode M, template <typename...> class Action,
+              template <typename...> class Control, typename ParseInput, typename State>
+    [[nodiscard]] static bool match(ParseInput& in, State& st) {
+        if constexpr (std::is_same_v<ParseInput, watched_input> && std::is_base_of_v<ValueBuilder, State> &&
+                      grammar::errors::reads_values_as_control<Control>)
+            return match_value(in, st, A == pg::apply_mode::action);
+        else
+            return pg::match<Rule, A, M, value_rules_action, Control>(in, st);
+    }
+};
 
 template <>
 struct value_action<lv::dq_content> {

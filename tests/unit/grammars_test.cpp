@@ -644,4 +644,51 @@ TEST_CASE("PEGTL analyze does report a rule that loops without progress (the che
     CHECK(pg::analyze<looping>(-1) > 0);
 }
 
+// A JSON value inside a block is read by the one compiled instance of the value grammar
+// (src/value_reader.hpp, match_value), which still knows the block it stands in: a
+// comment the output ends in is where the output was cut, and heals like a missing
+// closer; a comment that runs over the block's own closer swallowed it, which is broken
+// syntax, never a call.
+TEST_CASE("A comment in a block's JSON heals at the end of output and is refused when it swallows the closer",
+          "[grammars][lenient][healing]") {
+    struct Row {
+        std::string profile, grammar, text;
+        bool call;
+    };
+    const std::string kimi_head =
+        "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>";
+    const std::vector<Row> rows = {
+        {"hermes", "hermes", R"(<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"} /* the user asked)",
+         true},
+        {"hermes", "hermes",
+         R"(<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"} /* the user asked </tool_call>)", false},
+        {"auto", "hermes",
+         R"(<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"} /* the user asked </tool_call>)", false},
+        {"kimi_k2", "kimi_k2", kimi_head + R"({"city": "Paris"} /* note)", true},
+        {"kimi_k2", "kimi_k2", kimi_head + R"({"city": "Paris"} /* note <|tool_call_end|><|tool_calls_section_end|>)",
+         false},
+    };
+    for (const auto& row : rows) {
+        INFO(row.profile << ": " << row.text);
+        const toolgram::Result r = run(row.profile, Case{"", row.text, json::array(), ""});
+        INFO(toolgram::to_json(r).dump(2));
+        CHECK(r.content.empty());
+        if (row.call) {
+            REQUIRE(r.calls.size() == 1);
+            CHECK(r.calls[0].name == "get_weather");
+            CHECK(r.calls[0].arguments == json{{"city", "Paris"}});
+            CHECK(r.calls[0].healed);
+            CHECK(r.telemetry.repairs == std::vector<std::string>{"comments", "missing_end_tag", "healed_truncation"});
+            CHECK(r.telemetry.rejected.empty());
+        } else {
+            CHECK(r.calls.empty());
+            REQUIRE(r.telemetry.rejected.size() == 1);
+            CHECK(r.telemetry.rejected[0].grammar == row.grammar);
+            CHECK(r.telemetry.rejected[0].reason == "unterminated comment");
+            REQUIRE(r.error.has_value());
+            CHECK(r.error->message == "unterminated comment");
+        }
+    }
+}
+
 }  // namespace grammars_test
