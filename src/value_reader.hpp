@@ -168,8 +168,8 @@ struct value_action : pg::nothing<Rule> {};
 // is a ValueBuilder, and a control under which the value rules behave as under
 // errors::control (errors::reads_values_as_control). The value then parses with the
 // actions below and the same control, so it reads, repairs, raises and reports to a
-// coverage run exactly as it would inline. A reader must not specialise its action
-// template for the value's inner rules (none does: their actions are these).
+// coverage run exactly as it would inline. So a reader may not give the value's inner
+// rules actions of its own: `keeps_value_actions` checks that at compile time.
 
 class watched_input;  // end_watch.hpp
 
@@ -178,6 +178,18 @@ template <typename Rule>
 struct value_rules_action : value_action<Rule> {};
 template <>
 struct value_rules_action<lv::value> : pg::nothing<lv::value> {};
+
+// Whether `Action` keeps value_action's action for each of the value rules that have one.
+template <template <typename...> class Action, typename... Rules>
+inline constexpr bool keeps_actions_of = (std::is_base_of_v<value_action<Rules>, Action<Rules>> && ...);
+template <template <typename...> class Action>
+inline constexpr bool keeps_value_actions =
+    keeps_actions_of<Action, lv::dq_content, lv::sq_content, lv::string_value, lv::bare_key, lv::int_key, lv::key,
+                     lv::number, lv::json_true, lv::json_false, lv::json_null, lv::py_true, lv::py_false, lv::py_none,
+                     lv::object_open, lv::array_open, lv::tuple_open, lv::object_close, lv::array_close,
+                     lv::tuple_close, lv::value_separator, lv::healed_end, lv::trailing_comma,
+                     lv::closed_at_block_end, lv::missing_member_comma, lv::missing_item_comma, lv::unicode_space,
+                     lv::comment_cut_off, lv::other_space, lv::comment>;
 
 // Matches one lenient value at `in` with the value actions (`apply`) or none, rewinding
 // on failure; a malformed value raises tao::pegtl::parse_error as the rules do.
@@ -189,8 +201,12 @@ struct value_action<lv::value> : pg::nothing<lv::value> {
               template <typename...> class Control, typename ParseInput, typename State>
     [[nodiscard]] static bool match(ParseInput& in, State& st) {
         if constexpr (std::is_same_v<ParseInput, watched_input> && std::is_base_of_v<ValueBuilder, State> &&
-                      grammar::errors::reads_values_as_control<Control>)
+                      grammar::errors::reads_values_as_control<Control>) {
+            static_assert(keeps_value_actions<Action>,
+                          "a reader's action template gives a rule of the value grammar an action of its own; "
+                          "the value is read by match_value with value_action's (src/value_reader.hpp)");
             return match_value(in, st, A == pg::apply_mode::action);
+        }
         else
             return pg::match<Rule, A, M, value_rules_action, Control>(in, st);
     }
