@@ -200,13 +200,12 @@ struct value_action<lv::value> : pg::nothing<lv::value> {
     template <typename Rule, pg::apply_mode A, pg::rewind_mode M, template <typename...> class Action,
               template <typename...> class Control, typename ParseInput, typename State>
     [[nodiscard]] static bool match(ParseInput& in, State& st) {
+        static_assert(keeps_value_actions<Action>,
+                      "a reader's action template gives a rule of the value grammar an action of its own; "
+                      "values are read with value_action's (src/value_reader.hpp)");
         if constexpr (std::is_same_v<ParseInput, watched_input> && std::is_base_of_v<ValueBuilder, State> &&
-                      grammar::errors::reads_values_as_control<Control>) {
-            static_assert(keeps_value_actions<Action>,
-                          "a reader's action template gives a rule of the value grammar an action of its own; "
-                          "the value is read by match_value with value_action's (src/value_reader.hpp)");
+                      grammar::errors::reads_values_as_control<Control>)
             return match_value(in, st, A == pg::apply_mode::action);
-        }
         else
             return pg::match<Rule, A, M, value_rules_action, Control>(in, st);
     }
