@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <iterator>
 
+#include "ascii.hpp"
+
 namespace toolgram::detail {
 
 std::vector<Region> find_reasoning(ScanContext& ctx, std::size_t limit, const Masked& masked) {
@@ -225,7 +227,7 @@ struct LeadInIndex {
 };
 static_assert(std::size(lead_ins) < 255);
 
-bool ascii_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+bool ascii_alnum(char c) { return is_alpha(c) || is_digit(c); }
 
 constexpr std::size_t window_size = 240;
 

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "ascii.hpp"
 #include "error_messages.hpp"
 #include "scan_context.hpp"
 #include "strict_value.hpp"
@@ -161,11 +162,8 @@ bool read_hex(std::string_view raw, std::size_t i, std::size_t n, std::uint32_t&
     cp = 0;
     for (std::size_t k = 0; k < n; ++k) {
         const char c = raw[i + k];
-        cp <<= 4;
-        if (c >= '0' && c <= '9') cp |= static_cast<std::uint32_t>(c - '0');
-        else if (c >= 'a' && c <= 'f') cp |= static_cast<std::uint32_t>(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F') cp |= static_cast<std::uint32_t>(c - 'A' + 10);
-        else return false;
+        if (!is_hex(c)) return false;
+        cp = cp << 4 | hex_value(c);
     }
     return true;
 }

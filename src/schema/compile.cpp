@@ -11,7 +11,6 @@
 // Every error names the JSON pointer of the offending keyword ("#/properties/when/pattern")
 // and what is wrong with it.
 #include <algorithm>
-#include <cctype>
 #include <limits>
 #include <optional>
 #include <tuple>
@@ -21,6 +20,7 @@
 
 #include <re2/re2.h>
 
+#include "ascii.hpp"
 #include "schema/numbers.hpp"
 #include "schema/pattern.hpp"
 #include "schema/program.hpp"
@@ -190,10 +190,8 @@ std::string escape_token(std::string_view token) {
 std::string percent_decode(std::string_view s) {
     std::string out;
     for (std::size_t i = 0; i < s.size(); ++i) {
-        auto hex = [](char c) { return c >= '0' && c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; };
-        if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
-            std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-            out += static_cast<char>(hex(s[i + 1]) * 16 + hex(s[i + 2]));
+        if (s[i] == '%' && i + 2 < s.size() && is_hex(s[i + 1]) && is_hex(s[i + 2])) {
+            out += static_cast<char>(hex_value(s[i + 1]) * 16 + hex_value(s[i + 2]));
             i += 2;
         } else {
             out += s[i];

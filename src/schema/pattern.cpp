@@ -20,9 +20,6 @@ constexpr const char* ecma_non_space =
     "\\x{0}-\\x{8}\\x{E}-\\x{1F}\\x{21}-\\x{9F}\\x{A1}-\\x{167F}\\x{1681}-\\x{1FFF}\\x{200B}-\\x{2027}"
     "\\x{202A}-\\x{202E}\\x{2030}-\\x{205E}\\x{2060}-\\x{2FFF}\\x{3001}-\\x{FEFE}\\x{FF00}-\\x{10FFFF}";
 
-std::uint32_t hex_value(char c) {
-    return static_cast<std::uint32_t>(is_digit(c) ? c - '0' : (c | 0x20) - 'a' + 10);
-}
 
 std::string hex_escape(std::uint32_t cp) {
     static constexpr char digits[] = "0123456789ABCDEF";
