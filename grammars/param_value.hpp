@@ -9,8 +9,12 @@
 //   - a parameter's closer ends the value when, after whitespace, the next parameter's
 //     opener, the call's closer, what may follow a call (the next call, the wrapper's
 //     closer) or the end of output follows; before other text it is part of the value;
+//   - a parameter's closer repeated, blanks between, then that structure: the value ends at
+//     the first, the repeats are dropped (a repair), as no value ends in its own closer;
 //   - a parameter opener (the closer left out) ends it when it names a parameter the tool
-//     declares (any name when the tool's parameters are unknown);
+//     declares (any name when the tool's parameters are unknown); one naming a parameter
+//     the tool does not declare is the value's text, since that parameter would exist only
+//     because the value was split;
 //   - a parameter's closer then the call's closer followed by other text end it unless
 //     the next token of the syntax after that text (before any of what may follow a
 //     call) is a parameter's closer or opener or the call's closer: that shows the value
@@ -25,12 +29,13 @@
 //
 // Where the reading still rests on a guess, the value gets its natural end and the state
 // is told why it is ambiguous (`value_doubt`), so the call is refused with that reason,
-// never accepted with arguments the model may not have written: a parameter opener that
-// names no declared parameter in place of a closer, or right after a closer one that the
-// schema refuses (`additionalProperties: false`; one it admits is read as a parameter, as
-// every engine reads it); a value that
-// holds its own closer and yet ends where that closer was left out; an example call
-// nested in an example call; an example call whose end cannot be told from the value's.
+// never accepted with arguments the model may not have written: right after a closer, an
+// opener naming a parameter the tool does not declare (whatever additionalProperties
+// says); a value that holds its own closer, or an undeclared parameter's opener, and yet
+// ends where that closer was left out; an example call nested in an example call; an
+// example call whose end cannot be told from the value's. A value that ends at its closer
+// and holds one with text after it is told to the state (`value_holds_closer`), which
+// weighs the whole call's other reading: the value before it running on through it.
 //
 // Every decision looks at the token and what follows it up to the next token: a stream
 // finishes a call once its closers and what follows them stand (at once before the
@@ -43,9 +48,11 @@
 // The state provides offset_of, find, find_quiet and awaited (as runtime_literal.hpp's
 // rules use), `key` (the parameter being read), `scratch()` (a fresh state on the same
 // text, for reading an opener's key with the family's actions), `parameter_undeclared(k)`,
-// `parameter_refused(k)`,
-// `value_doubt(kind, text, offset)` / `clear_value_doubt()`, and `value_closer_missing(b)`
-// (whether the value just read ended where its closer was left out).
+// `value_doubt(kind, text, offset)` / `clear_value_doubt()`, `value_closer_missing(b)`
+// (whether the value just read ended where its closer was left out), `value_holds_closer(
+// spelling, offset)` (the value ends at its closer and holds one with text after it) and
+// `closer_repeats_to(offset)` (the value's closer is repeated up to there: repeated_close
+// skips the repeats).
 #pragma once
 
 #include <algorithm>
@@ -115,6 +122,7 @@ enum class doubt {
     nested_twice,            // an example call inside an example call (text: the opener)
     nested_end,              // an example call whose end cannot be told from the value's (text: the opener)
     call_closer_held,        // no end, but the call's closer stands in the value, text after it (text: the closer)
+    ends_in_closer,          // the value would end in its own closer (text: the closer)
 };
 
 // The value rule. `Syntax` names the family's pieces:
@@ -152,8 +160,8 @@ public:
             if (close == npos || close + 3 > size_) return npos;
             pos = close + 3;
         }
-        std::size_t held_close = npos;       // a parameter closer the value holds
-        std::size_t held_call_close = npos;  // a call closer it holds
+        std::size_t& held_close = held_close_;  // a parameter closer the value holds
+        std::size_t held_call_close = npos;      // a call closer it holds
         bool skipped = false;                // an example call was skipped
         // A value's closer and the call's closer, then text that may be prose after the
         // call or more of the value: the next token decides (went_on).
@@ -162,7 +170,7 @@ public:
             const token t = next_token(pos, pending != npos);
             if (pending != npos) {
                 switch (went_on(t)) {
-                    case verdict::ended: return pending;
+                    case verdict::ended: return end_at(pending);
                     case verdict::text: pos = t.at + 1; continue;
                     case verdict::went_on:
                         // The pair was the value's: held, as any closer the value holds.
@@ -184,19 +192,38 @@ public:
                 case kind::close: {
                     const std::size_t after = match_at<typename Syntax::close>(t.at);
                     if (after == npos) break;
-                    const std::size_t next = match_at<star<space>>(after);
+                    std::size_t next = match_at<star<space>>(after);
+                    // The closer written twice, nothing between but blanks, and the structure
+                    // holding after the last: the value ends at the first (the grammar drops the
+                    // others, a repair named). Read the other way the value would end in its
+                    // own closer, which no value is taken to do.
+                    const std::size_t single = next;
+                    std::size_t repeated_to = npos, last_repeat = npos;
+                    for (std::size_t again; (again = match_at<typename Syntax::close>(next)) != npos;)
+                        last_repeat = next, repeated_to = again, next = match_at<star<space>>(again);
+                    if (next != single && !ends_call_or_value(next)) {
+                        // Not a repeat: every closer of the run but the last is followed by a
+                        // closer, so text; the last is weighed as any closer. Skipping to it
+                        // keeps a long run of closers linear.
+                        if (held_close == npos) held_close = t.at;
+                        pos = last_repeat;
+                        continue;
+                    }
+                    if (next != single) st_.closer_repeats_to(repeated_to);
                     if (const key_read k = key_at(next); k.ok) {
-                        if (st_.parameter_refused(k.key)) st_.value_doubt(doubt::undeclared_after_close, k.key, next);
-                        return t.at;
+                        // A parameter the tool does not declare exists only if the value was
+                        // split here: the value may as well run on through it.
+                        if (st_.parameter_undeclared(k.key)) st_.value_doubt(doubt::undeclared_after_close, k.key, next);
+                        return end_at(t.at);
                     }
                     if (const std::size_t cc = match_at<typename Syntax::call_close>(next); cc != npos) {
                         const std::size_t beyond = match_at<star<space>>(cc);
-                        if (call_follows(beyond)) return t.at;
+                        if (call_follows(beyond)) return end_at(t.at);
                         pending = t.at, pending_call_close = next;
                         pos = beyond;
                         continue;
                     }
-                    if (call_follows(next)) return t.at;
+                    if (call_follows(next)) return end_at(t.at);
                     if (held_close == npos) held_close = t.at;
                     pos = after;
                     continue;
@@ -204,10 +231,13 @@ public:
                 case kind::open: {
                     const key_read k = key_at(t.at);
                     if (!k.ok) break;
+                    // An opener naming a parameter the tool does not declare, where the closer
+                    // would be: a parameter only if the value was split there, so it is the
+                    // value's text (`x = "<parameter=q>"`), unless the value then ends where
+                    // its own closer was left out, when either reading needs a repair.
                     if (st_.parameter_undeclared(k.key)) {
-                        st_.value_doubt(doubt::undeclared_open, k.key, t.at);
-                        st_.value_closer_missing(true);
-                        return t.at;
+                        if (held_open_key_.empty()) held_open_key_ = k.key, held_open_at_ = t.at;
+                        break;
                     }
                     return left_out(t.at, held_close);
                 }
@@ -379,12 +409,40 @@ private:
         return verdict::text;
     }
 
-    // An end where the value's closer was left out; doubtful when the value holds that closer.
+    // An end where the value's closer was left out; doubtful when the value holds that closer,
+    // or an opener it took as text.
     std::size_t left_out(std::size_t at, std::size_t held_close) const {
         if (held_close != npos)
             st_.value_doubt(doubt::closer_held, first_of<typename Syntax::close_spellings>(), held_close);
+        else if (!held_open_key_.empty())
+            st_.value_doubt(doubt::undeclared_open, held_open_key_, held_open_at_);
         st_.value_closer_missing(true);
         return at;
+    }
+
+    // An end at the value's closer: the state weighs a closer the value holds against the
+    // reading in which the value before this one runs on (ParamsState::value_holds_closer).
+    // A value that would end in its own closer (blanks aside) is never taken: where the
+    // repeat reading did not hold, which closer is the value's is in doubt.
+    std::size_t end_at(std::size_t at) const {
+        if (held_close_ != npos) st_.value_holds_closer(first_of<typename Syntax::close_spellings>(), held_close_);
+        std::string_view text(ptr(here_), at - here_);
+        while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\n' || text.back() == '\r'))
+            text.remove_suffix(1);
+        each<typename Syntax::close_spellings>([&](std::string_view s) {
+            if (!s.empty() && text.size() >= s.size() && text.substr(text.size() - s.size()) == s)
+                st_.value_doubt(doubt::ends_in_closer, s, here_ + text.size() - s.size());
+        });
+        return at;
+    }
+
+    // Whether at p (after a repeated closer and blanks) the structure holds as after a
+    // value's closer: a parameter's opener, the call's closer followed by what may follow a
+    // call, or what may follow a call.
+    bool ends_call_or_value(std::size_t p) const {
+        if (key_at(p).ok || call_follows(p)) return true;
+        const std::size_t cc = match_at<typename Syntax::call_close>(p);
+        return cc != npos && call_follows(match_at<star<space>>(cc));
     }
 
     template <typename Getter>
@@ -427,6 +485,9 @@ private:
     const ParseInput& in_;
     State& st_;
     std::size_t here_, size_;
+    std::size_t held_close_ = npos;
+    std::string held_open_key_;  // an opener the value holds, naming an undeclared parameter
+    std::size_t held_open_at_ = 0;
     std::string_view skipped_opener_;
     std::size_t skipped_at_ = 0;
 };

@@ -16,7 +16,10 @@
 // surely broken tool syntax becomes a rejected candidate with a reason, not prose.
 #pragma once
 
+#include <string_view>
+
 #include <tao/pegtl.hpp>
+#include <tao/pegtl/contrib/analyze_traits.hpp>
 
 #include "markup.hpp"
 #include "param_value.hpp"
@@ -35,8 +38,24 @@ struct attribute_open : seq<Start, plus<space>, markup::attributes, ws, one<'>'>
 // structure after it shows, not at the first closer, since values may hold the markup.
 // A value with no terminator before the end of output: cut there.
 struct value_cut : rest_of_input {};
+// A value's closer written again, blanks between (`</parameter>\n</parameter>`): where the
+// value's scan found the structure to hold only after the repeats, it ended the value at the
+// first and tells the state how far the repeats run; this skips them (a repair).
+struct repeated_close {
+    using rule_t = repeated_close;
+    using subs_t = empty_list;
+    template <apply_mode, rewind_mode, template <typename...> class, template <typename...> class,
+              typename ParseInput, typename State>
+    [[nodiscard]] static bool match(ParseInput& in, State& st) {
+        const std::size_t at = st.offset_of(in.current());
+        const std::size_t to = st.repeated_closers_end();
+        if (to == std::string_view::npos || to <= at || to - at > in.size(to - at)) return false;
+        in.bump(to - at);
+        return true;
+    }
+};
 template <typename Open, typename Value, typename Close>
-struct parameter : seq<Open, sor<Value, value_cut>, opt<Close>> {};
+struct parameter : seq<Open, sor<Value, value_cut>, opt<Close, opt<repeated_close>>> {};
 
 struct call_cut_off : eof {};                                  // output ended where the closer was due
 template <typename Next>
@@ -57,3 +76,8 @@ template <typename Open, typename Call, typename Close>
 struct wrapper : seq<Open, ws, plus<Call, ws>, sor<Close, wrapper_cut_off, wrapper_close_missing>> {};
 
 }  // namespace toolgram::grammar::params
+
+namespace tao::pegtl {
+template <typename Name>
+struct analyze_traits<Name, toolgram::grammar::params::repeated_close> : analyze_opt_traits<> {};
+}  // namespace tao::pegtl

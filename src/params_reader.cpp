@@ -34,7 +34,9 @@ void ParamsState::begin_call(std::string_view name, std::size_t begin) {
     in_call = true;
     // The parameters the tool declares tell its tags from text that looks like them.
     declared_ = nullptr;
-    closed_ = false;
+    required_ = nullptr;
+    previous_key_.clear();
+    held_closer_.clear();
     const ToolSet* tools = ctx ? ctx->tools() : nullptr;
     if (tools && !tools->empty()) {
         const ToolSet::Resolution r = tools->resolve(current.name);
@@ -42,8 +44,7 @@ void ParamsState::begin_call(std::string_view name, std::size_t begin) {
             const json& schema = tools->schema(r.index);
             if (schema.is_object()) {
                 if (const auto p = schema.find("properties"); p != schema.end() && p->is_object()) declared_ = &*p;
-                const auto extra = schema.find("additionalProperties");
-                closed_ = extra != schema.end() && *extra == false;
+                if (const auto r = schema.find("required"); r != schema.end() && r->is_array()) required_ = &*r;
             }
         }
     }
@@ -84,6 +85,7 @@ void ParamsState::set_text(std::string_view raw) {
         set_argument(current, key, std::string(v));
     }
     closer_missing_ = false;
+    weigh_held_closer();
     settle_value_doubt();
 }
 
@@ -101,40 +103,80 @@ bool ParamsState::parameter_undeclared(std::string_view k) const {
     return declared_ && !declared_->contains(trim_text(k));
 }
 
-bool ParamsState::parameter_refused(std::string_view k) const { return closed_ && parameter_undeclared(k); }
+bool ParamsState::parameter_required(std::string_view k) const {
+    if (!required_) return false;
+    const std::string name = trim_text(k);
+    for (const auto& r : *required_)
+        if (r.is_string() && r.get_ref<const std::string&>() == name) return true;
+    return false;
+}
 
-void ParamsState::value_doubt(grammar::params::doubt why, std::string_view text, std::size_t offset) {
+// Two readings of a call stand where a value holds its own closer with text after it (so in
+// this call that closer is text) and a value came before it: the closer that ended the value
+// before may be text as well, that value running on through this one, which then is no
+// parameter at all. Both readings leave one closer unpaired (in the longer value the held
+// closer pairs with this value's opener), so the schema decides: when the tool requires this
+// parameter, only the reading that has it fits; otherwise both fit, and the call is refused
+// as ambiguous. A value that is the call's first has no such rival: running it on through the
+// next one would leave more closers unpaired, not fewer.
+void ParamsState::weigh_held_closer() {
+    if (!held_closer_.empty() && !previous_key_.empty() && !parameter_required(key)) {
+        const std::string tool = current.name.empty() ? std::string("the tool") : current.name;
+        const std::string shown(std::string_view(held_closer_).substr(0, 64));
+        const std::string unrequired = required_ ? tool + " does not require it" : "no schema requires it";
+        value_doubt_text("the value of parameter \"" + key + "\" holds " + shown + " with text after it, so the " +
+                             shown + " before it may be text too: whether \"" + previous_key_ +
+                             "\" ends there or runs on through \"" + key + "\" (" + unrequired + ") is ambiguous",
+                         held_offset_);
+    }
+    held_closer_.clear();
+    previous_key_ = key;
+}
+
+void ParamsState::value_doubt(grammar::params::doubt kind, std::string_view text, std::size_t offset) {
     if (!doubt_.empty()) return;  // the first reason is the value's
     using grammar::params::doubt;
+    std::string why_text;
     const std::string value = "the value of parameter \"" + key + "\"";
     const std::string tool = current.name.empty() ? std::string("the tool") : current.name;
     const std::string shown(text.substr(0, std::min<std::size_t>(text.size(), 64)));
-    switch (why) {
+    switch (kind) {
         case doubt::undeclared_after_close:
-            doubt_ = value + " is followed by a parameter \"" + shown + "\" that " + tool +
-                     " does not declare: whether that tag ends the value or is part of it is ambiguous";
+            why_text = value + " is followed by a parameter \"" + shown + "\" that " + tool +
+                       " does not declare: whether that tag ends the value or is part of it is ambiguous";
             break;
         case doubt::undeclared_open:
-            doubt_ = value + " runs into a parameter \"" + shown + "\" that " + tool +
-                     " does not declare: whether that tag starts a parameter or is part of the value is ambiguous";
+            why_text = value + " holds a tag of parameter \"" + shown + "\", which " + tool +
+                       " does not declare, yet its own closer is missing: whether that tag starts a parameter"
+                       " or is part of the value is ambiguous";
             break;
         case doubt::closer_held:
-            doubt_ = value + " holds " + shown +
-                     " yet its own closer is missing: which of them ends the value is ambiguous";
+            why_text = value + " holds " + shown +
+                       " yet its own closer is missing: which of them ends the value is ambiguous";
             break;
         case doubt::nested_twice:
-            doubt_ = value + " holds a call (" + shown +
-                     ") with another call inside it: where the value ends is ambiguous";
+            why_text = value + " holds a call (" + shown +
+                       ") with another call inside it: where the value ends is ambiguous";
             break;
         case doubt::nested_end:
-            doubt_ = value + " holds a call (" + shown +
-                     ") whose end cannot be told from the value's: where the value ends is ambiguous";
+            why_text = value + " holds a call (" + shown +
+                       ") whose end cannot be told from the value's: where the value ends is ambiguous";
+            break;
+        case doubt::ends_in_closer:
+            why_text = value + " ends in " + shown +
+                       ": whether the model wrote that closer twice or it is the value's is ambiguous";
             break;
         case doubt::call_closer_held:
-            doubt_ = value + " has no closer but holds " + shown +
-                     " with text after it: whether that ends the call is ambiguous";
+            why_text = value + " has no closer but holds " + shown +
+                       " with text after it: whether that ends the call is ambiguous";
             break;
     }
+    value_doubt_text(std::move(why_text), offset);
+}
+
+void ParamsState::value_doubt_text(std::string why, std::size_t offset) {
+    if (!doubt_.empty()) return;
+    doubt_ = std::move(why);
     doubt_offset_ = offset;
 }
 
@@ -159,6 +201,7 @@ void ParamsState::set_json_value(std::string_view raw) {
         set_argument(current, key, text);  // typed (or refused) from the schema in phase two
         current.notes.push_back("parameter \"" + key + "\" marked as JSON is not JSON; kept as text");
     }
+    weigh_held_closer();
     settle_value_doubt();
 }
 

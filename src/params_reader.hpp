@@ -57,22 +57,45 @@ struct ParamsState : BlockState {
     // why the value just read has no certain end (the call is refused with it).
     ParamsState scratch() const;
     bool parameter_undeclared(std::string_view key) const;
-    // Whether it also allows no parameter but those (`additionalProperties: false`): after a
-    // closer, a well-formed opener of a parameter the schema admits is read as one, as every
-    // engine reads it; one the schema refuses leaves which text is the value's in doubt.
-    bool parameter_refused(std::string_view key) const;
+    // Whether the tool's schema requires the parameter `key` (false when its schema is unknown).
+    bool parameter_required(std::string_view key) const;
     void value_doubt(grammar::params::doubt why, std::string_view text, std::size_t offset);
-    void clear_value_doubt() { doubt_.clear(); }
+    void clear_value_doubt() {
+        doubt_.clear();
+        held_closer_.clear();
+        repeated_closers_end_ = std::string_view::npos;
+    }
     // The value ended where its closer was left out: the line break a model writes between
     // a closer and the next tag (every template does) then ends the value's text, and is layout.
     void value_closer_missing(bool missing) { closer_missing_ = missing; }
+    // The value just read holds its own closer with text after it (`held`: that closer's
+    // spelling), so that closer is text in this call: a value that holds it, if it is not
+    // the call's first, may as well be the text of the value before it (see set_text).
+    void value_holds_closer(std::string_view held, std::size_t offset) {
+        held_closer_ = std::string(held);
+        held_offset_ = offset;
+    }
+    // The value's own closer came again (`</parameter>\n</parameter>`) and the structure holds
+    // only after the repeats: they run to `end` and are dropped (grammar::params::
+    // repeated_close), the repair `duplicate_closer` named.
+    void closer_repeats_to(std::size_t end) { repeated_closers_end_ = end; }
+    std::size_t repeated_closers_end() const { return repeated_closers_end_; }
     // A doubt about the value just read, made the call's problem (its reason).
     void settle_value_doubt();
     bool has_value_doubt() const { return !doubt_.empty(); }
 
 private:
+    // A value that holds its closer, weighed against the reading in which the value before
+    // it runs on through it (the whole call's two readings; see set_text).
+    void weigh_held_closer();
+    void value_doubt_text(std::string why, std::size_t offset);
+
     const json* declared_ = nullptr;  // the call's tool's `properties`, when known
-    bool closed_ = false;             // and its schema admits no others
+    const json* required_ = nullptr;  // and its `required`, when known
+    std::string previous_key_;        // the call's parameter read before this one, if any
+    std::string held_closer_;         // value_holds_closer
+    std::size_t held_offset_ = 0;
+    std::size_t repeated_closers_end_ = std::string_view::npos;  // closer_repeats_to
     std::string doubt_;
     std::size_t doubt_offset_ = 0;
     bool closer_missing_ = false;
@@ -129,6 +152,10 @@ struct param_value_cut {
                                                  st.layout.strip_blanks};
     }
 };
+struct closer_repeated {  // grammar::params::repeated_close
+    template <typename Input>
+    static void apply(const Input&, ParamsState& st) { st.note("duplicate_closer"); }
+};
 struct call_end {
     template <typename Input>
     static void apply(const Input& in, ParamsState& st) { st.end_call(st.offset_of(in.end())); }
@@ -173,6 +200,7 @@ struct param_key_attribute {
 template <typename Rule>
 struct shape_action : attribute_action<Rule> {};
 template <> struct shape_action<grammar::params::value_cut> : param_value_cut {};
+template <> struct shape_action<grammar::params::repeated_close> : closer_repeated {};
 template <> struct shape_action<grammar::params::call_cut_off> : cut_off {};
 template <typename Next> struct shape_action<grammar::params::call_close_missing<Next>> : missing_close {};
 template <> struct shape_action<grammar::params::wrapper_cut_off> : cut_off {};

@@ -136,12 +136,27 @@ TEST_CASE("qwen3_coder: a value holding the syntax's own tags ends where the str
          "</function>\nAnd the next one:\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>",
          R"([{"name": "write_file", "arguments": {"path": "a.txt", "content": "hi"}},
              {"name": "get_weather", "arguments": {"city": "Paris"}}])", "", "And the next one:"},
-        // After a closer, a well-formed tag of a parameter the schema admits (get_weather
-        // allows more than it declares) is a parameter, as every engine reads it.
+        // A tag naming no declared parameter where the closer would be is the value's text:
+        // read as a parameter, that parameter would exist only because the value was split.
         {"qwen3_coder",
-         "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=note>\nlate\n"
-         "</parameter>\n</function>\n</tool_call>",
-         R"([{"name": "get_weather", "arguments": {"city": "Paris", "note": "late"}}])", ""},
+         "<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n<parameter=content>\n"
+         "<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>",
+         R"([{"name": "write_file", "arguments": {"path": "a.txt", "content": "<parameter=city>\nParis"}}])", ""},
+        // The value's closer written twice: the second is dropped (a repair), the value does
+        // not end in its own closer.
+        {"qwen3_coder",
+         "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</parameter>\n"
+         "<parameter=days>\n3\n</parameter>\n</parameter>\n</function>\n</tool_call>",
+         R"([{"name": "get_weather", "arguments": {"city": "Paris", "days": 3}}])", ""},
+        {"glm45",
+         "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value></arg_value>\n</tool_call>",
+         R"([{"name": "get_weather", "arguments": {"city": "Paris"}}])", ""},
+        // A value holding its closer in a parameter the tool requires: the reading in which
+        // the value before runs on through it lacks that parameter, so it does not fit.
+        {"qwen3_coder",
+         "<tool_call>\n<function=get_weather>\n<parameter=days>\n3\n</parameter>\n<parameter=city>\nParis\n"
+         "</parameter>\nor Lyon\n</parameter>\n</function>\n</tool_call>",
+         R"([{"name": "get_weather", "arguments": {"days": 3, "city": "Paris\n</parameter>\nor Lyon"}}])", ""},
         // With no tools, any parameter name may follow a closer.
         {"qwen3_coder",
          "<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n<parameter=b>\n2\n</parameter>\n</function>\n"
@@ -160,11 +175,26 @@ TEST_CASE("qwen3_coder: a value whose end stays ambiguous refuses its call, with
          "<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n<parameter=content>\nx\n"
          "</parameter>\n<parameter=mode>\nappend\n</parameter>\n</function>\n</tool_call>",
          "", "is followed by a parameter \"mode\" that write_file does not declare"},
-        // A tag naming no declared parameter where the closer would be.
+        // A tag naming no declared parameter, and the value's own closer left out: either
+        // reading (the tag starts a parameter, or is the value's text) needs a repair.
         {"qwen3_coder",
          "<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n<parameter=content>\n"
-         "<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>",
-         "", "runs into a parameter \"city\" that write_file does not declare"},
+         "<parameter=city>\nParis\n</function>\n</tool_call>",
+         "", "holds a tag of parameter \"city\", which write_file does not declare, yet its own closer is missing"},
+        // A closer, then a tag naming a parameter the schema admits but does not declare:
+        // that parameter would exist only if the value was split there.
+        {"qwen3_coder",
+         "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=note>\nlate\n"
+         "</parameter>\n</function>\n</tool_call>",
+         "", "is followed by a parameter \"note\" that get_weather does not declare"},
+        // A value holding its closer with text after it, after another value, in a
+        // parameter the tool does not require: the value before may run on through it.
+        {"qwen3_coder",
+         "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n3\n"
+         "</parameter>\nor 4\n</parameter>\n</function>\n</tool_call>",
+         "", "the value of parameter \"days\" holds </parameter> with text after it, so the </parameter> before it "
+             "may be text too: whether \"city\" ends there or runs on through \"days\" (get_weather does not "
+             "require it) is ambiguous"},
         // The value holds its closer, and ends where that closer is left out.
         {"qwen3_coder",
          "<tool_call>\n<function=write_file>\n<parameter=content>\na </parameter> b\n<parameter=path>\na.txt\n"
@@ -175,6 +205,13 @@ TEST_CASE("qwen3_coder: a value whose end stays ambiguous refuses its call, with
          "<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n<parameter=content>\nline\n"
          "</parameter>\n</function>\nmore text\n</function>\n</tool_call>",
          "", "holds </parameter> yet its own closer is missing"},
+        // A closer written twice before the call's closer and prose: the repeat reading
+        // does not hold (prose after the pair), and the other would end the value in its
+        // own closer.
+        {"qwen3_coder",
+         "<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</parameter>\n</function>\nDone.",
+         "", "the value of parameter \"city\" ends in </parameter>: whether the model wrote that closer twice or it "
+             "is the value's is ambiguous", "Done."},
         // An example call inside an example call.
         {"qwen3_coder",
          "<tool_call>\n<function=write_file>\n<parameter=content>\n<tool_call>\n<function=write_file>\n"

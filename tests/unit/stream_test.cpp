@@ -339,8 +339,9 @@ TEST_CASE("stream: a JSON call begins and sends its arguments before its closer 
 
 TEST_CASE("stream: XML-style parameters stream typed, before the call closes", "[stream]") {
     const std::string head = "<tool_call>\n<function=search_web>\n<parameter=query>\nbest ramen in Sapporo\n</parameter>\n"
-                             "<parameter=max_results>\n5\n</parameter>\n<parameter=safe>\ntrue\n</parameter>\n"
-                             "<parameter=note>\nopen late, near the station, not too loud\n</parameter>\n";
+                             "<parameter=max_results>\n5\n</parameter>\n<parameter=safe>\ntrue\n</parameter>\n";
+    // (Only declared parameters: one search_web does not declare, after a closer, leaves
+    // where the value before it ends in doubt, and the call is refused; param_value_test.cpp.)
     const Parser parser(profile_outside("qwen3_coder"), corpus_tools());
     StreamParser sp(parser);
     const auto early = feed_bytes(sp, head);
@@ -350,7 +351,7 @@ TEST_CASE("stream: XML-style parameters stream typed, before the call closes", "
     auto rest = feed_bytes(sp, "</function>\n</tool_call>");
     for (auto& e : sp.finish().events) rest.push_back(std::move(e));
     const std::string all = joined(early, Kind::call_arguments) + joined(rest, Kind::call_arguments);
-    CHECK(all == R"({"query":"best ramen in Sapporo","max_results":5,"safe":true,"note":"open late, near the station, not too loud"})");
+    CHECK(all == R"({"query":"best ramen in Sapporo","max_results":5,"safe":true})");
 }
 
 TEST_CASE("stream: a call followed by prose ends when it is complete, not when the stream ends", "[stream]") {
