@@ -654,6 +654,40 @@ TEST_CASE("stream: reasoning flows at once when the prompt opened it, and waits 
     }
 }
 
+// Issue 28: a stream left guessing to the end (hermes and qwen3_coder by default, whose
+// families' templates may open reasoning) sends what it held in the text's order: the
+// text before a call, then the call, then the text after it. (Before, finish sent the
+// call first and all the content after it.)
+TEST_CASE("stream: a guess settled at the end sends the text before a call before the call", "[stream][reasoning]") {
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"hermes", "Let me check.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n"
+                   "</tool_call>\nDone."},
+        {"qwen3_coder", "Let me check.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n"
+                        "</function>\n</tool_call>\nDone."},
+    };
+    for (const auto& [name, text] : cases) {
+        CAPTURE(name);
+        const toolgram::Profile profile = toolgram::builtin_profile(name);
+        REQUIRE(profile.settings.reasoning_start == toolgram::ReasoningStart::guess);
+        const Parser parser(profile, corpus_tools());
+        StreamParser sp(parser);
+        CHECK(feed_bytes(sp, text).empty());  // held: a </think> may yet come
+        const auto fin = sp.finish();
+        std::vector<std::string> order;
+        for (const auto& e : fin.events)
+            order.push_back(e.kind == Kind::content ? "content:" + e.text
+                            : e.kind == Kind::call_begin ? "begin:" + e.name
+                            : e.kind == Kind::call_end   ? "end:" + e.name
+                                                         : "");
+        order.erase(std::remove(order.begin(), order.end(), ""), order.end());
+        CHECK(order == std::vector<std::string>{"content:Let me check.", "begin:get_weather", "end:get_weather",
+                                                "content:\nDone."});
+        CHECK(fin.result.content == "Let me check.\nDone.");
+        REQUIRE(fin.result.calls.size() == 1);
+        CHECK(fin.result.calls[0].arguments == json{{"city", "Paris"}});
+    }
+}
+
 TEST_CASE("stream: feed after finish is a usage error", "[stream]") {
     const Parser parser(profile_outside("hermes"));
     StreamParser sp(parser);
