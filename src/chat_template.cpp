@@ -370,6 +370,193 @@ struct Occurrence {
     std::size_t marker;
 };
 
+// ---------------------------------------------------------------------------------------
+// The generation prompt's reasoning (TemplateMatch::reasoning_opened). A thinking model's
+// template may end its prompt with the reasoning opener (`<｜Assistant｜><think>\n`), so
+// the output starts inside the block and shows only its closer: a stream cannot tell that
+// reasoning from an answer until a delimiter appears, unless it is told. What the branch
+// under `{% if add_generation_prompt %}` writes says which: one pass over the template's
+// tags and text, keeping the stack of open blocks as match_chat_template does.
+
+// The opening and closing delimiters of every built-in profile's reasoning blocks (auto
+// holds their union), each with both halves: a block with no opener of its own (Apriel's)
+// cannot be seen opening.
+const std::vector<Delimiters>& reasoning_pairs() {
+    static const std::vector<Delimiters> pairs = [] {
+        std::vector<Delimiters> out;
+        for (const auto& d : builtin_profile("auto").settings.reasoning)
+            if (!d.open.empty() && !d.close.empty()) out.push_back(d);
+        return out;
+    }();
+    return pairs;
+}
+
+bool identifier_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// `{% set NAME = 'literal' %}` (or "literal"): NAME and the literal's text; nothing for
+// any other statement. DeepSeek V3.2 writes its opener as `thinking_start_token`.
+std::optional<std::pair<std::string, std::string>> string_variable(std::string_view tag) {
+    std::size_t i = tag.find("set");
+    if (i == std::string_view::npos) return std::nullopt;
+    i += 3;
+    while (i < tag.size() && tag[i] == ' ') ++i;
+    std::size_t j = i;
+    while (j < tag.size() && identifier_char(tag[j])) ++j;
+    if (j == i) return std::nullopt;
+    std::string name(tag.substr(i, j - i));
+    while (j < tag.size() && tag[j] == ' ') ++j;
+    if (j >= tag.size() || tag[j] != '=') return std::nullopt;
+    ++j;
+    while (j < tag.size() && tag[j] == ' ') ++j;
+    if (j >= tag.size() || (tag[j] != '\'' && tag[j] != '"')) return std::nullopt;
+    const char quote = tag[j];
+    const std::size_t end = tag.find(quote, j + 1);
+    if (end == std::string_view::npos) return std::nullopt;
+    std::size_t k = end + 1;
+    while (k < tag.size() && (tag[k] == ' ' || tag[k] == '-' || tag[k] == '%' || tag[k] == '}')) ++k;
+    if (k != tag.size()) return std::nullopt;  // an expression, not a plain literal
+    return std::make_pair(std::move(name), std::string(tag.substr(j + 1, end - j - 1)));
+}
+
+// A test that holds when the generation prompt is asked for (not `not add_generation_prompt`).
+bool asks_generation_prompt(std::string_view tag) {
+    return mentions(tag, "add_generation_prompt") && !mentions(tag, "not add_generation_prompt");
+}
+
+constexpr std::size_t max_string_variables = 64;
+
+std::optional<TemplateMarker> generation_prompt_opener(std::string_view text) {
+    const auto& pairs = reasoning_pairs();
+    // A variable stands for its literal where it holds a delimiter.
+    struct Variable {
+        std::string name;
+        std::size_t pair;
+        bool opener;
+    };
+    std::vector<Variable> variables;
+
+    struct Branch {
+        bool generation = false;  // the branch under a test asking for the generation prompt
+        std::string header;       // the block's opening tag, shown
+        std::string shown;        // the branch's own tag, shown
+    };
+    std::vector<Branch> open;
+    std::size_t dropped = 0, in_generation = 0;
+
+    // The first opener in a write with no closer of its pair after it there.
+    auto opener_left_open = [&](std::string_view unit, bool expression) -> std::optional<std::pair<std::size_t, std::size_t>> {
+        struct Event {
+            std::size_t pos;
+            std::size_t pair;
+            bool opener;
+        };
+        std::vector<Event> events;
+        for (std::size_t p = 0; p < pairs.size(); ++p)
+            for (const bool opener : {true, false}) {
+                const std::string& needle = opener ? pairs[p].open : pairs[p].close;
+                for (std::size_t at = unit.find(needle); at != std::string_view::npos; at = unit.find(needle, at + 1))
+                    events.push_back({at, p, opener});
+            }
+        if (expression)
+            for (const auto& v : variables)
+                for (std::size_t at = unit.find(v.name); at != std::string_view::npos; at = unit.find(v.name, at + 1)) {
+                    const std::size_t end = at + v.name.size();
+                    if ((at > 0 && identifier_char(unit[at - 1])) || (end < unit.size() && identifier_char(unit[end])))
+                        continue;
+                    events.push_back({at, v.pair, v.opener});
+                }
+        std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) { return a.pos < b.pos; });
+        // From the end: a pair's closer seen later closes every opener of it before.
+        std::vector<bool> closed_later(pairs.size(), false);
+        std::optional<std::pair<std::size_t, std::size_t>> first;
+        for (auto e = events.rbegin(); e != events.rend(); ++e) {
+            if (!e->opener) closed_later[e->pair] = true;
+            else if (!closed_later[e->pair]) first = std::make_pair(e->pos, e->pair);
+        }
+        return first;
+    };
+    auto found_at = [&](std::size_t unit_begin, std::size_t within, std::size_t pair) {
+        const std::size_t pos = unit_begin + within;
+        TemplateMarker m;
+        m.marker = pairs[pair].open;
+        m.line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(pos), '\n'));
+        for (auto b = open.rbegin(); b != open.rend(); ++b)
+            if (!b->shown.empty()) {
+                m.block = b->shown;
+                break;
+            }
+        return m;
+    };
+
+    std::size_t pos = 0;
+    bool in_raw = false;
+    while (pos < text.size()) {
+        std::size_t begin = text.find('{', pos);
+        while (begin != std::string_view::npos && begin + 1 < text.size() && text[begin + 1] != '{' &&
+               text[begin + 1] != '%' && text[begin + 1] != '#')
+            begin = text.find('{', begin + 1);
+        if (begin + 1 >= text.size()) begin = std::string_view::npos;
+        const std::size_t text_end = begin == std::string_view::npos ? text.size() : begin;
+        // Text between tags is written as it stands.
+        if (in_generation > 0 && text_end > pos)
+            if (auto o = opener_left_open(text.substr(pos, text_end - pos), false)) return found_at(pos, o->first, o->second);
+        if (begin == std::string_view::npos) break;
+        const char kind = text[begin + 1];
+        const char* closer = kind == '{' ? "}}" : kind == '%' ? "%}" : "#}";
+        std::size_t tag_end = text.find(closer, begin + 2);
+        tag_end = tag_end == std::string_view::npos ? text.size() : tag_end + 2;
+        const std::string_view tag = text.substr(begin, tag_end - begin);
+        pos = tag_end;
+        if (kind == '#') continue;
+        const std::string_view keyword = kind == '%' ? statement_keyword(tag) : std::string_view();
+        if (in_raw && keyword != "endraw") {
+            if (in_generation > 0)
+                if (auto o = opener_left_open(tag, false)) return found_at(begin, o->first, o->second);
+            continue;
+        }
+        if (kind == '{' || keyword == "set") {
+            if (keyword == "set" && variables.size() < max_string_variables)
+                if (auto v = string_variable(tag))
+                    for (std::size_t p = 0; p < pairs.size(); ++p)
+                        for (const bool opener : {true, false})
+                            if (v->second == (opener ? pairs[p].open : pairs[p].close)) variables.push_back({v->first, p, opener});
+            // An expression writes; a `set` inside the branch builds what it will write (Reka
+            // Edge's `ns.out ~ "assistant: <think>\n"`).
+            if (in_generation > 0)
+                if (auto o = opener_left_open(tag, true)) return found_at(begin, o->first, o->second);
+            if (keyword != "set" || tag.find('=') != std::string_view::npos) continue;
+        }
+        if (keyword == "raw") in_raw = true;
+        if (keyword == "endraw") in_raw = false;
+        if (keyword.substr(0, 3) == "end") {
+            if (dropped > 0) --dropped;
+            else if (!open.empty()) {
+                if (open.back().generation) --in_generation;
+                open.pop_back();
+            }
+        } else if ((keyword == "elif" || keyword == "else") && dropped == 0 && !open.empty()) {
+            Branch& b = open.back();
+            if (b.generation) --in_generation;
+            b.generation = keyword == "elif" && asks_generation_prompt(tag);
+            if (b.generation) ++in_generation;
+            b.shown = shown_tag(tag) + (b.header.empty() ? "" : " of " + b.header);
+        } else if (opens_block(keyword, tag)) {
+            if (open.size() < max_open_blocks && dropped == 0) {
+                Branch b;
+                b.generation = keyword == "if" && asks_generation_prompt(tag);
+                if (b.generation) ++in_generation;
+                if (keyword == "if") b.header = b.shown = shown_tag(tag);
+                open.push_back(std::move(b));
+            } else {
+                ++dropped;
+            }
+        }
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 TemplateMatch match_chat_template(std::string_view text) {
@@ -379,6 +566,7 @@ TemplateMatch match_chat_template(std::string_view text) {
                           " bytes, the most a chat template is read to; it was not read";
         return out;
     }
+    out.reasoning_opened = generation_prompt_opener(text);
     const MarkerTable& table = marker_table();
     const detail::MarkerIndex index(table.set, text);
 

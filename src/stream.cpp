@@ -80,6 +80,12 @@ std::vector<StreamEvent> StreamParser::feed(std::string_view chunk) {
 StreamParser::Finished StreamParser::finish() {
     Impl& st = *impl_;
     if (st.finished) throw std::logic_error("StreamParser::finish called twice");
+    // All the text is here. A stream still guessing whether the output started inside
+    // reasoning has seen no delimiter left to tell: it did not, as the one-shot parse
+    // finds, so what was held for that goes out now by the stages, in the text's order
+    // (the text before a call before the call), as it would have under `outside`. The
+    // rest is sent from the one-shot result below.
+    if (st.guess_settles_outside()) st.advance();
     st.finished = true;
     Finished out;
     out.result = st.parser->parse(st.buf);

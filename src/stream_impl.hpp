@@ -341,6 +341,8 @@ struct StreamParser::Impl {
     void update_reasoning();
 
     std::size_t reasoning_known() const;
+    // At the end: a guess that no delimiter is left to settle is settled as outside.
+    bool guess_settles_outside();
 
     // -----------------------------------------------------------------------------------
     // Fences (stream_regions.cpp).

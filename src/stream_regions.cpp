@@ -116,6 +116,20 @@ void StreamParser::Impl::update_reasoning() {
     }
 }
 
+// Called once all the text has arrived, before finish: while guessing, the search has
+// passed every masked delimiter, and one left from r_pos on (whole, or cut by the end)
+// still decides; with none, the output did not start inside reasoning (as find_reasoning
+// finds with no closer before any opener), and there is no region at all.
+bool StreamParser::Impl::guess_settles_outside() {
+    if (rstate != RState::guessing || frozen || r_wait != npos) return false;
+    const std::size_t n = buf.size();
+    if (find_first_of_needles(buf, openers, r_pos, n).first != npos) return false;
+    if (find_first_of_needles(buf, implicit_closers, r_pos, n).first != npos) return false;
+    rstate = RState::outside;
+    r_pos = 0;
+    return true;
+}
+
 // Positions before this have a known place in or out of reasoning.
 std::size_t StreamParser::Impl::reasoning_known() const {
     if (rstate == RState::guessing) return 0;

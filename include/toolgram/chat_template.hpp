@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,16 @@ struct TemplateMatch {
     std::vector<TemplateCandidate> candidates;  // matched: the winner first, then others that fit less well
     std::vector<TemplateMarker> seen;  // every signature marker the template writes (evidence when unknown)
     bool mentions_tools = false;       // the template handles `tools` or `tool_calls` at all
+    // Whether the prompt the template ends with (what it writes under `{% if
+    // add_generation_prompt %}`) leaves a reasoning block open, so that the model's output
+    // starts inside it (R1's `<think>\n`, Qwen3.5's unless enable_thinking is false):
+    // llama.cpp's "thinking forced open". When it does: the first opener written there with
+    // no closer after it in the same write, its line, and the innermost branch it is in
+    // (`{%- else %} of {%- if enable_thinking is defined and enable_thinking is false %}`).
+    // Openers are those of the built-in profiles' reasoning blocks, read in the text and
+    // string literals the branch writes, and through a variable a `{% set %}` gives one
+    // (`thinking_start_token`); one written through a macro's argument is not seen.
+    std::optional<TemplateMarker> reasoning_opened;
     std::string explanation;           // one line for people
 };
 

@@ -208,6 +208,8 @@ struct Settings {
     };
     // Serving engines know this from the chat template; telling it lets a stream send
     // reasoning and content from the first token instead of waiting to tell them apart.
+    // builtin_profile gives each family's: outside where its chat templates never open
+    // reasoning in the prompt (`toolgram profiles` shows which), guess elsewhere, as here.
     ReasoningStart reasoning_start = ReasoningStart::guess;
     // Reasoning separated from the content, or kept in it as the model wrote it.
     ReasoningFormat reasoning_format = ReasoningFormat::separate;

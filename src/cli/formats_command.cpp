@@ -63,6 +63,12 @@ void profile_section(const std::string& name) {
         std::cout << fence << "text\n" << p.description << "\n" << fence << "\n\n";
     }
     if (!p.models.empty()) std::cout << "- Models: " << p.models << "\n";
+    std::cout << "- `reasoning_start` by default: "
+              << (p.settings.reasoning_start == ReasoningStart::outside
+                      ? "`outside` (its family's templates never open reasoning in the prompt)"
+                  : p.settings.reasoning_start == ReasoningStart::inside ? "`inside`"
+                                                                          : "`guess`")
+              << "\n";
     std::vector<std::string> engines;
     for (const auto& a : profile_aliases())
         if (a.profile == name) engines.push_back(a.engine + " `" + a.name + "`");
@@ -116,7 +122,14 @@ int formats_reference() {
                  "written inside one is reported and refused unless `accept_calls_in_reasoning`. By default:\n\n"
                  "| opens | closes |\n|---|---|\n";
     for (const auto& d : defaults.reasoning) std::cout << "| `" << cell(d.open) << "` | `" << cell(d.close) << "` |\n";
-    std::cout << "\nA family whose reasoning is written otherwise reads it in its own grammar.\n\n";
+    std::cout << "\nA family whose reasoning is written otherwise reads it in its own grammar.\n\n"
+                 "A thinking model's chat template may end the prompt with the opener (`<think>\\n`), so the\n"
+                 "output starts inside reasoning and shows only the closer. Each profile says what its family's\n"
+                 "templates do (`reasoning_start`): `outside` where they never open it (a closer before any\n"
+                 "opener is text, and a stream sends content from the first token), `guess` where one may (a\n"
+                 "closer before any opener means the output started inside; a stream holds text until a\n"
+                 "delimiter or the end tells). `toolgram profiles --for-template FILE` says which a template\n"
+                 "does; `--reasoning-start` overrides.\n\n";
 
     std::cout << "## Profiles\n\n"
                  "`--profile NAME` picks one. `auto` runs the tag, xml and marker grammars first, then every\n"

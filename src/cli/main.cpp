@@ -190,7 +190,8 @@ const char* parse_help =
     "                        calls are accepted by default and marked \"healed\": true)\n"
     "  --tag-open TEXT, --tag-close TEXT   the tag grammar's delimiters (not empty)\n"
     "  --fallback-max-bytes N  size gate for fallback candidates, 1 to 2^30 (default 2048)\n"
-    "  --reasoning-start guess|inside|outside  whether the prompt opened reasoning\n"
+    "  --reasoning-start guess|inside|outside  whether the prompt opened reasoning (default:\n"
+    "                        the profile's, which 'toolgram profiles' shows)\n"
     "  --reasoning-format separate|in_content  reasoning in \"reasoning\" (default), or kept in\n"
     "                        \"content\" as written, delimiters and all (llama.cpp's \"none\")\n"
     "  --pretty              indent the JSON output\n"
@@ -222,8 +223,10 @@ const char* stream_help =
     "  --chunk N             feed at most N bytes at a time, 1 to 2^30 (default: what each read\n"
     "                        returns, at most 64 KiB; reads are never larger than 1 MiB)\n"
     "  --reasoning-start guess|inside|outside\n"
-    "                        whether the prompt opened a reasoning block (default guess: text\n"
-    "                        is held until a reasoning delimiter or the end tells)\n"
+    "                        whether the prompt opened a reasoning block (default: the\n"
+    "                        profile's, which 'toolgram profiles' shows; outside where its\n"
+    "                        family's templates never open one, so text flows from the first\n"
+    "                        token; guess holds it until a reasoning delimiter or the end tells)\n"
     "  --profile, --profile-file, --tools, --tool-required, --accept-reasoning-calls,\n"
     "  --refuse-healed, --tag-open, --tag-close, --fallback-max-bytes, --reasoning-format,\n"
     "  --pretty: as for 'toolgram parse'\n";
@@ -689,8 +692,17 @@ int cmd_instruction(const std::vector<std::string>& args) {
     return 0;
 }
 
+const char* reasoning_start_name(toolgram::ReasoningStart start) {
+    switch (start) {
+        case toolgram::ReasoningStart::inside: return "inside";
+        case toolgram::ReasoningStart::outside: return "outside";
+        case toolgram::ReasoningStart::guess: break;
+    }
+    return "guess";
+}
+
 // A shipped profile file says so, with its path: the file to read, or to copy for a
-// model of one's own.
+// model of one's own. Each says where its output starts by default (reasoning_start).
 int cmd_profiles() {
     const auto files = toolgram::declared_profile_files();
     for (const auto& name : toolgram::builtin_profile_names()) {
@@ -698,7 +710,9 @@ int cmd_profiles() {
         std::string grammars;
         for (const auto& g : p.grammars)
             grammars += (grammars.empty() ? "" : ", ") + g.grammar + (g.role == toolgram::Role::fallback ? " (fallback)" : "");
-        std::cout << name << "\t" << p.description << "\n\tmodels: " << p.models << "\n\tgrammars: " << grammars << "\n";
+        std::cout << name << "\t" << p.description << "\n\tmodels: " << p.models
+                  << "\n\treasoning_start: " << reasoning_start_name(p.settings.reasoning_start) << "\n\tgrammars: " << grammars
+                  << "\n";
         for (const auto& f : files)
             if (f.name == name) std::cout << "\tdeclared: " << f.path << " (a profile file, compiled in)\n";
     }
@@ -811,6 +825,17 @@ int cmd_profile_for_template(const std::string& path) {
     }
     if (m.candidates.empty())
         for (const auto& f : m.seen) std::cout << "  saw: " << f.marker << " at line " << f.line << "\n";
+    // Whether the output starts inside reasoning: what a stream needs told to send text from
+    // the first token (llama.cpp's "thinking forced open").
+    if (m.reasoning_opened) {
+        const auto& r = *m.reasoning_opened;
+        std::cout << "  reasoning: opened in the prompt (thinking forced open): " << r.marker << " at line " << r.line;
+        if (!r.block.empty()) std::cout << ", in " << r.block;
+        std::cout << "\n  reasoning_start: guess, or inside when that branch is taken (--reasoning-start)\n";
+    } else {
+        std::cout << "  reasoning: not opened in the prompt (no reasoning opener left open after "
+                     "add_generation_prompt)\n  reasoning_start: outside (--reasoning-start outside)\n";
+    }
     return m.verdict == Verdict::matched ? 0 : exit_no_profile;
 }
 

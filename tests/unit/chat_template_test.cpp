@@ -259,6 +259,126 @@ TEST_CASE("chat templates: comments and if-tests write nothing", "[chat_template
     CHECK(toolgram::match_chat_template("{% raw %}{% if x %}<TOOLCALL>{% endif %}{% endraw %}").profile == "nemotron");
 }
 
+// Whether a template's generation prompt leaves reasoning open (llama.cpp's "thinking
+// forced open"), read off the real templates: the opener, and the branch it is written in.
+TEST_CASE("chat templates: whether the generation prompt opens reasoning", "[chat_template][reasoning]") {
+    struct Row {
+        std::string file;
+        std::string opener;  // empty: the prompt leaves no reasoning open
+        std::string block;   // the branch it is written in, the start of it
+    };
+    const std::vector<Row> rows = {
+        // Always, or unless thinking is turned off.
+        {"Qwen-QwQ-32B.jinja", "<think>", "{%- if add_generation_prompt %}"},
+        {"deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja", "<think>", "{%- if add_generation_prompt and not ns.is_tool -%}"},
+        {"llama-cpp-deepseek-r1.jinja", "<think>", "{%- if add_generation_prompt and not ns.is_tool_outputs -%}"},
+        {"stepfun-ai-Step-3.5-Flash.jinja", "<think>", "{%- if add_generation_prompt %}"},
+        {"MiniMax-M2.jinja", "<think>", "{%- if add_generation_prompt -%}"},
+        {"Qwen3.5-4B.jinja", "<think>", "{%- else %} of {%- if enable_thinking is defined and enable_thinking is false %}"},
+        {"NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja", "<think>", "{%- if enable_thinking %}"},
+        {"NVIDIA-Nemotron-Nano-v2.jinja", "<think>", "{%- else -%} of {%- if ns.enable_thinking is defined"},
+        {"deepseek-ai-DeepSeek-V3.1.jinja", "<think>", "{%- else -%} of {%- if not thinking -%}"},
+        // Through a variable: {%- set thinking_start_token = '<think>' -%}.
+        {"deepseek-ai-DeepSeek-V3.2.jinja", "<think>", "{%- if thinking -%}"},
+        // In a conditional expression: '</think>' if … else '<think>'.
+        {"GLM-4.7-Flash.jinja", "<think>", "{%- if add_generation_prompt -%}"},
+        {"Cohere2MoE.jinja", "<|START_THINKING|>", "{% if reasoning %}"},
+        {"Bielik-11B-v3.0-Instruct.jinja", "<think>", "{%- if enable_thinking %}"},
+        // Built in a `set`: ns.out ~ "assistant: <think>\n".
+        {"Reka-Edge.jinja", "<think>", "{%- if enable_thinking is true -%}"},
+        // Never: nothing, a closed block when thinking is off, or no generation prompt at all.
+        {"NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja", "", ""},
+        {"Qwen-Qwen2.5-7B-Instruct.jinja", "", ""},
+        {"Qwen-Qwen3-0.6B.jinja", "", ""},
+        {"Qwen3-Coder.jinja", "", ""},
+        {"GLM-4.6.jinja", "", ""},
+        {"ByteDance-Seed-OSS.jinja", "", ""},
+        {"Kimi-K2-Thinking.jinja", "", ""},
+        {"gemma4.jinja", "", ""},
+        {"HuggingFaceTB-SmolLM3-3B.jinja", "", ""},
+        {"upstage-Solar-Open-100B.jinja", "", ""},
+        {"openai-gpt-oss-120b.jinja", "", ""},
+        {"mistralai-Ministral-3-14B-Reasoning-2512.jinja", "", ""},
+        {"meta-llama-Llama-3.1-8B-Instruct.jinja", "", ""},
+    };
+    for (const auto& row : rows) {
+        CAPTURE(row.file);
+        const TemplateMatch m = toolgram::match_chat_template(slurp(templates_dir / row.file));
+        if (row.opener.empty()) {
+            CHECK_FALSE(m.reasoning_opened.has_value());
+            continue;
+        }
+        REQUIRE(m.reasoning_opened.has_value());
+        CHECK(m.reasoning_opened->marker == row.opener);
+        CHECK(m.reasoning_opened->line > 0);
+        CHECK_THAT(m.reasoning_opened->block, Catch::StartsWith(row.block));
+    }
+    // What counts: a write under the generation prompt's test, left open in that write.
+    auto opened = [](const std::string& text) { return toolgram::match_chat_template(text).reasoning_opened; };
+    CHECK(opened("{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n<think>\\n' }}{% endif %}"));
+    CHECK_FALSE(opened("{% if add_generation_prompt %}{{ '<think>\\n\\n</think>\\n\\n' }}{% endif %}"));
+    CHECK_FALSE(opened("{{ '<think>\\n' }}"));  // not the generation prompt (an earlier turn's)
+    CHECK_FALSE(opened("{% if not add_generation_prompt %}<think>{% endif %}"));
+    CHECK_FALSE(opened("{% if add_generation_prompt %}x{% else %}<think>{% endif %}"));
+    CHECK_FALSE(opened("{% if add_generation_prompt %}{# <think> #}{% if '<think>' in c %}{% endif %}{% endif %}"));
+    CHECK(opened("{% if add_generation_prompt %}x{% elif y %}z{% else %}w{% endif %}"
+                 "{% if add_generation_prompt %}[THINK]{% endif %}"));
+    const auto line = opened("a\n{% set t = '<seed:think>' %}\n{% if add_generation_prompt %}\n{{ t }}{% endif %}");
+    REQUIRE(line);
+    CHECK(line->marker == "<seed:think>");
+    CHECK(line->line == 4);
+}
+
+// Each profile's reasoning_start default is what its family's templates do: no template
+// here whose generation prompt opens reasoning names a profile that defaults to outside,
+// and each profile that does was read off its family's templates, none of which opens it.
+TEST_CASE("chat templates: a profile defaults to outside only where its family's templates never open reasoning",
+          "[chat_template][reasoning]") {
+    for (const auto& [file, want] : expected()) {
+        CAPTURE(file);
+        const TemplateMatch m = toolgram::match_chat_template(slurp(templates_dir / file));
+        if (m.verdict != Verdict::matched || !m.reasoning_opened) continue;
+        CHECK(toolgram::builtin_profile(m.profile).settings.reasoning_start != toolgram::ReasoningStart::outside);
+    }
+    const std::map<std::string, std::vector<std::string>> families = {
+        {"seed_oss", {"ByteDance-Seed-OSS.jinja"}},
+        {"kimi_k2", {"Kimi-K2-Instruct.jinja", "Kimi-K2-Thinking.jinja", "moonshotai-Kimi-K2.jinja"}},
+        {"mistral",
+         {"Mistral-Small-3.2-24B-Instruct-2506.jinja", "mistralai-Ministral-3-14B-Reasoning-2512.jinja",
+          "mistralai-Mistral-Nemo-Instruct-2407.jinja", "unsloth-Magistral-Small-2509.jinja",
+          "unsloth-mistral-Devstral-Small-2507.jinja"}},
+        {"llama3_json", {"meta-llama-Llama-3.1-8B-Instruct.jinja", "meta-llama-Llama-3.2-3B-Instruct.jinja"}},
+        {"granite", {"ibm-granite-granite-3.3-2B-Instruct.jinja", "llama-cpp-ibm-granite-granite-3.3-2B-Instruct.jinja"}},
+        {"granite_20b_fc", {"vllm-tool_chat_template_granite_20b_fc.jinja"}},
+        {"functionary_v31", {"meetkai-functionary-medium-v3.1.jinja"}},
+        {"functionary_v32", {"meetkai-functionary-medium-v3.2.jinja"}},
+        {"functools", {"fireworks-ai-llama-3-firefunction-v2.jinja", "microsoft-Phi-4-mini-instruct.jinja"}},
+        {"harmony", {"openai-gpt-oss-120b.jinja"}},
+        {"gemma4", {"gemma4.jinja", "google-gemma-4-31B-it.jinja", "google-gemma-4-31B-it-interleaved.jinja"}},
+        {"functiongemma", {"google-functiongemma.jinja"}},
+        {"gigachat", {"GigaChat3-10B-A1.8B.jinja", "GigaChat3.1-10B-A1.8B.jinja"}},
+        // LFM2's templates (the pythonic profile's by their markers) serve its JSON mode too.
+        {"lfm2_json", {"LFM2-8B-A1B.jinja", "LFM2.5-8B-A1B.jinja", "LFM2.5-Instruct.jinja", "llama-cpp-lfm2.jinja"}},
+    };
+    for (const auto& name : toolgram::builtin_profile_names()) {
+        CAPTURE(name);
+        const auto it = families.find(name);
+        const bool outside = toolgram::builtin_profile(name).settings.reasoning_start == toolgram::ReasoningStart::outside;
+        CHECK(outside == (it != families.end()));
+        if (it == families.end()) continue;
+        for (const auto& file : it->second) {
+            CAPTURE(file);
+            CHECK_FALSE(toolgram::match_chat_template(slurp(templates_dir / file)).reasoning_opened.has_value());
+        }
+    }
+    // Where one of the family's templates opens it, the profile keeps guess.
+    for (const char* name : {"hermes", "qwen3_coder", "deepseek_r1", "deepseek_v31", "deepseek_v32", "glm45", "minimax_m2",
+                             "command_r", "nemotron", "auto"}) {
+        CAPTURE(name);
+        CHECK(toolgram::builtin_profile(name).settings.reasoning_start == toolgram::ReasoningStart::guess);
+    }
+}
+
 TEST_CASE("chat templates: a tie between profiles is ambiguous, naming both", "[chat_template]") {
     const TemplateMatch m = toolgram::match_chat_template("{{ '<TOOLCALL>' }} or {{ '<|tools_prefix|>' }}");
     CHECK(m.verdict == Verdict::ambiguous);

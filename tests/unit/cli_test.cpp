@@ -511,6 +511,52 @@ TEST_CASE("every grammar's source files named by the model index exist in the tr
     CHECK(toolgram::detail::grammar_source_files("no_such_grammar").empty());
 }
 
+// Issue 28: the template says whether the output starts inside reasoning, and `profiles`
+// says what each profile assumes by default.
+TEST_CASE("cli profiles --for-template says whether the template opens reasoning; profiles gives each default",
+          "[cli][chat_template][reasoning]") {
+    Scratch s;
+    const std::string templates = (fs::path(TOOLGRAM_SOURCE_DIR) / "tests" / "data" / "templates").string();
+    const Run qwq = run_cli(s, "profiles --for-template " + shell_quote(templates + "/Qwen-QwQ-32B.jinja"));
+    INFO(qwq.out << qwq.err);
+    CHECK(qwq.exit_code == 0);
+    CHECK_THAT(qwq.out, Catch::StartsWith("profile: hermes\n"));
+    CHECK_THAT(qwq.out, Catch::Contains("\n  reasoning: opened in the prompt (thinking forced open): <think> at line 61, in "
+                                        "{%- if add_generation_prompt %}\n  reasoning_start: guess, or inside when that "
+                                        "branch is taken (--reasoning-start)\n"));
+    const Run hermes = run_cli(s, "profiles --for-template " +
+                                      shell_quote(templates + "/NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja"));
+    INFO(hermes.out << hermes.err);
+    CHECK(hermes.exit_code == 0);
+    CHECK_THAT(hermes.out, Catch::Contains("\n  reasoning: not opened in the prompt (no reasoning opener left open after "
+                                           "add_generation_prompt)\n  reasoning_start: outside (--reasoning-start outside)\n"));
+
+    const Run profiles = run_cli(s, "profiles");
+    REQUIRE(profiles.exit_code == 0);
+    const std::string listed = "\n" + profiles.out;  // each profile's line begins after a line break
+    for (const char* row : {"\nmistral\t", "\nllama3_json\t", "\nkimi_k2\t", "\nharmony\t"}) {
+        CAPTURE(row);
+        const std::size_t at = listed.find(row);
+        REQUIRE(at != std::string::npos);
+        CHECK(listed.find("\treasoning_start: outside\n", at) < listed.find("\tgrammars: ", at));
+    }
+    for (const char* row : {"\nhermes\t", "\nqwen3_coder\t", "\nauto\t", "\ndeepseek_r1\t"}) {
+        CAPTURE(row);
+        const std::size_t at = listed.find(row);
+        REQUIRE(at != std::string::npos);
+        CHECK(listed.find("\treasoning_start: guess\n", at) < listed.find("\tgrammars: ", at));
+    }
+    // And a stream under the defaults: text before the call comes out before it.
+    const std::string input = s.write("answer.txt", "Let me check.\n[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\"}");
+    const Run streamed = run_cli(s, "stream " + shell_quote(input) + " --profile mistral --chunk 14 --tools " +
+                                        shell_quote((fs::path(TOOLGRAM_SOURCE_DIR) / "corpus" / "tools.json").string()));
+    REQUIRE(streamed.exit_code == 0);
+    const auto lines = lines_of(streamed.out);
+    REQUIRE(lines.size() >= 3);
+    CHECK(json::parse(lines[0]) == json{{"event", "content"}, {"text", "Let me check."}});
+    CHECK(json::parse(lines[1])["event"] == "tool_call_begin");
+}
+
 TEST_CASE("cli profiles --for-template names the profile a chat template writes, with the evidence",
           "[cli][chat_template]") {
     Scratch s;

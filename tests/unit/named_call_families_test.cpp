@@ -85,9 +85,11 @@ TEST_CASE("gpt-oss: <|end|> closes analysis but never means the output started i
     const auto r = parse("harmony", "<|channel|>final<|message|>Done.<|end|>");
     CHECK(r.content == "Done.");
     CHECK(r.reasoning.empty());
-    // A profile that wants the old reading still gets it.
+    // A profile that wants the old reading still gets it (with guess: gpt-oss's template
+    // opens no reasoning in the prompt, so harmony's default is outside).
     toolgram::Profile p = toolgram::builtin_profile("harmony");
     for (auto& d : p.settings.reasoning) d.implicit_open = true;
+    p.settings.reasoning_start = toolgram::ReasoningStart::guess;
     const auto old = toolgram::Parser(p, weather_tool()).parse("<|channel|>final<|message|>Done.<|end|>");
     CHECK(old.reasoning == "<|channel|>final<|message|>Done.");
 }

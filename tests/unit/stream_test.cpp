@@ -655,6 +655,83 @@ TEST_CASE("stream: reasoning flows at once when the prompt opened it, and waits 
     }
 }
 
+// Issue 28: with every setting at its default, a stream on a profile whose family's
+// templates never open reasoning sends the text before a call as it arrives, and the call
+// after it, not everything at the end. (Before, every profile defaulted to guess: nothing
+// went out before the end, and then the call before the text that preceded it.)
+TEST_CASE("stream: under the defaults, text flows from the first token where the family never opens reasoning",
+          "[stream][reasoning]") {
+    const std::string before = "Let me check the weather for you first.\n";
+    toolgram::Call call;
+    call.id = "call_0";
+    call.name = "get_weather";
+    call.arguments = json{{"city", "Paris"}};
+    std::size_t profiles = 0;
+    for (const auto& name : toolgram::builtin_profile_names()) {
+        const toolgram::Profile profile = toolgram::builtin_profile(name);
+        if (profile.settings.reasoning_start != toolgram::ReasoningStart::outside) continue;
+        CAPTURE(name);
+        ++profiles;
+        const std::string text = before + toolgram::render_calls(profile, {call});
+        const Parser parser(profile, corpus_tools());
+        const toolgram::Result want = parser.parse(text);
+        REQUIRE(want.calls.size() == 1);
+        CHECK(want.calls[0].arguments == call.arguments);
+        // The text before the call is out before the call's block has arrived.
+        StreamParser sp(parser);
+        std::vector<StreamEvent> events = feed_bytes(sp, before);
+        CHECK_THAT(joined(events, Kind::content), Catch::StartsWith("Let me check the weather for you"));
+        const std::size_t early = events.size();
+        for (auto& e : feed_bytes(sp, std::string_view(text).substr(before.size()))) events.push_back(std::move(e));
+        auto fin = sp.finish();
+        for (auto& e : fin.events) events.push_back(std::move(e));
+        CHECK(early > 0);
+        // In order: no call event before the content that precedes the call.
+        const auto first_call = std::find_if(events.begin(), events.end(), [](const StreamEvent& e) {
+            return e.kind == Kind::call_begin;
+        });
+        REQUIRE(first_call != events.end());
+        CHECK(static_cast<std::size_t>(first_call - events.begin()) >= early);
+        CHECK(joined(events, Kind::content) == want.content);
+        CHECK(fin.result.calls.size() == 1);
+    }
+    CHECK(profiles >= 10);
+}
+
+// Issue 28: a stream left guessing to the end (hermes and qwen3_coder by default, whose
+// families' templates may open reasoning) sends what it held in the text's order: the
+// text before a call, then the call, then the text after it. (Before, finish sent the
+// call first and all the content after it.)
+TEST_CASE("stream: a guess settled at the end sends the text before a call before the call", "[stream][reasoning]") {
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"hermes", "Let me check.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n"
+                   "</tool_call>\nDone."},
+        {"qwen3_coder", "Let me check.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n"
+                        "</function>\n</tool_call>\nDone."},
+    };
+    for (const auto& [name, text] : cases) {
+        CAPTURE(name);
+        const toolgram::Profile profile = toolgram::builtin_profile(name);
+        REQUIRE(profile.settings.reasoning_start == toolgram::ReasoningStart::guess);
+        const Parser parser(profile, corpus_tools());
+        StreamParser sp(parser);
+        CHECK(feed_bytes(sp, text).empty());  // held: a </think> may yet come
+        const auto fin = sp.finish();
+        std::vector<std::string> order;
+        for (const auto& e : fin.events)
+            order.push_back(e.kind == Kind::content ? "content:" + e.text
+                            : e.kind == Kind::call_begin ? "begin:" + e.name
+                            : e.kind == Kind::call_end   ? "end:" + e.name
+                                                         : "");
+        order.erase(std::remove(order.begin(), order.end(), ""), order.end());
+        CHECK(order == std::vector<std::string>{"content:Let me check.", "begin:get_weather", "end:get_weather",
+                                                "content:\nDone."});
+        CHECK(fin.result.content == "Let me check.\nDone.");
+        REQUIRE(fin.result.calls.size() == 1);
+        CHECK(fin.result.calls[0].arguments == json{{"city", "Paris"}});
+    }
+}
+
 TEST_CASE("stream: feed after finish is a usage error", "[stream]") {
     const Parser parser(profile_outside("hermes"));
     StreamParser sp(parser);
