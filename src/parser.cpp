@@ -490,7 +490,8 @@ Frame frame_output(ScanContext& ctx, const Settings& settings, Result& result) {
     if (f.limit < text.size()) {
         result.telemetry.rejected.push_back(
             {"", "", "input of " + std::to_string(text.size()) + " bytes exceeds the limit of " +
-                         std::to_string(settings.limits.max_input_bytes) + "; the rest was not scanned for calls"});
+                         std::to_string(settings.limits.max_input_bytes) + "; the rest was not scanned for calls",
+             f.limit, text.size(), std::string(text.substr(f.limit))});
     }
     f.reasoning = detail::find_reasoning(ctx, f.limit);
     f.fences = detail::find_fences(ctx, f.limit);
@@ -637,8 +638,8 @@ std::size_t count_fallbacks(const std::vector<Block>& blocks) {
 // Every candidate judged once (`judge` is Parser::Impl::judge), reported in telemetry, and
 // the text of each block that is tool syntax marked for removal.
 template <typename Judge>
-Verdicts judge_blocks(const Judge& judge, std::vector<Block>& blocks, const Spans& block_spans, const Frame& f,
-                      Telemetry& tm) {
+Verdicts judge_blocks(const Judge& judge, std::string_view text, std::vector<Block>& blocks, const Spans& block_spans,
+                      const Frame& f, Telemetry& tm) {
     Verdicts v;
     const std::size_t fallback_count = count_fallbacks(blocks);
     detail::IdAssigner ids;
@@ -663,7 +664,9 @@ Verdicts judge_blocks(const Judge& judge, std::vector<Block>& blocks, const Span
                 v.accepted.emplace_back(std::move(call), tm.candidates.size());
                 block_has_call = true;
             } else {
-                tm.rejected.push_back({c.name, c.grammar, rep.reason});
+                tm.rejected.push_back({c.name, c.grammar, rep.reason, c.begin, c.end,
+                                       std::string(text.substr(std::min(c.begin, text.size()),
+                                                               std::min(c.end, text.size()) - std::min(c.begin, text.size())))});
                 if (judged.format_fault && !v.first_failure) {
                     v.first_failure = tm.candidates.size();
                     v.first_failure_offset = c.problem.empty() ? c.begin : c.problem_offset;
@@ -701,12 +704,21 @@ Verdicts judge_blocks(const Judge& judge, std::vector<Block>& blocks, const Span
 }
 
 // The telemetry's summary fields, and the accepted calls into the result.
-void summarise(const std::vector<Block>& blocks, const Limits& limits, Verdicts& v, Result& result) {
+void summarise(std::string_view text, const std::vector<Block>& blocks, const Limits& limits, Verdicts& v,
+               Result& result) {
     Telemetry& tm = result.telemetry;
     tm.candidate_count = v.seen;
     if (v.seen > limits.max_candidates) {
+        // Where the candidates not judged stand: the blocks that held them (their own
+        // spans were not kept, by design).
+        std::size_t begin = text.size(), end = 0;
+        for (const auto& b : blocks)
+            if (b.dropped > 0) begin = std::min(begin, b.begin), end = std::max(end, b.end);
+        if (begin > end) begin = end = 0;
+        end = std::min(end, text.size());
         tm.rejected.push_back({"", "", "candidate limit of " + std::to_string(limits.max_candidates) + " reached: " +
-                                           std::to_string(v.seen - limits.max_candidates) + " more candidates not judged"});
+                                           std::to_string(v.seen - limits.max_candidates) + " more candidates not judged",
+                               begin, end, std::string(text.substr(begin, end - begin))});
     }
     // A block that only frames content (no candidate) is message layout, not tool syntax.
     tm.saw_tool_syntax = std::any_of(blocks.begin(), blocks.end(), [](const Block& b) {
@@ -822,8 +834,8 @@ Result Parser::Impl::parse(std::string_view text) const {
     const auto judge_one = [this](Candidate& c, bool intent_shown, std::size_t fallback_count) {
         return judge(c, intent_shown, fallback_count);
     };
-    Verdicts v = judge_blocks(judge_one, blocks, block_spans, f, result.telemetry);
-    summarise(blocks, settings.limits, v, result);
+    Verdicts v = judge_blocks(judge_one, text, blocks, block_spans, f, result.telemetry);
+    summarise(text, blocks, settings.limits, v, result);
     assemble_text(ctx, settings, f, v, result);
     attach_format_error(*first_grammar, settings, tools, text, v, result);
     return result;
