@@ -301,6 +301,64 @@ bool settle_ambiguous_numbers(Candidate& c, const detail::ToolSet& toolset, int 
     return true;
 }
 
+// Arguments that are one object under a wrapper key the tool does not declare
+// (detail::wrapper_key: `{"arguments": {"city": "Paris"}}`, DeepSeek V4's
+// `<｜DSML｜parameter name="arguments" string="false">{…}</｜DSML｜parameter>`, a JSON
+// string under `input`): the model wrote the call object's arguments key once too often.
+// Taken literally such a call passes whenever the tool's parameters are all optional (and
+// is refused whenever one is required), so the reading depends on the schema, not on what
+// was meant. One rule for every syntax: the object inside is the arguments when it passes
+// the tool's schema (the repair `arguments_unwrapped`); otherwise, or with no schema to say
+// the key is no parameter, the call is refused with the reason. A value that is no object
+// is a value, not a wrapper: left to the schema.
+bool unwrap_arguments(Candidate& c, const detail::ToolSet& toolset, int tool_index, const std::string& tool,
+                      std::size_t max_depth, std::string& problem) {
+    const std::string* key = detail::wrapper_key(c.arguments, tool_index >= 0 ? &toolset.schema(tool_index) : nullptr);
+    if (!key) return true;
+    json inner = c.arguments.front();
+    std::uint32_t repairs = 0;
+    if (inner.is_string()) {
+        const std::string& s = inner.get_ref<const std::string&>();
+        const detail::ValueRead r = detail::read_value(s, 0, max_depth);
+        std::size_t end = r.end;
+        while (end < s.size() && std::isspace(static_cast<unsigned char>(s[end]))) ++end;
+        if (!r.ok || r.healed || end != s.size() || !r.value.is_object()) return true;
+        inner = r.value;
+        repairs = r.repairs;
+    }
+    if (!inner.is_object()) return true;
+    const std::string quoted = json(*key).dump(-1, ' ', false, json::error_handler_t::replace);
+    if (tool_index < 0) {
+        problem = "the arguments are one object under " + quoted +
+                  "; with no tool list to declare parameters, whether that is a parameter or a wrapper around the "
+                  "arguments cannot be told";
+        return false;
+    }
+    if (repairs & detail::repair_duplicate_key) {
+        problem = "the call repeats a key; which value counts is ambiguous";
+        return false;
+    }
+    std::string merged_key;
+    detail::make_valid_utf8(inner, &merged_key);
+    if (!merged_key.empty()) {
+        problem = "the call repeats the key \"" + merged_key +
+                  "\" once invalid UTF-8 is replaced; which value counts is ambiguous";
+        return false;
+    }
+    const auto verdict = toolset.validate(tool_index, inner, c.role == Role::fallback);
+    if (!verdict.pass) {
+        problem = "the arguments are one object under " + quoted + ", which " + tool +
+                  " does not declare; read as the arguments, that object fails its schema: " + verdict.reason;
+        return false;
+    }
+    // The wrapper was typed as a parameter the schema does not know; it is none.
+    std::erase(c.notes, "parameter " + quoted + " is not in the schema; kept as text");
+    c.arguments = std::move(inner);
+    c.repairs |= repairs;
+    c.notes.push_back("arguments_unwrapped");
+    return true;
+}
+
 std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t offset) {
     offset = std::min(offset, text.size());
     std::size_t line = 1, col = 1;
@@ -430,6 +488,8 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
         reason = "the schema of " + rep.name + " cannot be used, so its calls are refused: " +
                  toolset.schema_error(tool_index);
     }
+    if (reason.empty() && !unwrap_arguments(c, toolset, tool_index, rep.name, limits.max_depth, reason))
+        format_fault = true;
     if (reason.empty() && (c.repairs & detail::repair_leading_zeros) &&
         !settle_ambiguous_numbers(c, toolset, tool_index, reason))
         format_fault = true;

@@ -205,6 +205,8 @@ bool StreamParser::Impl::provisional(Block& b, bool through_string) {
     if (!c.arguments_valid_utf8) detail::make_valid_utf8(c.arguments, &merged_key);
     if (!merged_key.empty()) return false;
     if (c.arguments_are_text && !detail::type_text_arguments(c, schema, s.limits.max_depth)) return false;
+    // Arguments under a wrapper key are unwrapped or refused by the judge, as a whole.
+    if (detail::wrapper_key(c.arguments, schema)) return false;
     if (!open) {
         open = Open{b.begin, ids.next(c.id), name, ""};
         events.push_back(call_event(StreamEvent::Kind::call_begin, open->id, open->name));
