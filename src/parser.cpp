@@ -648,13 +648,20 @@ void end_reasoning_at_calls(std::string_view text, Frame& f, const std::vector<B
 
 // Guards that depend on where a block stands (inside reasoning, shown as an example),
 // and fences that only wrap syntax. Returns each block's span to remove from the text.
-Spans place_blocks(std::string_view text, const Frame& f, std::vector<Block>& blocks) {
+// `markers`: the scan's, where prose after a fence gives way to tool syntax
+// (detail::disowned_after_fence).
+Spans place_blocks(std::string_view text, const Frame& f, const std::vector<std::string>& markers,
+                   std::vector<Block>& blocks) {
     Spans block_spans;
     std::size_t block_before_end = 0;  // no text of a block introduces the next
     for (auto& b : blocks) {
         const detail::Region* in_reasoning = detail::region_at(f.reasoning, b.begin);
-        const bool example =
+        bool example =
             !in_reasoning && detail::introduced_as_example(text, b.begin, f.fences, std::min(block_before_end, b.begin));
+        // A fenced call the paragraph after its fence disowns ("not a real call") is an
+        // example too.
+        if (const detail::Region* fence = detail::region_at(f.fences, b.begin); !in_reasoning && !example && fence)
+            example = *detail::disowned_after_fence(text, *fence, markers, true);
         block_before_end = std::max(block_before_end, b.end);
         b.in_reasoning = in_reasoning != nullptr;
         b.in_example = example;
@@ -888,7 +895,10 @@ Result Parser::Impl::parse(std::string_view text) const {
         blocks = scan(ctx, grammars, Role::fallback, role_markers[1], f.limit, f.answer_begin, f.answer_end, f.intent);
     mask_calls_in_reasoning(ctx, f, blocks);
     if (settings.reasoning_ends_at_call) end_reasoning_at_calls(text, f, blocks);
-    const Spans block_spans = place_blocks(text, f, blocks);
+    std::vector<std::string> markers;
+    const bool primary = blocks.empty() || blocks.front().role == Role::primary;
+    for (const auto& m : role_markers[primary ? 0 : 1]) markers.push_back(m.text);
+    const Spans block_spans = place_blocks(text, f, markers, blocks);
 
     // Phase two, then the result written from its verdicts.
     const auto judge_one = [this](Candidate& c, bool intent_shown, std::size_t fallback_count) {

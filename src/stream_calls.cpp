@@ -51,8 +51,14 @@ std::optional<bool> StreamParser::Impl::wraps(const detail::Region& f, const Blo
 void StreamParser::Impl::judge_settled() {
     while (!settled.empty()) {
         Block& b = settled.front();
-        const Place pl = place_of(b.begin);
+        Place pl = place_of(b.begin);
         if (!pl.known) return;
+        // A fenced call waits for the paragraph after its fence, which may disown it.
+        if (pl.fence && !pl.example && !pl.reasoning) {
+            const std::optional<bool> disowned = detail::disowned_after_fence(buf, *pl.fence, marker_texts, finished);
+            if (!disowned) return;
+            pl.example = *disowned;
+        }
         std::pair<std::size_t, std::size_t> span{b.begin, b.end};
         if (pl.fence && !pl.example) {
             const std::optional<bool> w = wraps(*pl.fence, b);
