@@ -299,8 +299,12 @@ struct declining_call : params::call<named_opening, parameter, call_close, next_
 struct committed_call : params::committed_call<named_opening, parameter, call_close, next_call> {};
 struct params_call : select<calls_commit, declining_call, committed_call> {};
 struct wrapped_calls : params::wrapper<section_open, params_call, section_close> {};
+// A call written without the section's opener may still end with its closer (Qwen3-Coder,
+// ollama#16686): that closer is the call's, tool syntax rather than prose.
+struct orphan_section_close : seq<params::ws, section_close> {};
+struct unwrapped_call : seq<params_call, select<has_section, success, opt<orphan_section_close>>> {};
 struct params_block
-    : sor<select<has_section, failure, wrapped_calls>, select<section_is_required, params_call, failure>> {};
+    : sor<select<has_section, failure, wrapped_calls>, select<section_is_required, unwrapped_call, failure>> {};
 
 // ---------------------------------------------------------------------------------------
 // Python calls between the call markers (pythonic.hpp's list or lines of calls), as LFM2's

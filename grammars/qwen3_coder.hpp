@@ -75,7 +75,13 @@ struct parameter : params::parameter<parameter_open, parameter_value, parameter_
 struct function : params::call<function_open, parameter, function_close, sor<wrapper_close, function_start>> {};
 struct wrapped : params::wrapper<wrapper_open, function, wrapper_close> {};
 
-struct block : sor<wrapped, function> {};
+// Qwen3-Coder often leaves out the `<tool_call>` opener and still writes the closer
+// (ollama#16686, ollama#18530): a `</tool_call>` right after an unwrapped call closes that
+// call's missing wrapper, tool syntax rather than prose.
+struct orphan_wrapper_close : seq<params::ws, wrapper_close> {};
+struct unwrapped : seq<function, opt<orphan_wrapper_close>> {};
+
+struct block : sor<wrapped, unwrapped> {};
 
 }  // namespace toolgram::grammar::qwen3_coder
 

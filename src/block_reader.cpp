@@ -29,6 +29,52 @@ Block failed_block(std::string_view grammar, std::size_t begin, std::size_t end,
     return b;
 }
 
+std::size_t broken_bare_end(std::string_view text, std::size_t at, const FailureInfo& failure) {
+    if (failure.kind == Failure::cut) return text.size();
+    // Where the brackets do not close (a closer left out: whatever follows may be prose,
+    // or the next call), the end of the line where it broke. The look for them is bounded,
+    // so a run of broken calls costs a constant each (linear time).
+    constexpr std::size_t reach = 1024;
+    const std::size_t line_end = std::min(text.find('\n', failure.offset), text.size());
+    const std::size_t stop = std::min(text.size(), failure.offset + reach);
+    auto closes = [](char open, char close) {
+        return (open == '{' && close == '}') || (open == '[' && close == ']') || (open == '(' && close == ')');
+    };
+    std::string open;  // the brackets open, innermost last
+    char quote = 0;
+    bool escaped = false;
+    for (std::size_t i = at; i < stop; ++i) {
+        if (i >= failure.offset && open.empty() && !quote) return std::max(i, failure.offset);
+        const char c = text[i];
+        if (c == '\n' && i >= failure.offset) {
+            // A blank line after the failure: prose resumes.
+            std::size_t k = i + 1;
+            while (k < text.size() && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r')) ++k;
+            if (k < text.size() && text[k] == '\n') return line_end;
+            if (k == text.size()) {  // that line may yet be blank: the end decides
+                note_end(text);
+                return line_end;
+            }
+        }
+        if (quote) {
+            if (escaped) escaped = false;
+            else if (c == '\\') escaped = true;
+            else if (c == quote || (c == '\n' && quote == '\'')) quote = 0;
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+        } else if (c == '{' || c == '[' || c == '(') {
+            open.push_back(c);
+        } else if (!open.empty() && closes(open.back(), c)) {
+            open.pop_back();
+            if (open.empty() && i + 1 >= failure.offset) return i + 1;
+        }
+    }
+    // Cut short by the end of the text so far (a stream's read is then not final: the
+    // brackets may close yet), or past the reach.
+    if (stop == text.size() || line_end == text.size()) note_end(text);
+    return line_end;
+}
+
 std::optional<Block> read_unreadable(ScanContext& ctx, std::size_t at, std::string_view open, std::string_view close,
                                      std::string_view grammar) {
     const std::string_view text = ctx.text();

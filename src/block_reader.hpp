@@ -129,6 +129,15 @@ inline std::size_t broken_block_end(std::size_t text_end, const FailureInfo& fai
     return failure.kind == Failure::cut ? text_end : failure.offset;
 }
 
+// Where broken bare syntax ends: a call object or call list with no closer of its own
+// (llama3_json's objects, pythonic and bracket lists, a marker's JSON) that broke at
+// `failure`. Not where it broke, which would leave the rest of the call (`json}}`) in
+// the content: where the brackets open at the failure close (strings in "…" and, as the
+// lenient reader and Python read them, '…' to the end of their line, hold no bracket; a
+// closer that matches no opener is skipped), when they close within 1 KiB of the failure
+// and before a blank line; else at the end of the failure's line. A cut: the end of output.
+std::size_t broken_bare_end(std::string_view text, std::size_t at, const FailureInfo& failure);
+
 // The block for syntax that broke, bounded by its closer when one follows the failure:
 // the end of output for a cut, else just past the closer, else where it broke.
 inline Block failed_block_to_closer(ScanContext& ctx, std::string_view grammar, std::size_t at,

@@ -34,7 +34,8 @@ const std::vector<Variant>& variant_table() {
         {"glm45::argument>glm45::value_close", E::failure, "</arg_value> missing (left out, or the value was cut)"},
         {"kimi_k3::argument>kimi_k3::argument_close", E::failure, "<|close|>argument<|sep|> missing (left out, or the value was cut)"},
         // Wrappers left out.
-        {"qwen3_coder::block>qwen3_coder::function", E::success, "<function=…> without the <tool_call> wrapper"},
+        {"qwen3_coder::block>qwen3_coder::unwrapped", E::success, "<function=…> without the <tool_call> wrapper"},
+        {"qwen3_coder::orphan_wrapper_close", E::success, "</tool_call> after a call written without its <tool_call>"},
         {"deepseek_v32::block>deepseek_v32::invoke", E::success, "invoke without the function_calls wrapper"},
         {"step3::block>step3::tool_call", E::success, "call without the tool_calls section"},
         {"deepseek_v32::json_arguments", E::success, "one JSON object in the invoke in place of parameters"},

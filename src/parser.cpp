@@ -301,6 +301,64 @@ bool settle_ambiguous_numbers(Candidate& c, const detail::ToolSet& toolset, int 
     return true;
 }
 
+// Arguments that are one object under a wrapper key the tool does not declare
+// (detail::wrapper_key: `{"arguments": {"city": "Paris"}}`, DeepSeek V4's
+// `<｜DSML｜parameter name="arguments" string="false">{…}</｜DSML｜parameter>`, a JSON
+// string under `input`): the model wrote the call object's arguments key once too often.
+// Taken literally such a call passes whenever the tool's parameters are all optional (and
+// is refused whenever one is required), so the reading depends on the schema, not on what
+// was meant. One rule for every syntax: the object inside is the arguments when it passes
+// the tool's schema (the repair `arguments_unwrapped`); otherwise, or with no schema to say
+// the key is no parameter, the call is refused with the reason. A value that is no object
+// is a value, not a wrapper: left to the schema.
+bool unwrap_arguments(Candidate& c, const detail::ToolSet& toolset, int tool_index, const std::string& tool,
+                      std::size_t max_depth, std::string& problem) {
+    const std::string* key = detail::wrapper_key(c.arguments, tool_index >= 0 ? &toolset.schema(tool_index) : nullptr);
+    if (!key) return true;
+    json inner = c.arguments.front();
+    std::uint32_t repairs = 0;
+    if (inner.is_string()) {
+        const std::string& s = inner.get_ref<const std::string&>();
+        const detail::ValueRead r = detail::read_value(s, 0, max_depth);
+        std::size_t end = r.end;
+        while (end < s.size() && std::isspace(static_cast<unsigned char>(s[end]))) ++end;
+        if (!r.ok || r.healed || end != s.size() || !r.value.is_object()) return true;
+        inner = r.value;
+        repairs = r.repairs;
+    }
+    if (!inner.is_object()) return true;
+    const std::string quoted = json(*key).dump(-1, ' ', false, json::error_handler_t::replace);
+    if (tool_index < 0) {
+        problem = "the arguments are one object under " + quoted +
+                  "; with no tool list to declare parameters, whether that is a parameter or a wrapper around the "
+                  "arguments cannot be told";
+        return false;
+    }
+    if (repairs & detail::repair_duplicate_key) {
+        problem = "the call repeats a key; which value counts is ambiguous";
+        return false;
+    }
+    std::string merged_key;
+    detail::make_valid_utf8(inner, &merged_key);
+    if (!merged_key.empty()) {
+        problem = "the call repeats the key \"" + merged_key +
+                  "\" once invalid UTF-8 is replaced; which value counts is ambiguous";
+        return false;
+    }
+    const auto verdict = toolset.validate(tool_index, inner, c.role == Role::fallback);
+    if (!verdict.pass) {
+        problem = "the arguments are one object under " + quoted + ", which " + tool +
+                  " does not declare; read as the arguments, that object fails its schema: " + verdict.reason;
+        return false;
+    }
+    // The wrapper was typed as a parameter the schema does not know; it is none.
+    std::erase(c.notes, "parameter " + quoted + " is not in the schema; kept as text");
+    c.arguments = std::move(inner);
+    c.repairs |= repairs;
+    c.notes.push_back("arguments_unwrapped");
+    return true;
+}
+
 std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t offset) {
     offset = std::min(offset, text.size());
     std::size_t line = 1, col = 1;
@@ -430,6 +488,8 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
         reason = "the schema of " + rep.name + " cannot be used, so its calls are refused: " +
                  toolset.schema_error(tool_index);
     }
+    if (reason.empty() && !unwrap_arguments(c, toolset, tool_index, rep.name, limits.max_depth, reason))
+        format_fault = true;
     if (reason.empty() && (c.repairs & detail::repair_leading_zeros) &&
         !settle_ambiguous_numbers(c, toolset, tool_index, reason))
         format_fault = true;
@@ -490,7 +550,8 @@ Frame frame_output(ScanContext& ctx, const Settings& settings, Result& result) {
     if (f.limit < text.size()) {
         result.telemetry.rejected.push_back(
             {"", "", "input of " + std::to_string(text.size()) + " bytes exceeds the limit of " +
-                         std::to_string(settings.limits.max_input_bytes) + "; the rest was not scanned for calls"});
+                         std::to_string(settings.limits.max_input_bytes) + "; the rest was not scanned for calls",
+             f.limit, text.size(), std::string(text.substr(f.limit))});
     }
     f.reasoning = detail::find_reasoning(ctx, f.limit);
     f.fences = detail::find_fences(ctx, f.limit);
@@ -587,13 +648,20 @@ void end_reasoning_at_calls(std::string_view text, Frame& f, const std::vector<B
 
 // Guards that depend on where a block stands (inside reasoning, shown as an example),
 // and fences that only wrap syntax. Returns each block's span to remove from the text.
-Spans place_blocks(std::string_view text, const Frame& f, std::vector<Block>& blocks) {
+// `markers`: the scan's, where prose after a fence gives way to tool syntax
+// (detail::disowned_after_fence).
+Spans place_blocks(std::string_view text, const Frame& f, const std::vector<std::string>& markers,
+                   std::vector<Block>& blocks) {
     Spans block_spans;
     std::size_t block_before_end = 0;  // no text of a block introduces the next
     for (auto& b : blocks) {
         const detail::Region* in_reasoning = detail::region_at(f.reasoning, b.begin);
-        const bool example =
+        bool example =
             !in_reasoning && detail::introduced_as_example(text, b.begin, f.fences, std::min(block_before_end, b.begin));
+        // A fenced call the paragraph after its fence disowns ("not a real call") is an
+        // example too.
+        if (const detail::Region* fence = detail::region_at(f.fences, b.begin); !in_reasoning && !example && fence)
+            example = *detail::disowned_after_fence(text, *fence, markers, true);
         block_before_end = std::max(block_before_end, b.end);
         b.in_reasoning = in_reasoning != nullptr;
         b.in_example = example;
@@ -637,8 +705,8 @@ std::size_t count_fallbacks(const std::vector<Block>& blocks) {
 // Every candidate judged once (`judge` is Parser::Impl::judge), reported in telemetry, and
 // the text of each block that is tool syntax marked for removal.
 template <typename Judge>
-Verdicts judge_blocks(const Judge& judge, std::vector<Block>& blocks, const Spans& block_spans, const Frame& f,
-                      Telemetry& tm) {
+Verdicts judge_blocks(const Judge& judge, std::string_view text, std::vector<Block>& blocks, const Spans& block_spans,
+                      const Frame& f, Telemetry& tm) {
     Verdicts v;
     const std::size_t fallback_count = count_fallbacks(blocks);
     detail::IdAssigner ids;
@@ -663,7 +731,9 @@ Verdicts judge_blocks(const Judge& judge, std::vector<Block>& blocks, const Span
                 v.accepted.emplace_back(std::move(call), tm.candidates.size());
                 block_has_call = true;
             } else {
-                tm.rejected.push_back({c.name, c.grammar, rep.reason});
+                tm.rejected.push_back({c.name, c.grammar, rep.reason, c.begin, c.end,
+                                       std::string(text.substr(std::min(c.begin, text.size()),
+                                                               std::min(c.end, text.size()) - std::min(c.begin, text.size())))});
                 if (judged.format_fault && !v.first_failure) {
                     v.first_failure = tm.candidates.size();
                     v.first_failure_offset = c.problem.empty() ? c.begin : c.problem_offset;
@@ -701,12 +771,21 @@ Verdicts judge_blocks(const Judge& judge, std::vector<Block>& blocks, const Span
 }
 
 // The telemetry's summary fields, and the accepted calls into the result.
-void summarise(const std::vector<Block>& blocks, const Limits& limits, Verdicts& v, Result& result) {
+void summarise(std::string_view text, const std::vector<Block>& blocks, const Limits& limits, Verdicts& v,
+               Result& result) {
     Telemetry& tm = result.telemetry;
     tm.candidate_count = v.seen;
     if (v.seen > limits.max_candidates) {
+        // Where the candidates not judged stand: the blocks that held them (their own
+        // spans were not kept, by design).
+        std::size_t begin = text.size(), end = 0;
+        for (const auto& b : blocks)
+            if (b.dropped > 0) begin = std::min(begin, b.begin), end = std::max(end, b.end);
+        if (begin > end) begin = end = 0;
+        end = std::min(end, text.size());
         tm.rejected.push_back({"", "", "candidate limit of " + std::to_string(limits.max_candidates) + " reached: " +
-                                           std::to_string(v.seen - limits.max_candidates) + " more candidates not judged"});
+                                           std::to_string(v.seen - limits.max_candidates) + " more candidates not judged",
+                               begin, end, std::string(text.substr(begin, end - begin))});
     }
     // A block that only frames content (no candidate) is message layout, not tool syntax.
     tm.saw_tool_syntax = std::any_of(blocks.begin(), blocks.end(), [](const Block& b) {
@@ -816,14 +895,17 @@ Result Parser::Impl::parse(std::string_view text) const {
         blocks = scan(ctx, grammars, Role::fallback, role_markers[1], f.limit, f.answer_begin, f.answer_end, f.intent);
     mask_calls_in_reasoning(ctx, f, blocks);
     if (settings.reasoning_ends_at_call) end_reasoning_at_calls(text, f, blocks);
-    const Spans block_spans = place_blocks(text, f, blocks);
+    std::vector<std::string> markers;
+    const bool primary = blocks.empty() || blocks.front().role == Role::primary;
+    for (const auto& m : role_markers[primary ? 0 : 1]) markers.push_back(m.text);
+    const Spans block_spans = place_blocks(text, f, markers, blocks);
 
     // Phase two, then the result written from its verdicts.
     const auto judge_one = [this](Candidate& c, bool intent_shown, std::size_t fallback_count) {
         return judge(c, intent_shown, fallback_count);
     };
-    Verdicts v = judge_blocks(judge_one, blocks, block_spans, f, result.telemetry);
-    summarise(blocks, settings.limits, v, result);
+    Verdicts v = judge_blocks(judge_one, text, blocks, block_spans, f, result.telemetry);
+    summarise(text, blocks, settings.limits, v, result);
     assemble_text(ctx, settings, f, v, result);
     attach_format_error(*first_grammar, settings, tools, text, v, result);
     return result;

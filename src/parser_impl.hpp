@@ -175,6 +175,13 @@ private:
 // Types text-valued arguments (XML-style parameters) from the tool's schema. False when a
 // value was nested deeper than max_depth (the candidate is then rejected with that limit).
 bool type_text_arguments(Candidate& c, const json* schema, std::size_t max_depth);
+// The key of arguments that are one object under a name call objects use for their
+// arguments (`arguments`, `parameters`, `params`, `args`, `input`, and XML's `param` and
+// `parameter` elements) which the tool's schema
+// does not declare: a wrapper written once too many (DeepSeek V4's `<｜DSML｜parameter
+// name="arguments" …>`), unwrapped or refused in phase two. Null otherwise; with no
+// schema, any such key counts.
+const std::string* wrapper_key(const json& arguments, const json* schema);
 // Joins a piece of content to what came before it: the whitespace at the cut becomes the
 // strongest break on either side (blank line, newline, space), never both added.
 void append_piece(std::string& out, std::string_view piece);

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <iterator>
 
 #include "json_writer.hpp"
 #include "parser_impl.hpp"
@@ -33,6 +34,20 @@ std::size_t find_ci(std::string_view hay, std::string_view needle) {
         if (i == at_lower) at_lower = next(lower, i + 1);
         else at_upper = next(upper, i + 1);
     }
+}
+
+const std::string* wrapper_key(const json& arguments, const json* schema) {
+    if (!arguments.is_object() || arguments.size() != 1) return nullptr;
+    const std::string& key = arguments.begin().key();
+    // The call objects' arguments keys (`input` is Anthropic's), and the elements XML
+    // writes the arguments in (`<param>{…}</param>`).
+    static constexpr std::string_view wrappers[] = {"arguments", "parameters", "params", "args",
+                                                    "input",     "param",      "parameter"};
+    if (std::find(std::begin(wrappers), std::end(wrappers), key) == std::end(wrappers)) return nullptr;
+    if (schema && schema->is_object())
+        if (auto props = schema->find("properties"); props != schema->end() && props->is_object() && props->contains(key))
+            return nullptr;
+    return &key;
 }
 
 bool type_text_arguments(Candidate& c, const json* schema, std::size_t max_depth) {

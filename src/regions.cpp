@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <iterator>
+#include <optional>
 
 #include "ascii.hpp"
 
@@ -212,20 +213,71 @@ constexpr LeadIn lead_ins[] = {
     {"उदाहरण", true},
 };
 
-// The lead-ins by their first byte, so a lead is read in one pass: a byte that starts no
+// Sentences that disown the example they follow (disowned_after_fence): it only showed the
+// format, it is not a real call. Lower case, matched as the lead-ins are. Each says so
+// outright: a sentence that merely follows a call ("Done.", "I'll wait for the result")
+// must never match, since a match refuses the call.
+constexpr LeadIn disowners[] = {
+    // English
+    {"not a real call", true}, {"not an actual call", true}, {"not a real tool call", true},
+    {"not an actual tool call", true}, {"not a real function call", true}, {"not a real invocation", true},
+    {"only shows the format", true}, {"just shows the format", true}, {"only to show the format", true},
+    {"just to show the format", true}, {"only an example", true}, {"just an example", true},
+    {"merely an example", true}, {"for illustration only", true}, {"for illustration purposes", true},
+    {"illustrative only", true}, {"was not actually called", true}, {"is not actually called", true},
+    // Chinese (simplified and traditional)
+    {"展示格式", true}, {"演示格式", true}, {"不是真实调用", true}, {"不是真實調用", true}, {"不是真正的调用", true},
+    {"不是真正的調用", true}, {"并非真实调用", true}, {"並非真實調用", true}, {"非真实调用", true}, {"非真實調用", true},
+    {"不是实际调用", true}, {"不是實際調用", true}, {"仅为示例", true}, {"僅為示例", true}, {"只是示例", true},
+    {"只是一个示例", true}, {"只是一個示例", true}, {"只是例子", true}, {"只是举例", true}, {"只是舉例", true},
+    // Spanish
+    {"no es una llamada real", true}, {"solo es un ejemplo", true}, {"sólo es un ejemplo", true},
+    {"es solo un ejemplo", true}, {"es sólo un ejemplo", true}, {"solo muestra el formato", true},
+    {"sólo muestra el formato", true},
+    // French
+    {"pas un appel réel", true}, {"pas un vrai appel", true}, {"qu'un exemple", true}, {"juste un exemple", true},
+    {"seulement un exemple", true}, {"montre seulement le format", true}, {"montre juste le format", true},
+    // German
+    {"kein echter aufruf", true}, {"kein tatsächlicher aufruf", true}, {"nur ein beispiel", true},
+    {"zeigt nur das format", true}, {"nur zur veranschaulichung", true},
+    // Japanese
+    {"実際の呼び出しではありません", true}, {"実際の呼び出しではない", true}, {"形式を示すだけ", true},
+    {"形式を示したもの", true}, {"あくまで例", true}, {"単なる例", true},
+    // Portuguese
+    {"não é uma chamada real", true}, {"apenas um exemplo", true}, {"só um exemplo", true},
+    {"mostra apenas o formato", true},
+    // Russian and Ukrainian
+    {"не настоящий вызов", true}, {"не реальный вызов", true}, {"просто пример", true}, {"лишь пример", true},
+    {"только пример", true}, {"лише приклад", true}, {"не справжній виклик", true},
+    // Korean
+    {"실제 호출이 아닙니다", true}, {"실제 호출이 아님", true}, {"예시일 뿐", true}, {"형식만 보여", true},
+    // Italian, Dutch, Polish, Turkish, Vietnamese, Indonesian, Arabic, Hindi
+    {"non è una chiamata reale", true}, {"non è una vera chiamata", true}, {"solo un esempio", true},
+    {"geen echte aanroep", true}, {"slechts een voorbeeld", true}, {"alleen een voorbeeld", true},
+    {"nie jest prawdziwym wywołaniem", true}, {"tylko przykład", true},
+    {"gerçek bir çağrı değil", true}, {"sadece bir örnek", true}, {"yalnızca bir örnek", true},
+    {"không phải lệnh gọi thật", true}, {"không phải là lệnh gọi thực", true}, {"chỉ là ví dụ", true},
+    {"bukan panggilan sebenarnya", true}, {"hanya contoh", true},
+    {"ليس استدعاء حقيقي", true}, {"مجرد مثال", true},
+    {"वास्तविक कॉल नहीं", true}, {"केवल एक उदाहरण", true}, {"सिर्फ एक उदाहरण", true},
+};
+
+// A phrase table by first byte, so a text is read in one pass: a byte that starts no
 // phrase (most of them) costs one table look-up.
-struct LeadInIndex {
+template <std::size_t N>
+struct PhraseIndex {
+    const LeadIn* phrases;
     std::array<std::uint8_t, 256> first{};  // 1 + the first phrase with this first byte, or 0
-    std::array<std::uint8_t, std::size(lead_ins)> next{};  // 1 + the next phrase with the same first byte, or 0
-    LeadInIndex() {
-        for (std::size_t i = std::size(lead_ins); i-- > 0;) {
-            const auto b = static_cast<unsigned char>(lead_ins[i].text[0]);
+    std::array<std::uint8_t, N> next{};     // 1 + the next phrase with the same first byte, or 0
+    explicit PhraseIndex(const LeadIn (&table)[N]) : phrases(table) {
+        static_assert(N < 255);
+        for (std::size_t i = N; i-- > 0;) {
+            const auto b = static_cast<unsigned char>(table[i].text[0]);
             next[i] = first[b];
             first[b] = static_cast<std::uint8_t>(i + 1);
         }
     }
 };
-static_assert(std::size(lead_ins) < 255);
 
 bool ascii_alnum(char c) { return is_alpha(c) || is_digit(c); }
 
@@ -265,13 +317,13 @@ struct LeadInFound {
     std::size_t strong_end = 0;  // where the last strong phrase ends in the lead
 };
 
-// The lead-ins in `lead` (folded already).
-LeadInFound find_lead_ins(std::string_view lead) {
-    static const LeadInIndex index;
+// The phrases of `index` in `lead` (folded already).
+template <std::size_t N>
+LeadInFound find_phrases(const PhraseIndex<N>& index, std::string_view lead) {
     LeadInFound found;
     for (std::size_t i = 0; i < lead.size(); ++i) {
         for (std::size_t k = index.first[static_cast<unsigned char>(lead[i])]; k != 0; k = index.next[k - 1]) {
-            const LeadIn& p = lead_ins[k - 1];
+            const LeadIn& p = index.phrases[k - 1];
             // The second byte first: phrases of many languages share a first byte, and a
             // call's window is read before every call, so a library compare per phrase and
             // byte was most of a call-dense parse.
@@ -287,6 +339,12 @@ LeadInFound find_lead_ins(std::string_view lead) {
         }
     }
     return found;
+}
+
+// The lead-ins in `lead` (folded already).
+LeadInFound find_lead_ins(std::string_view lead) {
+    static const PhraseIndex index(lead_ins);
+    return find_phrases(index, lead);
 }
 
 bool blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
@@ -315,6 +373,33 @@ bool ends_introducing(std::string_view line, const LeadInFound& found) {
 }
 
 }  // namespace
+
+std::optional<bool> disowned_after_fence(std::string_view text, const Region& f, const std::vector<std::string>& markers,
+                                         bool at_end) {
+    std::array<bool, 256> first{};
+    for (const auto& m : markers)
+        if (!m.empty()) first[static_cast<unsigned char>(m[0])] = true;
+    auto marker_at = [&](std::size_t i) {
+        if (!first[static_cast<unsigned char>(text[i])]) return false;
+        for (const auto& m : markers)
+            if (!m.empty() && text.compare(i, m.size(), m) == 0) return true;
+        return false;
+    };
+    if (!f.closed || f.outer_end > text.size()) return at_end ? std::optional<bool>(false) : std::nullopt;
+    // Blank lines skipped (the paragraph after the fence, as the lead-in is the one before
+    // it), then one line; both within the window, so a stream's look costs a constant.
+    std::size_t pos = f.outer_end;
+    const std::size_t stop = std::min(text.size(), pos + window_size);
+    while (pos < stop && blank(text[pos])) ++pos;
+    if (pos == text.size()) return at_end ? std::optional<bool>(false) : std::nullopt;
+    if (pos == stop) return false;  // a window of blanks: nothing right after the fence
+    std::size_t end = pos;
+    while (end < stop && text[end] != '\n' && !marker_at(end)) ++end;
+    if (end == text.size() && !at_end) return std::nullopt;  // the line may go on
+    static const PhraseIndex index(disowners);
+    char folded[window_size];
+    return find_phrases(index, fold(text.substr(pos, end - pos), folded)).strong;
+}
 
 bool introduced_as_example(std::string_view text, std::size_t pos, const std::vector<Region>& fences,
                            std::size_t floor) {

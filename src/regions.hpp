@@ -9,7 +9,10 @@
 // but blanks after it, closes it; a fence never closed runs to the end.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -93,6 +96,19 @@ private:
 // string) are not prose leading to this call. (Every call of a fence has the fence's.)
 bool introduced_as_example(std::string_view text, std::size_t pos, const std::vector<Region>& fences,
                            std::size_t floor = 0);
+
+// Whether the paragraph right after the closed fence `f` disowns the call it holds: "这里只是
+// 展示格式，不是真实调用。" ("this only shows the format, not a real call"), "just an example",
+// "not a real call" and the like, in the languages of the lead-ins (the table in
+// regions.cpp). Read is the first line after the fence's closing line (blank lines
+// skipped), up to the first of `markers` (where tool syntax begins: the next call is not
+// prose about this one), at most a bounded window. Fenced calls only: a fence shows
+// a snippet on display, and what closes the display is part of it; an unfenced call is
+// sent once its closer stands, so only what comes before it may make it an example.
+// nullopt while the text so far does not decide it (a stream waits); `at_end`: the text
+// is the whole output, so it always decides.
+std::optional<bool> disowned_after_fence(std::string_view text, const Region& f, const std::vector<std::string>& markers,
+                                         bool at_end);
 
 // True when the fence `f` holds nothing but the block [begin, end) (and blanks or
 // backticks after it): the fence only wraps tool syntax and goes with it.

@@ -68,7 +68,9 @@ json to_json(Result&& r) {
         schema_validation.push_back(std::move(v));
     }
     json rejected = json::array();
-    for (const auto& x : t.rejected) rejected.push_back({{"name", x.name}, {"grammar", x.grammar}, {"reason", x.reason}});
+    for (const auto& x : t.rejected)
+        rejected.push_back(
+            {{"name", x.name}, {"grammar", x.grammar}, {"reason", x.reason}, {"span", {x.begin, x.end}}, {"text", x.text}});
     json telemetry = {
         {"parse_mode", t.parse_mode},
         {"grammar", t.grammar},

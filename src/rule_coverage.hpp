@@ -12,7 +12,7 @@
 //  - by run: a reader that runs a rule again at the same place (json_block's retry without
 //    skipping) replaces the first attempt's counts, so only the path taken counts;
 //  - by branch: besides each rule, the edge from its nearest named parent is counted
-//    ("qwen3_coder::block>qwen3_coder::function" is a function written without its
+//    ("qwen3_coder::block>qwen3_coder::unwrapped" is a function written without its
 //    <tool_call> wrapper), as PEGTL's coverage_entry::branches does.
 // Rule events outside a read (phase two decoding a JSON-string argument) are not counted.
 //

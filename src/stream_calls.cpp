@@ -51,8 +51,14 @@ std::optional<bool> StreamParser::Impl::wraps(const detail::Region& f, const Blo
 void StreamParser::Impl::judge_settled() {
     while (!settled.empty()) {
         Block& b = settled.front();
-        const Place pl = place_of(b.begin);
+        Place pl = place_of(b.begin);
         if (!pl.known) return;
+        // A fenced call waits for the paragraph after its fence, which may disown it.
+        if (pl.fence && !pl.example && !pl.reasoning) {
+            const std::optional<bool> disowned = detail::disowned_after_fence(buf, *pl.fence, marker_texts, finished);
+            if (!disowned) return;
+            pl.example = *disowned;
+        }
         std::pair<std::size_t, std::size_t> span{b.begin, b.end};
         if (pl.fence && !pl.example) {
             const std::optional<bool> w = wraps(*pl.fence, b);
@@ -205,6 +211,8 @@ bool StreamParser::Impl::provisional(Block& b, bool through_string) {
     if (!c.arguments_valid_utf8) detail::make_valid_utf8(c.arguments, &merged_key);
     if (!merged_key.empty()) return false;
     if (c.arguments_are_text && !detail::type_text_arguments(c, schema, s.limits.max_depth)) return false;
+    // Arguments under a wrapper key are unwrapped or refused by the judge, as a whole.
+    if (detail::wrapper_key(c.arguments, schema)) return false;
     if (!open) {
         open = Open{b.begin, ids.next(c.id), name, ""};
         events.push_back(call_event(StreamEvent::Kind::call_begin, open->id, open->name));

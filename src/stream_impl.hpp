@@ -196,6 +196,7 @@ struct StreamParser::Impl {
     using Marker = detail::MarkerUse;  // the primary grammars' (parser_impl.hpp's role_markers[0])
     std::vector<Marker> markers;
     std::array<bool, 256> first{};
+    std::vector<std::string> marker_texts;  // theirs (detail::disowned_after_fence)
     std::size_t scan = 0;
     std::size_t resume_marker = 0;  // at `scan`, markers before this one declined for good
     std::size_t next_try = 0;       // buffer size at which the waiting read is tried again
@@ -289,6 +290,7 @@ struct StreamParser::Impl {
         for (const auto& m : p.role_markers[0]) {
             first[static_cast<unsigned char>(m.text[0])] = true;
             markers.push_back(m);
+            marker_texts.push_back(m.text);
         }
         for (const auto& d : s.reasoning) {
             openers.push_back(d.open);

@@ -325,10 +325,15 @@ struct CandidateReport {
     std::string reason;                  // why it was rejected, empty when accepted
 };
 
+// A candidate (or a stretch of the input) that made no call, and why. Its span and the
+// text there are what the model wrote: a refused block leaves the content, so this is
+// where a client finds what to show (or send back) in its place.
 struct Rejection {
     std::string name;
     std::string grammar;
     std::string reason;
+    std::size_t begin = 0, end = 0;  // byte span in the input
+    std::string text;                // the input in that span
 };
 
 struct Telemetry {

@@ -32,7 +32,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     BracketState st;
     const RunResult r = run_rule_at<bk::call_list, bracket_action>(ctx, at, st);
     if (r.failed) {
-        const std::size_t end = broken_block_end(ctx.text().size(), r.failure);
+        const std::size_t end = broken_bare_end(ctx.text(), at, r.failure);
         return failed_block("bracket", at, end, r.failure, ctx.settings().limits.max_depth);
     }
     if (!r.matched) return std::nullopt;
@@ -43,7 +43,7 @@ std::optional<Block> read_whole(ScanContext& ctx, std::size_t begin, std::size_t
     BracketState st;
     const RunResult r = run_rule_at<bk::whole_output, bracket_action>(ctx, begin, st, end);
     if (r.failed) {
-        const std::size_t stop = broken_block_end(end, r.failure);
+        const std::size_t stop = broken_bare_end(ctx.text().substr(0, end), begin, r.failure);
         return failed_block("bracket", begin, stop, r.failure, ctx.settings().limits.max_depth);
     }
     if (!r.matched || st.calls.empty()) return std::nullopt;

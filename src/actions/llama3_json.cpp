@@ -66,7 +66,7 @@ std::optional<Block> read_builtin(ScanContext& ctx, std::size_t at) {
     PythonCallState st;
     const RunResult r = run_rule_at<lj::builtin, llama3_json_builtin_action>(ctx, at, st);
     if (r.failed)
-        return failed_block("llama3_json", at, broken_block_end(ctx.text().size(), r.failure), r.failure,
+        return failed_block("llama3_json", at, broken_bare_end(ctx.text(), at, r.failure), r.failure,
                             ctx.settings().limits.max_depth);
     if (!r.matched || st.calls.empty()) return std::nullopt;
     return python_call_block(st, "llama3_json", at, r.end);
@@ -112,8 +112,8 @@ std::optional<Block> read_block(ScanContext& ctx, std::size_t at, bool tagged_on
                 seen.find("\"function\"") == std::string_view::npos)
                 return std::nullopt;
         }
-        // A cut value runs to the end, anything else ends where it broke.
-        return failed_block("llama3_json", at, broken_block_end(text.size(), r.failure), r.failure,
+        // A cut value runs to the end, anything else where its brackets close.
+        return failed_block("llama3_json", at, broken_bare_end(text, at, r.failure), r.failure,
                             ctx.settings().limits.max_depth);
     }
     if (!r.matched || st.objects.empty()) return std::nullopt;

@@ -54,7 +54,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     MarkerState st;
     const RunResult r = run_rule_at<mk::block, marker_action>(ctx, at, st);
     if (r.failed) {
-        const std::size_t end = broken_block_end(ctx.text().size(), r.failure);
+        const std::size_t end = broken_bare_end(ctx.text(), at, r.failure);
         return failed_block("marker", at, end, r.failure, ctx.settings().limits.max_depth);
     }
     if (!r.matched || !st.has_payload) return std::nullopt;

@@ -48,8 +48,9 @@ std::optional<Block> read_with(ScanContext& ctx, std::size_t at) {
     PythonCallState st;
     const RunResult r = run_rule_at<Rule, pythonic_action>(ctx, at, st);
     if (r.failed) {
-        // A broken wrapper ends at its closer when one follows; a broken list where it broke.
-        std::size_t end = broken_block_end(ctx.text().size(), r.failure);
+        // A broken wrapper ends at its closer when one follows; a broken list where its
+        // brackets close.
+        std::size_t end = broken_bare_end(ctx.text(), at, r.failure);
         for (const auto& w : wrappers) {
             if (r.failure.kind == Failure::cut || ctx.text().compare(at, w.open.size(), w.open) != 0) continue;
             const std::size_t found = ctx.find(w.close, r.failure.offset);

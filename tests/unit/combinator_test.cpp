@@ -977,7 +977,8 @@ TEST_CASE("to_json: the documented keys, calls as {id, name, arguments}, error n
         INFO(j.dump(2));
         CHECK(j["calls"] == json::array());
         CHECK(j["telemetry"]["rejected"] ==
-              json::parse(R"([{"name": "nope", "grammar": "tag", "reason": "unknown tool \"nope\""}])"));
+              json::parse(R"([{"name": "nope", "grammar": "tag", "reason": "unknown tool \"nope\"", "span": [0, 56],
+                               "text": "[TOOL_CALL]{\"name\": \"nope\", \"arguments\": {}}[/TOOL_CALL]"}])"));
         const json& e = j["error"];
         REQUIRE(e.is_object());
         std::set<std::string> keys;

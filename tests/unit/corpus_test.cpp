@@ -3,7 +3,8 @@
 //
 // The expect file says which profile, tools and settings to use, then what must come out:
 // the calls exactly (ids included), and, where given, the content, the reasoning, a
-// subset of telemetry, the rejection reasons (by substring, count exact) and the error.
+// subset of telemetry, the rejection reasons (by substring, count exact), the rejections'
+// source texts (exact) and the error.
 // A folder with no case, or a .txt without its expectation, fails the suite.
 #include <algorithm>
 
@@ -67,6 +68,17 @@ TEST_CASE("golden corpus: each model output parses to its expected result", "[co
                     const std::string part = want["rejected_reasons"][i];
                     CAPTURE(reason, part);
                     CHECK(reason.find(part) != std::string::npos);
+                }
+            }
+            // Each rejection's source text, exactly, in order (what a client shows in place
+            // of a refused call).
+            if (want.contains("rejected_texts")) {
+                const json& rejected = got["telemetry"]["rejected"];
+                REQUIRE(rejected.size() == want["rejected_texts"].size());
+                for (std::size_t i = 0; i < rejected.size(); ++i) {
+                    const std::size_t begin = rejected[i]["span"][0], end = rejected[i]["span"][1];
+                    CHECK(rejected[i]["text"] == want["rejected_texts"][i]);
+                    CHECK(end - begin == rejected[i]["text"].get<std::string>().size());
                 }
             }
             if (want.contains("error")) {

@@ -161,7 +161,7 @@ TEST_CASE("rule coverage: a grammar that declines a marker leaves no trace", "[c
     REQUIRE(t.count("qwen3_coder") == 1);
     CHECK(t.at("qwen3_coder").blocks == 1);
     CHECK(blocks_with(t.at("qwen3_coder"), "qwen3_coder::wrapped") == 1);
-    CHECK(blocks_with(t.at("qwen3_coder"), "qwen3_coder::block>qwen3_coder::function") == 0);
+    CHECK(blocks_with(t.at("qwen3_coder"), "qwen3_coder::block>qwen3_coder::unwrapped") == 0);
 }
 
 TEST_CASE("rule coverage: a reader's retry replaces its first attempt", "[coverage]") {
@@ -180,7 +180,7 @@ TEST_CASE("rule coverage: a reader's retry replaces its first attempt", "[covera
 TEST_CASE("rule coverage: branches name the parent, so a wrapper left out is visible", "[coverage]") {
     const auto t = tallies_of("qwen3_coder", "<function=search_web>\n<parameter=query>\nx\n</parameter>\n</function>");
     const auto& q = t.at("qwen3_coder");
-    CHECK(blocks_with(q, "qwen3_coder::block>qwen3_coder::function") == 1);
+    CHECK(blocks_with(q, "qwen3_coder::block>qwen3_coder::unwrapped") == 1);
     CHECK(blocks_with(q, "qwen3_coder::wrapped") == 0);
     CHECK(toolgram::detail::rule_key("toolgram::grammar::json_block::end<toolgram::grammar::literal<x>>") == "json_block::end");
     CHECK(toolgram::detail::rule_key("toolgram::grammar::literal_prefix_at_end<y>") == "literal_prefix_at_end");
@@ -283,7 +283,7 @@ TEST_CASE("coverage report: golden counts and accuracy on a fixed input", "[cove
                     {"params::call_cut_off", 1},
                     {"params::value_cut", 1},
                     {"qwen3_coder::parameter>qwen3_coder::parameter_close", 2},
-                    {"qwen3_coder::block>qwen3_coder::function", 2},
+                    {"qwen3_coder::block>qwen3_coder::unwrapped", 2},
                 });
 
     const cov::ModelRow& gamma = r.models[2];
