@@ -92,6 +92,9 @@ void configure_command_r(Settings& s) {
 }
 
 void configure_seed_oss(Settings& s) { add_reasoning(s, {"<seed:think>", "</seed:think>"}); }
+// Hy3's released checkpoint spells its reasoning tags with the suffix its tool tags carry
+// (llama.cpp's tencent-Hy3 template); the plain <think> is the defaults'.
+void configure_hy_v3(Settings& s) { add_reasoning(s, {"<think:opensource>", "</think:opensource>"}); }
 // MiniMax-M3 reasons in <mm:think>…</mm:think> (its template may open the block in the
 // prompt). Its namespace token stands before every tag; one outside a block (the engines'
 // readers leave a stray one in content) is framing, not the answer's.
@@ -354,8 +357,10 @@ const std::vector<ProfileRow>& family_rows() {
          {primary("lfm2_json")}},
         {"hy_v3", "Tencent Hy3 (HY-V3), HY-V4",
          "<tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls>; "
-         "HY-V4: the same tags with a :opensource suffix, no <tool_sep>",
-         {primary("hy_v3")}},
+         "Hy3's and HY-V4's checkpoints: the same tags with a :opensource suffix (HY-V4: no <tool_sep>), a call "
+         "also alone, its arguments also one JSON object: <tool_call:opensource>NAME<tool_sep:opensource>{…}"
+         "<end_of_tool_call:opensource>; reasoning <think:opensource>",
+         {primary("hy_v3")}, configure_hy_v3},
         {"kimi_k3", "Kimi K3",
          "<|open|>tools<|sep|><|open|>call tool=NAME index=N<|sep|><|open|>argument key=K type=T<|sep|>V"
          "<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>; reasoning in the think channel, the "

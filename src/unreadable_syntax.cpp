@@ -74,6 +74,8 @@ constexpr Row rows[] = {
     {"jamba", "<tool_calls>", "</tool_calls>"},
     {"hy_v3", "<tool_calls>", "</tool_calls>"},
     {"hy_v3", "<tool_calls:opensource>", "</tool_calls:opensource>"},
+    {"hy_v3", "<tool_call:opensource>", "</tool_call:opensource>"},
+    {"hy_v3", "<tool_call:opensource>", "<end_of_tool_call:opensource>"},
     {"muse_glimmer", "<atem:function_calls>", "</atem:function_calls>"},
     {"lfm2_json", "<|tool_call_start|>", "<|tool_call_end|>"},
     {"nemotron", "<TOOLCALL>", "</TOOLCALL>"},
