@@ -75,6 +75,7 @@ const std::vector<Variant>& variant_table() {
         {"hy_v3::v4_section", E::success, "<tool_calls:opensource> section (HY-V4)"},
         {"hy_v3::block>hy_v3::v4_call", E::success, "<tool_call:opensource> call without the section (Hy3 MLX)"},
         {"hy_v3::v4_json_arguments", E::success, "one JSON object after <tool_sep:opensource> in place of the pairs"},
+        {"gemma_call::keyword_arguments", E::success, "Gemma arguments in parentheses, (key: value) or (key=value)"},
         {"minimax_m3::element_close_missing", E::success, "element closer left out before the invoke's or block's tag (MiniMax-M3)"},
         {"minimax_m3::tag_gap", E::success, "blanks between ]<]minimax[>[ and its tag (MiniMax-M3)"},
         {"inkling::header", E::success, "<|message_model|>NAME header before the call (Inkling)"},

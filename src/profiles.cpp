@@ -335,8 +335,12 @@ const std::vector<ProfileRow>& family_rows() {
          {primary("xlam")}, nullptr, false},
         {"apertus", "Apertus", "<|tools_prefix|>[{\"NAME\": {…}}]<|tools_suffix|>", {primary("apertus")},
          configure_apertus},
-        {"gemma4", "Gemma 4", "<|tool_call>call:NAME{key:<|\"|>text<|\"|>,n:3}<tool_call|>", {primary("gemma4")},
-         configure_gemma4},
+        {"gemma4", "Gemma 4",
+         "<|tool_call>call:NAME{key:<|\"|>text<|\"|>,n:3}<tool_call|>, arguments also (key: value, …); "
+         "stripped by the engine, call:NAME{key:text} ending the output (a gated fallback)",
+         // The stripped form has no token of its own: auto, which runs only a distinctive
+         // row's primaries, never reads it.
+         {primary("gemma4"), fallback("gemma4_stripped")}, configure_gemma4},
         {"functiongemma", "FunctionGemma", "<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>",
          {primary("functiongemma")}, configure_functiongemma},
         {"gigachat", "GigaChat 3, GigaChat 3.1",
