@@ -70,6 +70,7 @@ const std::vector<ProfileAlias>& profile_aliases() {
         {"vLLM", "solar_open2", "solar_open", "Upstage Solar Open 2"},
         {"vLLM", "step3", "step3", "Step-3"},
         {"vLLM", "step3p5", "qwen3_coder", "Step 3.5 Flash, Step 3.7"},
+        {"vLLM", "step_audio_2", "step_audio_2", "Step-Audio 2 (<tool_call>function\\nNAME\\n{…}</tool_call>)"},
         {"vLLM", "xlam", "xlam", "xLAM"},
         // SGLang, --tool-call-parser
         {"SGLang", "apertus2509", "apertus", "Apertus"},
@@ -113,6 +114,7 @@ const std::vector<ProfileAlias>& profile_aliases() {
         {"SGLang", "spark25", "glm45", "Spark 2.5"},
         {"SGLang", "step3", "step3", "Step-3"},
         {"SGLang", "step3p5", "qwen3_coder", "Step 3.5 Flash"},
+        {"SGLang", "step_audio_2", "step_audio_2", "Step-Audio 2 (a pull request's detector)"},
         {"SGLang", "trinity", "hermes", "Trinity"},
         // llama.cpp: the chat format it names in its log (the template decides it)
         {"llama.cpp", "Apertus", "apertus", "Apertus"},
