@@ -39,6 +39,7 @@ extern const GrammarDef xlam_grammar;
 extern const GrammarDef apertus_grammar;
 extern const GrammarDef gemma4_grammar;
 extern const GrammarDef gemma4_stripped_grammar;
+extern const GrammarDef hyperclovax_seed_think_grammar;
 extern const GrammarDef functiongemma_grammar;
 extern const GrammarDef longcat_grammar;
 extern const GrammarDef granite_grammar;
@@ -103,6 +104,7 @@ const std::vector<const GrammarDef*>& compiled_grammars() {
         &apertus_grammar,
         &gemma4_grammar,
         &gemma4_stripped_grammar,
+        &hyperclovax_seed_think_grammar,
         &functiongemma_grammar,
         &longcat_grammar,
         &granite_grammar,
@@ -171,6 +173,7 @@ std::vector<std::string> grammar_source_files(std::string_view name) {
         {"pythonic_tagged", "pythonic"},
         {"functionary_v32_marked", "functionary_v32"},
         {"gemma4_stripped", "gemma4"},
+        {"hyperclovax_seed_think", "glm45"},
     };
     std::string family(name);
     for (const auto& [variant, files] : written_in)

@@ -40,6 +40,8 @@ const std::vector<ProfileAlias>& profile_aliases() {
         {"vLLM", "hunyuan_a13b", "jamba", "Hunyuan-A13B (<tool_calls>[…]</tool_calls>)"},
         {"vLLM", "hy_v3", "hy_v3", "Tencent Hy3 / HY-V3"},
         {"vLLM", "hy_v4", "hy_v3", "Tencent HY-V4 (Hy3's tags with the :opensource suffix)"},
+        {"vLLM", "hyperclovax_seed_think", "hyperclovax_seed_think",
+         "HyperCLOVA X SEED Think 32B (GLM's syntax, values JSON; pull request #42366)"},
         {"vLLM", "inkling", "inkling", "Inkling"},
         {"vLLM", "internlm", "internlm", "InternLM 2.5"},
         {"vLLM", "jamba", "jamba", "Jamba 1.5"},

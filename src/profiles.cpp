@@ -92,6 +92,9 @@ void configure_command_r(Settings& s) {
 }
 
 void configure_seed_oss(Settings& s) { add_reasoning(s, {"<seed:think>", "</seed:think>"}); }
+// HyperCLOVA X SEED Think ends its turn with <|im_end|> (vLLM's parser keeps it out of the
+// content); its own profile's only, since auto reads other models' text too.
+void configure_hyperclovax_own(Settings& s) { add_content_marker(s, "<|im_end|>"); }
 // Hy3's released checkpoint spells its reasoning tags with the suffix its tool tags carry
 // (llama.cpp's tencent-Hy3 template); the plain <think> is the defaults'.
 void configure_hy_v3(Settings& s) { add_reasoning(s, {"<think:opensource>", "</think:opensource>"}); }
@@ -365,6 +368,12 @@ const std::vector<ProfileRow>& family_rows() {
          "also alone, its arguments also one JSON object: <tool_call:opensource>NAME<tool_sep:opensource>{…}"
          "<end_of_tool_call:opensource>; reasoning <think:opensource>",
          {primary("hy_v3")}, configure_hy_v3},
+        // GLM's syntax exactly, each value JSON: no marker of its own, so auto reads it with
+        // glm45 (values kept as written, quotes and all); the profile decodes them.
+        {"hyperclovax_seed_think", "HyperCLOVA X SEED Think 32B",
+         "<tool_call>NAME<arg_key>K</arg_key><arg_value>\"V\"</arg_value></tool_call>: GLM's syntax, every value JSON "
+         "(a value that is no JSON is its text); reasoning <think>",
+         {primary("hyperclovax_seed_think")}, nullptr, false, {primary("glm45")}, configure_hyperclovax_own},
         {"kimi_k3", "Kimi K3",
          "<|open|>tools<|sep|><|open|>call tool=NAME index=N<|sep|><|open|>argument key=K type=T<|sep|>V"
          "<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>; reasoning in the think channel, the "

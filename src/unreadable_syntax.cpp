@@ -37,6 +37,7 @@ constexpr Row rows[] = {
     {"qwen3_coder", "<tool_call>", "</tool_call>"},
     {"seed_oss", "<seed:tool_call>", "</seed:tool_call>"},
     {"glm45", "<tool_call>", "</tool_call>"},
+    {"hyperclovax_seed_think", "<tool_call>", "</tool_call>"},
     {"minimax_m2", "<minimax:tool_call>", "</minimax:tool_call>"},
     {"minimax_m3", "]<]minimax[>[<tool_call>", "]<]minimax[>[</tool_call>"},
     {"step3", "<｜tool_calls_begin｜>", "<｜tool_calls_end｜>"},
