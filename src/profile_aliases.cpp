@@ -66,6 +66,7 @@ const std::vector<ProfileAlias>& profile_aliases() {
         {"vLLM", "phi4_mini_json", "functools", "Phi-4-mini"},
         {"vLLM", "poolside_v1", "glm45", "Poolside Laguna"},
         {"vLLM", "pythonic", "pythonic", "Llama 3.2, ToolACE"},
+        {"vLLM", "qwen2_5_coder", "qwen2_5_coder", "Qwen2.5-Coder (<tools>{…}</tools>; pull request #32931)"},
         {"vLLM", "qwen3_coder", "qwen3_coder", "Qwen3-Coder, Qwen3.5, Qwen3.6"},
         {"vLLM", "qwen3_xml", "qwen3_coder", "Qwen3-Coder, Qwen3.5, Qwen3.6"},
         {"vLLM", "seed_oss", "seed_oss", "Seed-OSS"},
@@ -73,6 +74,7 @@ const std::vector<ProfileAlias>& profile_aliases() {
         {"vLLM", "step3", "step3", "Step-3"},
         {"vLLM", "step3p5", "qwen3_coder", "Step 3.5 Flash, Step 3.7"},
         {"vLLM", "step_audio_2", "step_audio_2", "Step-Audio 2 (<tool_call>function\\nNAME\\n{…}</tool_call>)"},
+        {"vLLM", "telechat4", "telechat4", "TeleChat4, XingChen4 (<tool_call>NAME<param_key>K</param_key>…)"},
         {"vLLM", "xlam", "xlam", "xLAM"},
         // SGLang, --tool-call-parser
         {"SGLang", "apertus2509", "apertus", "Apertus"},
