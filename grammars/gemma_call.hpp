@@ -15,6 +15,13 @@
 // healing at the end of output and the depth guard are the lenient value grammar's, so a
 // value cut by the end of output is refused and one missing only closers heals. Once
 // `call:` is seen the call commits: malformed text after it raises at its byte.
+//
+// Gemma 4 also writes its arguments in parentheses, Python's way, with `:` or `=` after
+// each key (hermes-agent#7457: `call:search(query: "blockchain news")`; quartermaster's
+// tests: `call:list_orders(status='active')`): the same members, read as the braces' are.
+// A dialect may name `bare_text`, a value written with no quotes at all: what an engine
+// leaves when it strips the quote tokens with the other special tokens (openclaude#380:
+// `call:write_file{content:hello,path:a.txt}`). It is text, typed from the schema later.
 #pragma once
 
 #include <tao/pegtl.hpp>
@@ -48,7 +55,17 @@ struct quoted_key : quoted_string<D> {};
 template <typename D>
 struct key : sor<quoted_key<D>, lenient::key_string, bare_key> {};
 
-// Values.
+// Values. A dialect's unquoted text, if it has one, is tried first: there `3` and `true`
+// are text too, since the quotes that told them apart are gone.
+template <typename D>
+struct bare_text_of {
+    using type = failure;
+};
+template <typename D>
+    requires requires { typename D::bare_text; }
+struct bare_text_of<D> {
+    using type = typename D::bare_text;
+};
 template <typename D>
 struct value;
 template <typename D>
@@ -62,13 +79,34 @@ struct array_body : seq<ws, until<lenient::array_end, must<value<D>>, ws, must<l
 template <typename D>
 struct array : seq<lenient::array_open, lenient::depth_limited<array_body<D>>> {};
 template <typename D>
-struct value : sor<string_value<D>, lenient::string_value, lenient::number, object<D>, array<D>, lenient::literal> {};
+struct value : sor<typename bare_text_of<D>::type, string_value<D>, lenient::string_value, lenient::number, object<D>,
+                   array<D>, lenient::literal> {};
+
+// Unquoted text: up to the next separator or bracket (a value holding one is not read:
+// `hello, world` leaves ` world` where a key must stand, and the call is refused). A value
+// that opens with a quote is a quoted string's.
+template <typename Quote>
+struct bare_text : seq<not_at<sor<Quote, one<'"', '\''>>>, plus<not_one<',', '{', '}', '[', ']', '(', ')'>>> {};
+
+// Arguments in parentheses: `(key: value, …)` or `(key=value, …)`.
+struct keyword_separator : one<':', '='> {};
+template <typename D>
+struct keyword_member : seq<key<D>, ws, must<keyword_separator>, ws, must<value<D>>> {};
+struct keyword_member_end : sor<lenient::trailing_comma, seq<lenient::value_separator, ws>, at<one<')'>>, at<eof>,
+                                lenient::block_closer_ahead> {};
+struct keywords_open : one<'('> {};
+struct keywords_close : one<')'> {};
+struct keywords_end : sor<keywords_close, lenient::healed_end, lenient::closed_at_block_end> {};
+template <typename D>
+struct keywords_body : seq<ws, until<keywords_end, must<keyword_member<D>>, ws, must<keyword_member_end>>> {};
+template <typename D>
+struct keyword_arguments : seq<keywords_open, lenient::depth_limited<keywords_body<D>>> {};
 
 // Calls.
 struct call_keyword : str<"call:"> {};
 struct function_name : plus<sor<alnum, one<'_', '-', '.'>>> {};
 template <typename D>
-struct arguments : object<D> {};
+struct arguments : sor<object<D>, keyword_arguments<D>> {};
 template <typename D>
 struct call : seq<call_keyword, must<function_name>, ws, must<arguments<D>>> {};
 struct calls_open : success {};
@@ -85,6 +123,13 @@ struct block_start : sor<at<call_keyword>, json_instead_of_call> {};
 template <typename Open, typename D>
 struct block : seq<Open, ws, block_start, calls<D>, ws, json_block::end<typename D::close>> {};
 
+// Calls with their tokens stripped (no opener, no closer, no quotes): only where `call:`,
+// a name and its arguments' bracket stand, and only as the rest of the output, so that a
+// call shown mid-prose is no call. The reader's caller decides what may precede it.
+struct stripped_start : at<call_keyword, function_name, ws, one<'{', '('>> {};
+template <typename D>
+struct stripped_block : seq<stripped_start, calls<D>, ws, eof> {};
+
 }  // namespace toolgram::grammar::gemma_call
 
 namespace toolgram::grammar::errors {
@@ -97,7 +142,13 @@ inline constexpr const char* message<gemma_call::member<D>> = "key expected";
 template <typename D>
 inline constexpr const char* message<gemma_call::value<D>> = "value expected";
 template <typename D>
-inline constexpr const char* message<gemma_call::arguments<D>> = "'{' expected after the function name";
+inline constexpr const char* message<gemma_call::arguments<D>> = "'{' or '(' expected after the function name";
+template <typename D>
+inline constexpr const char* message<gemma_call::keyword_member<D>> = "key expected";
+template <>
+inline constexpr const char* message<gemma_call::keyword_separator> = "':' or '=' expected after the key";
+template <>
+inline constexpr const char* message<gemma_call::keyword_member_end> = "',' or ')' expected";
 template <>
 inline constexpr const char* message<gemma_call::function_name> = "function name expected after call:";
 template <>

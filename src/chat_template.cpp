@@ -194,6 +194,13 @@ const std::vector<Signature>& signatures() {
          {"<tool_calls>", "<tool_sep>", "<arg_key>"},
          {},
          {{"vLLM", "hy_v3"}, {"vLLM", "hy_v4"}, {"SGLang", "hunyuan"}}},
+        // Hy3's released template (llama.cpp's tencent-Hy3) writes no tag literally: each is
+        // formatted with the checkpoint's suffix, '<tool_call{}>'.format(':opensource').
+        {"hy_v3", "Tencent Hy3 (released template): <tool_calls:opensource><tool_call:opensource>NAME"
+         "<tool_sep:opensource><arg_key:opensource>K…, the tags written '<…{}>'.format(':opensource')",
+         {"<tool_calls{}>", "<tool_sep{}>", "<arg_key{}>"},
+         {},
+         {{"vLLM", "hy_v3"}, {"SGLang", "hunyuan"}}},
         // Muse Glimmer renders an earlier call as its own message to the tool:
         // '<|start|>assistant to=' + name + '<|message|>' then the ATEM block.
         {"muse_glimmer", "Muse Glimmer: <|start|>assistant to=NAME<|message|><atem:function_calls><atem:invoke name=…>",

@@ -37,6 +37,29 @@ struct gemma_call_action<gc::string_value<D>> {
     template <typename Input>
     static void apply(const Input&, JsonBlockState& st) { st.emit(json(std::move(st.scratch))); }
 };
+// Unquoted text (a stripped dialect's): what the value holds, less the blanks before the
+// separator that ends it.
+template <typename Quote>
+struct gemma_call_action<gc::bare_text<Quote>> {
+    template <typename Input>
+    static void apply(const Input& in, JsonBlockState& st) {
+        std::string_view text = in.string_view();
+        while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\n' || text.back() == '\r'))
+            text.remove_suffix(1);
+        st.emit(json(std::string(text)));
+    }
+};
+// Arguments in parentheses: an object, as braces make one.
+template <>
+struct gemma_call_action<gc::keywords_open> {
+    template <typename Input>
+    static void apply(const Input&, JsonBlockState& st) { st.open(json::object()); }
+};
+template <>
+struct gemma_call_action<gc::keywords_close> {
+    template <typename Input>
+    static void apply(const Input&, JsonBlockState& st) { st.close(); }
+};
 template <>
 struct gemma_call_action<gc::bare_key> {
     template <typename Input>

@@ -38,6 +38,8 @@ extern const GrammarDef pythonic_tagged_grammar;
 extern const GrammarDef xlam_grammar;
 extern const GrammarDef apertus_grammar;
 extern const GrammarDef gemma4_grammar;
+extern const GrammarDef gemma4_stripped_grammar;
+extern const GrammarDef hyperclovax_seed_think_grammar;
 extern const GrammarDef functiongemma_grammar;
 extern const GrammarDef longcat_grammar;
 extern const GrammarDef granite_grammar;
@@ -101,6 +103,8 @@ const std::vector<const GrammarDef*>& compiled_grammars() {
         &xlam_grammar,
         &apertus_grammar,
         &gemma4_grammar,
+        &gemma4_stripped_grammar,
+        &hyperclovax_seed_think_grammar,
         &functiongemma_grammar,
         &longcat_grammar,
         &granite_grammar,
@@ -168,6 +172,8 @@ std::vector<std::string> grammar_source_files(std::string_view name) {
         {"llama3_json_tagged", "llama3_json"},
         {"pythonic_tagged", "pythonic"},
         {"functionary_v32_marked", "functionary_v32"},
+        {"gemma4_stripped", "gemma4"},
+        {"hyperclovax_seed_think", "glm45"},
     };
     std::string family(name);
     for (const auto& [variant, files] : written_in)

@@ -94,6 +94,12 @@ void configure_command_r(Settings& s) {
 }
 
 void configure_seed_oss(Settings& s) { add_reasoning(s, {"<seed:think>", "</seed:think>"}); }
+// HyperCLOVA X SEED Think ends its turn with <|im_end|> (vLLM's parser keeps it out of the
+// content); its own profile's only, since auto reads other models' text too.
+void configure_hyperclovax_own(Settings& s) { add_content_marker(s, "<|im_end|>"); }
+// Hy3's released checkpoint spells its reasoning tags with the suffix its tool tags carry
+// (llama.cpp's tencent-Hy3 template); the plain <think> is the defaults'.
+void configure_hy_v3(Settings& s) { add_reasoning(s, {"<think:opensource>", "</think:opensource>"}); }
 // MiniMax-M3 reasons in <mm:think>…</mm:think> (its template may open the block in the
 // prompt). Its namespace token stands before every tag; one outside a block (the engines'
 // readers leave a stray one in content) is framing, not the answer's.
@@ -334,8 +340,12 @@ const std::vector<ProfileRow>& family_rows() {
          {primary("xlam")}, nullptr, false},
         {"apertus", "Apertus", "<|tools_prefix|>[{\"NAME\": {…}}]<|tools_suffix|>", {primary("apertus")},
          configure_apertus},
-        {"gemma4", "Gemma 4", "<|tool_call>call:NAME{key:<|\"|>text<|\"|>,n:3}<tool_call|>", {primary("gemma4")},
-         configure_gemma4},
+        {"gemma4", "Gemma 4",
+         "<|tool_call>call:NAME{key:<|\"|>text<|\"|>,n:3}<tool_call|>, arguments also (key: value, …); "
+         "stripped by the engine, call:NAME{key:text} ending the output (a gated fallback)",
+         // The stripped form has no token of its own: auto, which runs only a distinctive
+         // row's primaries, never reads it.
+         {primary("gemma4"), fallback("gemma4_stripped")}, configure_gemma4},
         {"functiongemma", "FunctionGemma", "<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>",
          {primary("functiongemma")}, configure_functiongemma},
         {"gigachat", "GigaChat 3, GigaChat 3.1",
@@ -356,8 +366,16 @@ const std::vector<ProfileRow>& family_rows() {
          {primary("lfm2_json")}},
         {"hy_v3", "Tencent Hy3 (HY-V3), HY-V4",
          "<tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls>; "
-         "HY-V4: the same tags with a :opensource suffix, no <tool_sep>",
-         {primary("hy_v3")}},
+         "Hy3's and HY-V4's checkpoints: the same tags with a :opensource suffix (HY-V4: no <tool_sep>), a call "
+         "also alone, its arguments also one JSON object: <tool_call:opensource>NAME<tool_sep:opensource>{…}"
+         "<end_of_tool_call:opensource>; reasoning <think:opensource>",
+         {primary("hy_v3")}, configure_hy_v3},
+        // GLM's syntax exactly, each value JSON: no marker of its own, so auto reads it with
+        // glm45 (values kept as written, quotes and all); the profile decodes them.
+        {"hyperclovax_seed_think", "HyperCLOVA X SEED Think 32B",
+         "<tool_call>NAME<arg_key>K</arg_key><arg_value>\"V\"</arg_value></tool_call>: GLM's syntax, every value JSON "
+         "(a value that is no JSON is its text); reasoning <think>",
+         {primary("hyperclovax_seed_think")}, nullptr, false, {primary("glm45")}, configure_hyperclovax_own},
         {"kimi_k3", "Kimi K3",
          "<|open|>tools<|sep|><|open|>call tool=NAME index=N<|sep|><|open|>argument key=K type=T<|sep|>V"
          "<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>; reasoning in the think channel, the "

@@ -1,4 +1,8 @@
-// Reader for the gemma4 family (grammars/gemma4.hpp), on the shared Gemma call reader.
+// Readers for the gemma4 family (grammars/gemma4.hpp), on the shared Gemma call reader:
+// gemma4, the calls between their tokens, and gemma4_stripped, the calls an engine left
+// with every special token stripped (the gemma4 profile's gated fallback).
+#include <cctype>
+
 #include "gemma4.hpp"
 #include "gemma_call_reader.hpp"
 #include "grammar_def.hpp"
@@ -26,12 +30,30 @@ std::string instruction(const Settings& s) {
            render({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}, {"N", 3}}}}, s);
 }
 
+// `call:` after a word's letters is the word's (`recall:`), not a call.
+std::vector<std::string> stripped_markers(const Settings&) { return {"call:"}; }
+
+std::optional<Block> read_stripped_at(ScanContext& ctx, std::size_t at) {
+    if (at > 0) {
+        const unsigned char before = static_cast<unsigned char>(ctx.text()[at - 1]);
+        if (std::isalnum(before) || before == '_') return std::nullopt;
+    }
+    return read_json_block<grammar::gemma4::stripped_block, gemma_call_action>(ctx, at, "gemma4_stripped", "", {},
+                                                                               read_gemma_payload);
+}
+
 }  // namespace
 }  // namespace gemma4_reader
 
 extern const GrammarDef gemma4_grammar{
     "gemma4", "<|tool_call>call:NAME{key:<|\"|>text<|\"|>,n:3}<tool_call|>",
     gemma4_reader::markers, gemma4_reader::read_at, nullptr, gemma4_reader::instruction, gemma4_reader::render,
+};
+// Renders and instructs as gemma4 does: a model is never asked to write the stripped form.
+extern const GrammarDef gemma4_stripped_grammar{
+    "gemma4_stripped", "call:NAME{key:text,n:3} with Gemma 4's tokens stripped by the engine (the whole rest of the output)",
+    gemma4_reader::stripped_markers, gemma4_reader::read_stripped_at, nullptr, gemma4_reader::instruction,
+    gemma4_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -1,5 +1,7 @@
-// Reader for the glm45 family (grammars/glm45.hpp): a bare name and <arg_key>/<arg_value>
-// pairs inside <tool_call>.
+// Readers for the glm45 family (grammars/glm45.hpp): a bare name and <arg_key>/<arg_value>
+// pairs inside <tool_call>. glm45 reads values as the text GLM's template writes;
+// hyperclovax_seed_think reads the same syntax with each value JSON, as HyperCLOVA X SEED
+// Think's template writes it.
 #include "glm45.hpp"
 #include "grammar_def.hpp"
 #include "params_reader.hpp"
@@ -51,12 +53,49 @@ std::string instruction(const Settings& s) {
            "Write objects and arrays as JSON inside <arg_value>. Several calls: one <tool_call> block each.";
 }
 
+// HyperCLOVA X SEED Think 32B writes GLM's syntax with every value JSON-encoded
+// (`<arg_value>"Seoul"</arg_value>`; vLLM's hyperclovax_seed_think parser, pull request
+// #42366, json.loads each value and keeps a value that is no JSON as its text): a value is
+// the JSON it holds, or its text with a note. Not GLM's escaped-JSON decoding: a value is
+// JSON once.
+template <typename Rule>
+struct hcx_action : glm45_action<Rule> {};
+template <> struct hcx_action<g::call_name> : params::call_name {};
+template <> struct hcx_action<g::value_text> : params::param_json_value {};
+
+std::optional<Block> read_hcx_at(ScanContext& ctx, std::size_t at) {
+    return read_params_block<g::block, hcx_action>(ctx, at, "hyperclovax_seed_think", "</tool_call>", layout);
+}
+
+// As its template writes calls: GLM's layout, every value as JSON.
+std::string render_hcx(const std::vector<Call>& calls, const Settings&) {
+    std::string out;
+    for (const auto& c : calls) {
+        out += "<tool_call>" + c.name + "\n";
+        for (auto it = c.arguments.begin(); it != c.arguments.end(); ++it)
+            out += "<arg_key>" + it.key() + "</arg_key>\n<arg_value>" + json_text(*it) + "</arg_value>\n";
+        out += "</tool_call>\n";
+    }
+    return out;
+}
+
+std::string instruction_hcx(const Settings& s) {
+    return "To call a function, write the function name right after <tool_call>, then one <arg_key>/<arg_value> pair "
+           "per argument, each value as JSON (strings in double quotes):\n" +
+           render_hcx({Call{"", "TOOL_NAME", {{"PARAM", "VALUE"}}}}, s) + "Several calls: one <tool_call> block each.";
+}
+
 }  // namespace
 }  // namespace glm45_reader
 
 extern const GrammarDef glm45_grammar{
     "glm45", "<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>",
     glm45_reader::markers, glm45_reader::read_at, nullptr, glm45_reader::instruction, glm45_reader::render,
+};
+
+extern const GrammarDef hyperclovax_seed_think_grammar{
+    "hyperclovax_seed_think", "<tool_call>NAME<arg_key>K</arg_key><arg_value>JSON</arg_value></tool_call> (values JSON)",
+    glm45_reader::markers, glm45_reader::read_hcx_at, nullptr, glm45_reader::instruction_hcx, glm45_reader::render_hcx,
 };
 
 }  // namespace toolgram::detail

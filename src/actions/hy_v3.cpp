@@ -1,7 +1,8 @@
 // Reader for the hy_v3 family (grammars/hy_v3.hpp): GLM-style calls, a bare name and
 // <arg_key>/<arg_value> pairs, inside Hunyuan's <tool_calls> section (Hy3), or the same with
-// the `:opensource` tag suffix (HY-V4). Values are typed from the tool's schema in phase two,
-// as glm45's are.
+// the `:opensource` tag suffix (Hy3's and HY-V4's checkpoints), where a call may also stand
+// alone and hold one JSON object. Text values are typed from the tool's schema in phase two,
+// as glm45's are; a JSON body's members are JSON already.
 #include "grammar_def.hpp"
 #include "hy_v3.hpp"
 #include "params_reader.hpp"
@@ -20,18 +21,34 @@ template <> struct hy_v3_action<g::value_text> : params::param_value {};
 template <> struct hy_v3_action<g::v4_value_text> : params::param_value {};
 template <> struct hy_v3_action<g::call> : params::call_end {};
 template <> struct hy_v3_action<g::v4_call> : params::call_end {};
+template <> struct hy_v3_action<g::v4_json_arguments> : params::json_arguments {};
 
 constexpr std::string_view v4_open = "<tool_calls:opensource>";
+constexpr std::string_view v4_call_open = "<tool_call:opensource>";
 
-std::vector<std::string> markers(const Settings&) { return {"<tool_calls>", std::string(v4_open)}; }
+std::vector<std::string> markers(const Settings&) {
+    return {"<tool_calls>", std::string(v4_open), std::string(v4_call_open)};
+}
+
+// A call standing alone ends at whichever of its two closers comes first (the context's
+// cached searches: linear however many calls there are). Quiet: once one is found, text
+// that arrives later cannot put the other before it; with neither found the reader's own
+// search for the closer tells a stream's end watch.
+std::string_view lone_call_closer(ScanContext& ctx, std::size_t at) {
+    constexpr std::string_view close = "</tool_call:opensource>", end = "<end_of_tool_call:opensource>";
+    const std::size_t c = ctx.find_quiet(close, at), e = ctx.find_quiet(end, at);
+    return e < c ? end : close;
+}
 
 // Hy3's template writes `<arg_value>` + value + `</arg_value>`: values verbatim.
 constexpr ValueLayout layout{};
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    const bool v4 = ctx.text().compare(at, v4_open.size(), v4_open) == 0;
-    return read_params_block<g::block, hy_v3_action>(ctx, at, "hy_v3", v4 ? "</tool_calls:opensource>" : "</tool_calls>",
-                                               layout);
+    const std::string_view text = ctx.text();
+    const std::string_view closer = text.compare(at, v4_open.size(), v4_open) == 0        ? "</tool_calls:opensource>"
+                                    : text.compare(at, v4_call_open.size(), v4_call_open) == 0 ? lone_call_closer(ctx, at)
+                                                                                           : "</tool_calls>";
+    return read_params_block<g::block, hy_v3_action>(ctx, at, "hy_v3", closer, layout);
 }
 
 // As Hy3's chat template writes calls: one section, a line per element; strings as they
@@ -54,7 +71,8 @@ std::string instruction(const Settings& s) {
 extern const GrammarDef hy_v3_grammar{
     "hy_v3",
     "<tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls> "
-    "(Hy3; HY-V4's :opensource tags)",
+    "(Hy3; the :opensource tags of Hy3's and HY-V4's checkpoints; <tool_call:opensource>NAME<tool_sep:opensource>{…}"
+    "<end_of_tool_call:opensource>)",
     hy_v3_reader::markers, hy_v3_reader::read_at, nullptr, hy_v3_reader::instruction, hy_v3_reader::render,
 };
 

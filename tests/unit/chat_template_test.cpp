@@ -114,6 +114,7 @@ const std::map<std::string, std::string>& expected() {
         {"unsloth-Magistral-Small-2509.jinja", "mistral"},
         {"unsloth-Nemotron-3-Nano.jinja", "qwen3_coder"},
         {"unsloth-mistral-Devstral-Small-2507.jinja", "mistral"},
+        {"tencent-Hy3.jinja", "hy_v3"},
         {"upstage-Solar-Open-100B.jinja", "solar_open"},
         {"vllm-tool_chat_template_granite_20b_fc.jinja", "granite_20b_fc"},
         {"vllm-tool_chat_template_internlm2_tool.jinja", "internlm"},

@@ -362,17 +362,20 @@ TEST_CASE("stream: a call followed by prose ends when it is complete, not when t
     // held it to the end of the stream: their values await either terminator, and the one
     // that never came kept every read of the call provisional.
     //
-    // Except where the call's closer ends the block (glm45, minicpm5, and the shipped
-    // profile file iquest_q1, GLM's body in another wrapper: no wrapper closer
-    // follows it): a value's closer and the call's closer followed by text may be a value
-    // holding that pair (a file holding the syntax's tags, issue 14), which a later closer
-    // would show, so the one-shot parse decides with the rest of the output and the stream
-    // can end the call only when a next call, or the end, arrives (the next test).
+    // Except where the call's closer ends the block (glm45, hyperclovax_seed_think, GLM's
+    // syntax with JSON values, minicpm5, and the shipped profile files iquest_q1,
+    // iquest_coder_v2 and telechat4, GLM's body in other tags: no wrapper closer follows it): a value's closer and the call's
+    // closer followed by text may be a value holding that pair (a file holding the syntax's
+    // tags, issue 14), which a later closer would show, so the one-shot parse decides with
+    // the rest of the output and the stream can end the call only when a next call, or the
+    // end, arrives (the next test).
     const toolgram::Call call{"", "get_weather", {{"city", "Paris"}, {"unit", "celsius"}, {"days", 3}}};
     for (const auto& name : toolgram::builtin_profile_names()) {
         if (name == "auto" || name == "json" || name == "text_kv") continue;  // no syntax of their own to write
         if (name == "generic") continue;  // the whole output is the object: prose after it is not its syntax
-        if (name == "glm45" || name == "minicpm5" || name == "iquest_q1") continue;
+        if (name == "glm45" || name == "hyperclovax_seed_think" || name == "minicpm5" || name == "iquest_q1" ||
+            name == "iquest_coder_v2" || name == "telechat4")
+            continue;
         const toolgram::Profile p = profile_outside(name);
         const std::string head = "Let me check the weather for you.\n";
         const std::string written = toolgram::render_calls(p, {call});
@@ -395,11 +398,13 @@ TEST_CASE("stream: a call followed by prose ends when it is complete, not when t
 }
 
 TEST_CASE("stream: where the call's closer ends the block, a call ends once the next call begins", "[stream]") {
-    // glm45, minicpm5 and iquest_q1 write no wrapper closer after a call: after a value's closer and
-    // the call's closer, the next call's opener (or the end of output) shows the call is
-    // over; prose there leaves it open to a later closer (issue 14), so it waits.
+    // glm45 (and hyperclovax_seed_think), minicpm5, iquest_q1, iquest_coder_v2 and telechat4
+    // write no wrapper closer after a call: after a value's closer and the call's closer, the next call's opener (or
+    // the end of output) shows the call is over; prose there leaves it open to a later
+    // closer (issue 14), so it waits.
     const toolgram::Call call{"", "get_weather", {{"city", "Paris"}, {"unit", "celsius"}, {"days", 3}}};
-    for (const std::string name : {"glm45", "minicpm5", "iquest_q1"}) {
+    for (const std::string name :
+         {"glm45", "hyperclovax_seed_think", "minicpm5", "iquest_q1", "iquest_coder_v2", "telechat4"}) {
         const toolgram::Profile p = profile_outside(name);
         const std::string head = "Let me check the weather for you.\n";
         const std::string written = toolgram::render_calls(p, {call});
