@@ -513,7 +513,7 @@ TEST_CASE("every grammar's source files named by the model index exist in the tr
 
 // Issue 28: the template says whether the output starts inside reasoning, and `profiles`
 // says what each profile assumes by default.
-TEST_CASE("cli profiles --for-template says whether the template opens reasoning; profiles gives each default",
+TEST_CASE("cli profiles --for-template says whether the template opens reasoning and profiles gives each default",
           "[cli][chat_template][reasoning]") {
     Scratch s;
     const std::string templates = (fs::path(TOOLGRAM_SOURCE_DIR) / "tests" / "data" / "templates").string();
