@@ -7,7 +7,9 @@
 // no profile: asking for it says so, instead of "unknown profile". Sources: vLLM's
 // `tool_parsers` registry and SGLang's `parser_names.py` / `function_call_parser.py` as of
 // 2026-11, llama.cpp's `common_chat_format_name` (chat.cpp); each syntax was checked against
-// the engine's parser tests or the model's chat template before it was mapped. A profile
+// the engine's parser tests or the model's chat template before it was mapped. smg (SGLang's
+// model gateway, the Rust router that parses at the gateway) registers its own names for the
+// same syntaxes (`glm47_moe`, `kimik2`, `qwen_xml`, …, its tool_parser registry). A profile
 // here may be a shipped profile file (grammars/declared/NAME.json: dots, iquest_q1,
 // k2_horizon), resolved like any built-in profile.
 #include <toolgram/toolgram.hpp>
@@ -110,6 +112,7 @@ const std::vector<ProfileAlias>& profile_aliases() {
         {"SGLang", "minimax-m3", "minimax_m3", "MiniMax-M3"},
         {"SGLang", "mistral", "mistral", "Mistral"},
         {"SGLang", "muse", "muse_glimmer", "Muse Glimmer"},
+        {"SGLang", "nanbeige", "hermes", "Nanbeige 4 (<tool_call>{JSON}</tool_call>)"},
         {"SGLang", "poolside_v1", "glm45", "Poolside Laguna"},
         {"SGLang", "pythonic", "pythonic", "Llama 3.2, ToolACE"},
         {"SGLang", "qwen", "hermes", "Qwen 2.5, Qwen 3"},
@@ -126,6 +129,7 @@ const std::vector<ProfileAlias>& profile_aliases() {
         {"llama.cpp", "Command R7B", "command_r", "Command R7B, Command A"},
         {"llama.cpp", "DeepSeek R1", "deepseek_r1", "DeepSeek R1, V3"},
         {"llama.cpp", "DeepSeek V3.1", "deepseek_v31", "DeepSeek V3.1"},
+        {"llama.cpp", "EXAONE MoE", "hermes", "K-EXAONE (<tool_call>{JSON}</tool_call>)"},
         {"llama.cpp", "FireFunction v2", "functools", "FireFunction v2"},
         {"llama.cpp", "Functionary v3.1 Llama 3.1", "functionary_v31", "Functionary v3.1"},
         {"llama.cpp", "Functionary v3.2", "functionary_v32", "Functionary v3.2"},
@@ -144,7 +148,19 @@ const std::vector<ProfileAlias>& profile_aliases() {
         {"llama.cpp", "Nemotron V2", "nemotron", "Nemotron Nano v2"},
         {"llama.cpp", "Qwen3 Coder", "qwen3_coder", "Qwen3-Coder, Qwen3.5, Nemotron 3, Step 3.5"},
         {"llama.cpp", "Seed-OSS", "seed_oss", "Seed-OSS"},
+        {"llama.cpp", "Solar Open", "solar_open", "Upstage Solar Open"},
         {"llama.cpp", "Xiaomi MiMo", "qwen3_coder", "Xiaomi MiMo"},
+        {"llama.cpp", "peg-gemma4", "gemma4", "Gemma 4 (its PEG parser)"},
+        // smg (SGLang's model gateway), --tool-call-parser: its own names for the same syntaxes
+        {"smg", "cohere", "command_r", "Command A, Command R7B"},
+        {"smg", "deepseek", "deepseek_r1", "DeepSeek V3, DeepSeek R1"},
+        {"smg", "deepseek31", "deepseek_v31", "DeepSeek V3.1"},
+        {"smg", "glm45_moe", "glm45", "GLM-4.5, GLM-4.6"},
+        {"smg", "glm47_moe", "glm45", "GLM-4.7, GLM-5"},
+        {"smg", "kimik2", "kimi_k2", "Kimi K2"},
+        {"smg", "llama", "llama3_json", "Llama 3.1, 3.2, 3.3 (JSON)"},
+        {"smg", "qwen_coder", "qwen3_coder", "Qwen3-Coder, Qwen3.5, Qwen3.6"},
+        {"smg", "qwen_xml", "qwen3_coder", "Qwen3-Coder, Nemotron Nano (XML)"},
     };
     return table;
 }

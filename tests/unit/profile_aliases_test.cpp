@@ -62,6 +62,30 @@ TEST_CASE("engine parser names users type most", "[profiles][aliases]") {
     CHECK(r.calls[0].arguments == toolgram::json{{"city", "Paris"}});
 }
 
+// Names issue 28 found unresolved, each mapped to the profile reading the syntax its engine's
+// parser reads: SGLang's `nanbeige` (Nanbeige 4's <tool_call>{JSON}</tool_call>), llama.cpp's
+// chat formats "Solar Open", "EXAONE MoE" (K-EXAONE's <tool_call>{JSON}</tool_call>) and
+// "peg-gemma4" (Gemma 4's PEG parser), and the smg gateway's tool_parser registry names.
+TEST_CASE("the names SGLang, llama.cpp and the smg gateway gave late resolve", "[profiles][aliases]") {
+    const std::map<std::string, std::string> expected = {
+        {"nanbeige", "hermes"},        {"Solar Open", "solar_open"},     {"EXAONE MoE", "hermes"},
+        {"peg-gemma4", "gemma4"},      {"qwen_xml", "qwen3_coder"},      {"qwen_coder", "qwen3_coder"},
+        {"llama", "llama3_json"},      {"deepseek", "deepseek_r1"},      {"deepseek31", "deepseek_v31"},
+        {"glm45_moe", "glm45"},        {"glm47_moe", "glm45"},           {"kimik2", "kimi_k2"},
+        {"cohere", "command_r"}};
+    for (const auto& [name, profile] : expected) {
+        CAPTURE(name);
+        CHECK(builtin_profile(name).name == profile);
+    }
+    // Under the gateway's name, Kimi K2's section is read as kimi_k2 reads it.
+    const toolgram::Parser parser(builtin_profile("kimik2"));
+    const auto r = parser.parse("<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0"
+                                "<|tool_call_argument_begin|>{\"city\": \"Paris\"}<|tool_call_end|><|tool_calls_section_end|>");
+    REQUIRE(r.calls.size() == 1);
+    CHECK(r.calls[0].name == "get_weather");
+    CHECK(r.calls[0].arguments == toolgram::json{{"city", "Paris"}});
+}
+
 TEST_CASE("a profile name nobody registers is refused, listing the profiles", "[profiles][aliases]") {
     try {
         (void)builtin_profile("no_such_parser");
