@@ -32,6 +32,7 @@
 #include <utility>
 #include <vector>
 
+#include "ascii.hpp"
 #include "json_document.hpp"
 #include "marker_index.hpp"
 #include "toolgram/chat_template.hpp"
@@ -370,6 +371,26 @@ TagInfo tag_info(std::string_view tag) {
 }
 
 constexpr std::size_t max_open_blocks = 256;  // deeper nesting is counted, not kept
+
+// The next tag at or after `pos`: a statement `{%…%}` or a comment `{#…#}`, and with
+// `expressions` an expression `{{…}}` too; a tag left open runs to the end of the text.
+// `begin` is npos when no tag follows. Both passes over a template (the markers it writes,
+// the reasoning its generation prompt opens) walk it with this.
+struct TemplateTag {
+    std::size_t begin = std::string_view::npos, end = std::string_view::npos;
+    char kind = '\0';  // '%', '#' or '{'
+};
+TemplateTag next_tag(std::string_view text, std::size_t pos, bool expressions) {
+    for (std::size_t b = text.find('{', pos); b != std::string_view::npos && b + 1 < text.size();
+         b = text.find('{', b + 1)) {
+        const char kind = text[b + 1];
+        if (kind != '%' && kind != '#' && !(expressions && kind == '{')) continue;
+        const char* closer = kind == '{' ? "}}" : kind == '%' ? "%}" : "#}";
+        const std::size_t e = text.find(closer, b + 2);
+        return {b, e == std::string_view::npos ? text.size() : e + 2, kind};
+    }
+    return {};
+}
 constexpr std::size_t max_hits_per_marker = 256;
 
 struct Occurrence {
@@ -398,9 +419,7 @@ const std::vector<Delimiters>& reasoning_pairs() {
     return pairs;
 }
 
-bool identifier_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
+bool identifier_char(char c) { return detail::is_alpha(c) || detail::is_digit(c) || c == '_'; }
 
 // `{% set NAME = 'literal' %}` (or "literal"): NAME and the literal's text; nothing for
 // any other statement. DeepSeek V3.2 writes its opener as `thinking_start_token`.
@@ -500,22 +519,16 @@ std::optional<TemplateMarker> generation_prompt_opener(std::string_view text) {
     std::size_t pos = 0;
     bool in_raw = false;
     while (pos < text.size()) {
-        std::size_t begin = text.find('{', pos);
-        while (begin != std::string_view::npos && begin + 1 < text.size() && text[begin + 1] != '{' &&
-               text[begin + 1] != '%' && text[begin + 1] != '#')
-            begin = text.find('{', begin + 1);
-        if (begin + 1 >= text.size()) begin = std::string_view::npos;
+        const TemplateTag t = next_tag(text, pos, true);
+        const std::size_t begin = t.begin;
         const std::size_t text_end = begin == std::string_view::npos ? text.size() : begin;
         // Text between tags is written as it stands.
         if (in_generation > 0 && text_end > pos)
             if (auto o = opener_left_open(text.substr(pos, text_end - pos), false)) return found_at(pos, o->first, o->second);
         if (begin == std::string_view::npos) break;
-        const char kind = text[begin + 1];
-        const char* closer = kind == '{' ? "}}" : kind == '%' ? "%}" : "#}";
-        std::size_t tag_end = text.find(closer, begin + 2);
-        tag_end = tag_end == std::string_view::npos ? text.size() : tag_end + 2;
-        const std::string_view tag = text.substr(begin, tag_end - begin);
-        pos = tag_end;
+        const char kind = t.kind;
+        const std::string_view tag = text.substr(begin, t.end - begin);
+        pos = t.end;
         if (kind == '#') continue;
         const std::string_view keyword = kind == '%' ? statement_keyword(tag) : std::string_view();
         if (in_raw && keyword != "endraw") {
@@ -626,20 +639,13 @@ TemplateMatch match_chat_template(std::string_view text) {
     std::size_t pos = 0;
     bool in_raw = false;
     for (;;) {
-        const std::size_t begin = text.find('{', pos);
-        const bool at_end = begin == std::string_view::npos || begin + 1 >= text.size();
-        const char kind = at_end ? '\0' : text[begin + 1];
-        if (!at_end && kind != '%' && kind != '#') {
-            pos = begin + 1;
-            continue;
-        }
-        const std::size_t tag_begin = at_end ? text.size() : begin;
+        const TemplateTag t = next_tag(text, pos, false);
+        const bool at_end = t.begin == std::string_view::npos;
         // Occurrences before the tag are in text or `{{ }}` expressions: written.
-        while (next_hit < hits.size() && hits[next_hit].pos < tag_begin) record(hits[next_hit++]);
+        while (next_hit < hits.size() && hits[next_hit].pos < (at_end ? text.size() : t.begin)) record(hits[next_hit++]);
         if (at_end) break;
-        const char* closer = kind == '%' ? "%}" : "#}";
-        std::size_t tag_end = text.find(closer, begin + 2);
-        tag_end = tag_end == std::string_view::npos ? text.size() : tag_end + 2;
+        const char kind = t.kind;
+        const std::size_t begin = t.begin, tag_end = t.end;
         const std::string_view tag = text.substr(begin, tag_end - begin);
         const std::string_view keyword = kind == '%' ? statement_keyword(tag) : std::string_view();
         if (in_raw && keyword != "endraw") {

@@ -1,8 +1,7 @@
 // Readers for the gemma4 family (grammars/gemma4.hpp), on the shared Gemma call reader:
 // gemma4, the calls between their tokens, and gemma4_stripped, the calls an engine left
 // with every special token stripped (the gemma4 profile's gated fallback).
-#include <cctype>
-
+#include "ascii.hpp"
 #include "gemma4.hpp"
 #include "gemma_call_reader.hpp"
 #include "grammar_def.hpp"
@@ -35,8 +34,8 @@ std::vector<std::string> stripped_markers(const Settings&) { return {"call:"}; }
 
 std::optional<Block> read_stripped_at(ScanContext& ctx, std::size_t at) {
     if (at > 0) {
-        const unsigned char before = static_cast<unsigned char>(ctx.text()[at - 1]);
-        if (std::isalnum(before) || before == '_') return std::nullopt;
+        const char before = ctx.text()[at - 1];
+        if (is_alpha(before) || is_digit(before) || before == '_') return std::nullopt;
     }
     return read_json_block<grammar::gemma4::stripped_block, gemma_call_action>(ctx, at, "gemma4_stripped", "", {},
                                                                                read_gemma_payload);
