@@ -27,7 +27,8 @@
 //     `<｜DSML｜ invoke`, `<｜DSML｜ parameter`: SGLang's `deepseekv41`, its encoding_dsv41.py);
 //   - drifted spellings seen in real outputs once `｜DSML｜` passed through a gateway or a
 //     detokenizer that lost it: ASCII bars `<|DSML|tool_calls>`, the leading bar lost
-//     `<DSML|tool_calls>`, both lost `<DSMLtool_calls>`. These are ordinary text, not a
+//     `<DSML|tool_calls>` or, with the full-width bar kept, `<DSML｜tool_calls>` (ds2api's
+//     fixtures, antirez's ds4 parser), both lost `<DSMLtool_calls>`. These are ordinary text, not a
 //     special token, so the reader takes such an opener only where blocks stand (first on
 //     its line or right after a tag): "it wrote <|DSML|invoke> by mistake" stays prose.
 #pragma once
@@ -71,6 +72,12 @@ struct ascii_bars {
 };
 struct leading_bar_lost {
     using prefix = str<"DSML|">;
+    using name_a = str<"function_calls">;
+    using name_b = str<"tool_calls">;
+    static constexpr bool json_body = true;
+};
+struct leading_bar_lost_full_width {  // `<DSML｜…`: the bar after DSML still U+FF5C
+    using prefix = str<"DSML｜">;
     using name_a = str<"function_calls">;
     using name_b = str<"tool_calls">;
     static constexpr bool json_body = true;

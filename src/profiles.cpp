@@ -284,8 +284,11 @@ const std::vector<ProfileRow>& family_rows() {
         {"deepseek_v32", "DeepSeek V3.2, V4, V4.1",
          "<｜DSML｜function_calls|tool_calls><｜DSML｜invoke name=NAME><｜DSML｜parameter name=K string=true|false>V"
          "</｜DSML｜parameter></｜DSML｜invoke> or a JSON object in the invoke; V4.1's <｜DSML｜ calls>; drifted "
-         "<|DSML|…>, <DSML|…>, <DSML…>",
-         {primary("deepseek_v32")}},
+         "<|DSML|…>, <DSML|…>, <DSML｜…>, <DSML…>; the prefix lost, <invoke name=NAME>… as xml reads it",
+         // DeepSeek also writes its invoke with no DSML prefix at all (`<invoke name="read">
+         // <parameter name="filePath">…`, opencode#34676), which `auto` reads through `xml`:
+         // the family's profile reads it too. `auto` runs xml in its own row's place.
+         {primary("deepseek_v32"), primary("xml")}, nullptr, true, {primary("deepseek_v32")}},
         {"mistral", "Mistral 7B v0.3, Nemo, Small 3.x, Magistral, Devstral, Ministral",
          "[TOOL_CALLS]NAME[ARGS]{…} (or with [CALL_ID]ID) per call; old [TOOL_CALLS] [{\"name\": …, \"id\": …}]; "
          "reasoning [THINK]…[/THINK]",

@@ -16,6 +16,7 @@ std::vector<std::string> markers(const Settings&) {
     dsml::add_markers<d::spaced>(out);
     dsml::add_markers<d::ascii_bars>(out);
     dsml::add_markers<d::leading_bar_lost>(out);
+    dsml::add_markers<d::leading_bar_lost_full_width>(out);
     dsml::add_markers<d::bars_lost>(out);
     return out;
 }
@@ -42,11 +43,13 @@ std::optional<Block> read_dialect(ScanContext& ctx, std::size_t at, bool drifted
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     const std::string_view rest = ctx.text().substr(at);
     auto starts = [&](std::string_view s) { return rest.substr(0, s.size()) == s; };
-    // Longest first: the spaced prefix extends the canonical one, `<DSML|` extends `<DSML`.
+    // Longest first: the spaced prefix extends the canonical one; `<DSML|` and `<DSML｜`
+    // extend `<DSML`, which would otherwise take them and find no tag name after it.
     if (starts("<｜DSML｜ ")) return read_dialect<d::spaced>(ctx, at, false);
     if (starts("<｜DSML｜")) return read_dialect<d::canonical>(ctx, at, false);
     if (starts("<|DSML|")) return read_dialect<d::ascii_bars>(ctx, at, true);
     if (starts("<DSML|")) return read_dialect<d::leading_bar_lost>(ctx, at, true);
+    if (starts("<DSML｜")) return read_dialect<d::leading_bar_lost_full_width>(ctx, at, true);
     if (starts("<DSML")) return read_dialect<d::bars_lost>(ctx, at, true);
     return std::nullopt;
 }
@@ -65,7 +68,7 @@ extern const GrammarDef deepseek_v32_grammar{
     "deepseek_v32",
     "<｜DSML｜function_calls><｜DSML｜invoke name=NAME><｜DSML｜parameter name=K string=true|false>V"
     "</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls> (V4: tool_calls; V4.1: <｜DSML｜ calls>, "
-    "<｜DSML｜ invoke …>; drifted <|DSML|…>, <DSML|…>, <DSMLtool_calls>; or a JSON object in the invoke)",
+    "<｜DSML｜ invoke …>; drifted <|DSML|…>, <DSML|…>, <DSML｜…>, <DSMLtool_calls>; or a JSON object in the invoke)",
     deepseek_v32_reader::markers, deepseek_v32_reader::read_at, nullptr, deepseek_v32_reader::instruction,
     deepseek_v32_reader::render,
 };

@@ -55,6 +55,7 @@ TEST_CASE("PEGTL analyze finds no cycle without progress in the named-parameter 
     CHECK(pg::analyze<g::deepseek_v32::block<g::deepseek_v32::spaced>>() == 0);
     CHECK(pg::analyze<g::deepseek_v32::block<g::deepseek_v32::ascii_bars>>() == 0);
     CHECK(pg::analyze<g::deepseek_v32::block<g::deepseek_v32::leading_bar_lost>>() == 0);
+    CHECK(pg::analyze<g::deepseek_v32::block<g::deepseek_v32::leading_bar_lost_full_width>>() == 0);
     CHECK(pg::analyze<g::deepseek_v32::block<g::deepseek_v32::bars_lost>>() == 0);
 }
 
@@ -153,6 +154,50 @@ TEST_CASE("a drifted DSML opener counts only where a block stands, a canonical o
         "It calls <｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter name=\"city\" string=\"true\">"
         "Paris</｜DSML｜parameter>\n</｜DSML｜invoke>");
     CHECK(calls(canonical) == json::array({paris_call}));
+}
+
+// Issue 28: `<DSML｜tool_calls>` (the leading bar lost, the full-width one kept: ds2api's
+// fixtures) gave no call, no error and saw_tool_syntax false. Every spelling of the tags,
+// in each block name and unwrapped, reads as a call under deepseek_v32 and under auto, and
+// a block of each spelling holding nothing readable is rejected with the reason.
+TEST_CASE("every DSML spelling reads, wrapped or not, and an unreadable block of it is rejected",
+          "[families][deepseek_v32]") {
+    // What stands between `<` (or `</`) and a tag's name, and whether it is a drifted one.
+    const std::vector<std::pair<std::string, bool>> prefixes = {
+        {"｜DSML｜", false}, {"｜DSML｜ ", false}, {"|DSML|", true}, {"DSML|", true}, {"DSML｜", true}, {"DSML", true}};
+    for (const auto& [p, drifted] : prefixes) {
+        const std::string invoke = "<" + p + "invoke name=\"get_weather\">\n<" + p +
+                                   "parameter name=\"city\" string=\"true\">Paris</" + p + "parameter>\n</" + p + "invoke>";
+        const std::string first_name = p == "｜DSML｜ " ? "calls" : "function_calls";
+        for (const std::string& block : {"<" + p + first_name + ">\n" + invoke + "\n</" + p + first_name + ">",
+                                         "<" + p + "tool_calls>\n" + invoke + "\n</" + p + "tool_calls>", invoke}) {
+            for (const char* profile : {"deepseek_v32", "auto"}) {
+                CAPTURE(p, block, profile);
+                const toolgram::Result r =
+                    toolgram::Parser(toolgram::builtin_profile(profile), weather_tools()).parse("Checking.\n" + block);
+                INFO(toolgram::to_json(r).dump(2));
+                CHECK(calls(r) == json::array({paris_call}));
+                CHECK(r.content == "Checking.");
+                CHECK(r.telemetry.grammar == "deepseek_v32");
+                REQUIRE(r.telemetry.candidates.size() == 1);
+                const auto& repairs = r.telemetry.candidates[0].repairs;
+                CHECK((std::find(repairs.begin(), repairs.end(), "dsml_spelling_drifted") != repairs.end()) == drifted);
+            }
+        }
+        for (const std::string& name : {first_name, std::string("tool_calls")}) {
+            const std::string unreadable = "<" + p + name + ">\nget_weather(city=\"Paris\")\n</" + p + name + ">";
+            CAPTURE(unreadable);
+            const toolgram::Result r =
+                toolgram::Parser(toolgram::builtin_profile("deepseek_v32"), weather_tools()).parse(unreadable);
+            INFO(toolgram::to_json(r).dump(2));
+            CHECK(r.calls.empty());
+            CHECK(r.telemetry.saw_tool_syntax);
+            CHECK(r.content.empty());
+            REQUIRE(r.error.has_value());
+            CHECK(r.error->message ==
+                  "nothing between <" + p + name + "> and </" + p + name + "> reads as a call in this syntax");
+        }
+    }
 }
 
 TEST_CASE("GLM values escaped once more are decoded once, only for object and array properties that need it",
