@@ -1,6 +1,9 @@
 // Reader for the kimi_k2 family (grammars/kimi_k2.hpp): named json_blocks in a section.
 // A call whose reference is a bare counter names no tool: the tool is inferred from its
-// arguments where exactly one declared tool's schema takes them, and reported so.
+// arguments where exactly one declared tool's schema takes them, and reported so. A
+// reference a client sanitised (`functions_Bash_2`) is taken apart against the tool list.
+#include <algorithm>
+
 #include "grammar_def.hpp"
 #include "kimi_k2.hpp"
 #include "named_call_reader.hpp"
@@ -86,6 +89,61 @@ void infer_bare_counter_names(ScanContext& ctx, Block& block) {
     }
 }
 
+// A call reference in the form a client's sanitised history taught the model: clients that
+// allow ids of [A-Za-z0-9_-] only (LiteLLM's Anthropic route, gateways) send
+// `functions.Bash:2` back as `functions_Bash_2`, and Kimi then writes its next calls so
+// (llama.cpp#24658, exo#2281), or with both separators dropped, `functionsexec5`
+// (sglang#21377). The grammar reads such a reference whole as the name, an unknown tool.
+// Where the name as written names no declared tool, the reference is taken apart: after
+// `functions`, either `_`, the name and `_` before the index (each separator replaced), or
+// the name and the index with none (both dropped); the index may be missing. The name is
+// the declared tool (exactly or but for case) that one such split gives, reported as the
+// repair `call_reference_sanitised`, the id kept as written. A reference with a `.` or `:`
+// was not sanitised and is not taken apart (`functions.search2` stays `search2`). Splits
+// naming two tools (`exec5` and `exec` from `functionsexec55`) are refused as ambiguous;
+// without a tool list nothing tells a name from an index, so the name stays as written.
+void resolve_sanitised_references(ScanContext& ctx, Block& block) {
+    const ToolSet* tools = ctx.tools();
+    if (!tools || tools->empty()) return;
+    constexpr std::string_view prefix = "functions";
+    for (Candidate& c : block.candidates) {
+        if (!c.problem.empty() || c.name.empty() || !c.id) continue;
+        const std::string_view ref = *c.id;
+        if (ref.substr(0, prefix.size()) != prefix || ref.find_first_of(".:") != std::string_view::npos ||
+            tools->resolve(c.name).index >= 0)
+            continue;
+        std::string_view body = ref.substr(prefix.size());
+        const bool underscores = !body.empty() && body.front() == '_';
+        if (underscores) body.remove_prefix(1);
+        std::size_t digits = 0;
+        while (digits < body.size() && body[body.size() - 1 - digits] >= '0' && body[body.size() - 1 - digits] <= '9')
+            ++digits;
+        std::vector<int> found;
+        const auto try_name = [&](std::string_view name) {
+            if (name.empty()) return;
+            const auto r = tools->resolve(name);
+            if (r.index >= 0 && (r.how == "exact" || r.how == "case") &&
+                std::find(found.begin(), found.end(), r.index) == found.end())
+                found.push_back(r.index);
+        };
+        try_name(body);  // no index written
+        for (std::size_t cut = 1; cut <= digits; ++cut) {
+            const std::string_view name = body.substr(0, body.size() - cut);
+            if (!underscores) try_name(name);
+            else if (!name.empty() && name.back() == '_') try_name(name.substr(0, name.size() - 1));
+        }
+        if (found.size() == 1) {
+            c.name = tools->tool(found.front()).name;
+            c.notes.push_back("call_reference_sanitised");
+        } else if (found.size() > 1) {
+            c.problem = "the call reference \"" + std::string(ref) + "\" reads as the tool \"" +
+                        tools->tool(found[0]).name + "\" or \"" + tools->tool(found[1]).name +
+                        "\": which one it calls is ambiguous";
+            c.problem_offset = c.begin;
+        }
+    }
+}
+
 // Kimi's call id is `functions.NAME:INDEX`; `functions.NAME.0` is refused, not read as
 // the name `NAME.0` (refuse_dot_for_index).
 std::optional<Block> read_call(ScanContext& ctx, std::size_t at) {
@@ -93,6 +151,7 @@ std::optional<Block> read_call(ScanContext& ctx, std::size_t at) {
     if (b) {
         refuse_dot_for_index(*b, ":");
         infer_bare_counter_names(ctx, *b);
+        resolve_sanitised_references(ctx, *b);
     }
     return b;
 }

@@ -118,6 +118,11 @@ TEST_CASE("profile files reproduce the built-in families on their whole corpora"
                 // profile file has no setting for it (docs/profile-files.md), so such cases
                 // are not the file's to reproduce.
                 if (want.dump().find("\"value_unescaped_once_more\"") != std::string::npos) continue;
+                // So is Kimi's call reference a client sanitised (`functions_Bash_2`), taken
+                // apart against the tool list by the built-in reader only.
+                if (want.dump().find("\"call_reference_sanitised\"") != std::string::npos ||
+                    want.dump().find("which one it calls is ambiguous") != std::string::npos)
+                    continue;
                 json got = toolgram::to_json(declared_parser.parse(text));
                 if (family == "pythonic" && got["error"].is_object() && want["error"].is_object()) {
                     // The built-in teaches the bare list, which the file cannot read; the
