@@ -15,6 +15,7 @@
 #include "bounded_read.hpp"
 #include "json_document.hpp"
 #include "profile_file.hpp"
+#include "record_tools.hpp"
 
 namespace toolgram::coverage {
 
@@ -112,7 +113,8 @@ Sample sample_from_record(const json& in, const std::string& where, const LoadOp
         s.profile = with_settings(*o.profile_file, in.value("settings", json::object()));
     else
         s.profile = make_profile(profile, in.value("settings", json::object()));
-    if (auto t = in.find("tools"); t != in.end()) s.tools = tools_from_json(*t);
+    // `"tools": null` fails the record, as on a `parse --jsonl` line (src/record_tools.hpp).
+    if (auto t = in.find("tools"); t != in.end()) s.tools = detail::tools_of_record(*t);
     else if (o.tools) s.tools = *o.tools;
     s.expect_calls = expected_calls(in);
     s.text = text_field->get<std::string>();

@@ -33,6 +33,7 @@
 #include "json_writer.hpp"
 #include "ordered_pool.hpp"
 #include "profile_file.hpp"
+#include "record_tools.hpp"
 #include "toolgram/chat_template.hpp"
 #include "toolgram/toolgram.hpp"
 
@@ -236,8 +237,9 @@ const char* profiles_help =
     "\n"
     "Lists the built-in profiles and their grammars; those toolgram ships as profile files\n"
     "(grammars/declared/NAME.json, compiled in) say so with their path.\n"
-    "  --aliases            the serving engines' parser names (vLLM's and SGLang's --tool-call-parser,\n"
-    "                       llama.cpp's chat formats), each with the profile --profile resolves it to\n"
+    "  --aliases            the serving engines' parser names (vLLM's, SGLang's and smg's\n"
+    "                       --tool-call-parser, llama.cpp's chat formats), each with the profile\n"
+    "                       --profile resolves it to\n"
     "  --formats            the formats reference in Markdown (docs/formats.md): each profile's models,\n"
     "                       engines' names, grammar files, and its syntax byte for byte\n"
     "  --model NAME         the profiles for a model (NAME found in a profile's models, its name, or\n"
@@ -446,7 +448,8 @@ JsonlAnswer answer_line(const ParseOptions& o, const ToolList& default_tools, co
         auto text = in.find("text");
         if (text == in.end() || !text->is_string()) throw std::invalid_argument("line has no \"text\" string");
         ToolList tools = default_tools;
-        if (auto t = in.find("tools"); t != in.end()) tools = toolgram::tools_from_json(*t);
+        // `"tools": null` fails the line (src/record_tools.hpp says why).
+        if (auto t = in.find("tools"); t != in.end()) tools = toolgram::detail::tools_of_record(*t);
         std::string profile = o.profile;
         const auto named = in.find("profile");
         const bool line_names_profile = named != in.end() && named->is_string();

@@ -815,4 +815,38 @@ TEST_CASE("cli: an empty tools list lets no tool be called and no tools at all i
     CHECK(r.err == "toolgram: no --tools given: any tool name is accepted as written and no arguments are validated\n");
 }
 
+// Issue 28: an OpenAI client writes `"tools": null` for "no tools". Read as no list, it
+// would accept any call unvalidated; read as [], it would refuse every call the --tools list
+// allows. The line is refused instead, saying how to write either; the lines around it run.
+TEST_CASE("cli parse --jsonl: \"tools\": null fails its line with how to say either list", "[cli]") {
+    Scratch s;
+    const std::string tools = s.write("tools.json", tools_json);
+    const std::string batch =
+        s.write("batch.jsonl", json({{"id", "a"}, {"text", weather_tag}, {"profile", "tag"}, {"tools", nullptr}}).dump() +
+                                   "\n" + json({{"id", "b"}, {"text", weather_tag}, {"profile", "tag"}}).dump() + "\n");
+    const Run r = run_cli(s, "parse --jsonl " + shell_quote(batch) + " --tools " + shell_quote(tools));
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto out = lines_of(r.out);
+    REQUIRE(out.size() == 2);
+    const json refused = json::parse(out[0]);
+    CHECK(refused["id"] == "a");
+    CHECK_FALSE(refused.contains("calls"));
+    CHECK(refused["error"]["message"] ==
+          "line 1: \"tools\" is null, which says neither which list applies: leave the key out for the default list "
+          "(--tools, else none: any name accepted, nothing validated), or give [] for an empty one (no tool may be "
+          "called)");
+    // The next line, with no key, takes --tools.
+    CHECK(json::parse(out[1])["calls"] == json::array({weather_call}));
+    CHECK(json::parse(out[1])["telemetry"]["validated"] == true);
+
+    // A coverage input line is refused the same way (a problem of that line, the rest counted).
+    const std::string runs =
+        s.write("runs.jsonl", json({{"model", "m"}, {"text", weather_tag}, {"profile", "tag"}, {"tools", nullptr}}).dump() +
+                                  "\n" + json({{"model", "m"}, {"text", weather_tag}, {"profile", "tag"}}).dump() + "\n");
+    const Run c = run_cli(s, "coverage " + shell_quote(runs) + " --tools " + shell_quote(tools) + " --format json");
+    INFO(c.out << c.err);
+    CHECK((c.out + c.err).find("is null, which says neither which list applies") != std::string::npos);
+}
+
 }  // namespace cli_test
