@@ -857,15 +857,24 @@ void assemble_text(ScanContext& ctx, const Settings& settings, const Frame& f, V
 }
 
 // A format error, with a correction prompt, when tool syntax yielded no call. It teaches
-// the profile's first grammar, the syntax the model was asked for.
-void attach_format_error(const GrammarDef& first, const Settings& settings, const std::vector<Tool>& tools,
-                         std::string_view text, const Verdicts& v, Result& result) {
+// the profile's first grammar, the syntax the model was asked for; under `auto`, which
+// asked for none, the grammar of the first failed call where that is a primary one, the
+// syntax the model chose: a DSML call that failed is rewritten in DSML, not in `auto`'s
+// first grammar ([TOOL_CALL]). A fallback's call (JSON or a Python call in prose) is a
+// guess, refused by its gate more often than for its syntax: the prompt asks for a
+// syntax with markers of its own, as before.
+void attach_format_error(const GrammarDef& first, bool teach_written, const Settings& settings,
+                         const std::vector<Tool>& tools, std::string_view text, const Verdicts& v, Result& result) {
     if (!result.calls.empty() || !v.first_failure) return;
+    const CandidateReport& failed = result.telemetry.candidates[*v.first_failure];
+    const GrammarDef* taught = &first;
+    if (teach_written && failed.role == Role::primary)
+        if (const GrammarDef* written = detail::find_grammar(failed.grammar)) taught = written;
     FormatError err;
-    err.message = result.telemetry.candidates[*v.first_failure].reason;
+    err.message = failed.reason;
     err.offset = v.first_failure_offset;
     std::tie(err.line, err.column) = line_column(text, err.offset);
-    err.expected = first.instruction ? first.instruction(settings) : std::string(first.summary);
+    err.expected = taught->instruction ? taught->instruction(settings) : std::string(taught->summary);
     std::string tools_line;
     for (const auto& t : tools) tools_line += (tools_line.empty() ? "" : ", ") + t.name;
     err.correction_prompt = "Your last message tried to call a tool, but the call could not be used: " + err.message +
@@ -907,7 +916,7 @@ Result Parser::Impl::parse(std::string_view text) const {
     Verdicts v = judge_blocks(judge_one, text, blocks, block_spans, f, result.telemetry);
     summarise(text, blocks, settings.limits, v, result);
     assemble_text(ctx, settings, f, v, result);
-    attach_format_error(*first_grammar, settings, tools, text, v, result);
+    attach_format_error(*first_grammar, profile.name == "auto", settings, tools, text, v, result);
     return result;
 }
 

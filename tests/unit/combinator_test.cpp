@@ -811,6 +811,33 @@ TEST_CASE("format error: where the syntax broke, what was expected, and a correc
                    Catch::Contains("Available tools: get_weather, search") && Catch::Contains(e.expected));
 }
 
+// Issue 28: `auto` asks for no syntax, so its correction prompt teaches the family whose
+// syntax the model wrote (the first failed call's grammar), not auto's first grammar.
+TEST_CASE("format error under auto: the prompt teaches the syntax the model wrote", "[combinator][format_error]") {
+    const Parser parser(profile("auto"), weather_tools());
+    const std::string dsml = "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_forecast\">\n"
+                             "<｜DSML｜parameter name=\"city\" string=\"true\">Paris</｜DSML｜parameter>\n"
+                             "</｜DSML｜invoke>\n</｜DSML｜function_calls>";
+    const std::string kimi = "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_forecast:0"
+                             "<|tool_call_argument_begin|>{\"city\": \"Paris\"}<|tool_call_end|><|tool_calls_section_end|>";
+    for (const auto& [text, family] : {std::pair{dsml, std::string("deepseek_v32")}, std::pair{kimi, std::string("kimi_k2")}}) {
+        CAPTURE(family);
+        const Result r = parser.parse(text);
+        INFO(toolgram::to_json(r).dump(2));
+        CHECK(r.calls.empty());
+        REQUIRE(r.error.has_value());
+        CHECK(r.error->message == "unknown tool \"get_forecast\"");
+        // The family's own instruction, as `toolgram instruction --profile FAMILY` writes it.
+        CHECK_THAT(toolgram::format_instruction(profile(family), {}), Catch::Contains(r.error->expected));
+        CHECK_THAT(r.error->correction_prompt, Catch::Contains(r.error->expected) && !Catch::Contains("[TOOL_CALL]"));
+    }
+    // Under the family's own profile the prompt teaches that family too; under another
+    // profile it teaches the profile's syntax, which the model was asked for.
+    const Result own = Parser(profile("deepseek_v32"), weather_tools()).parse(dsml);
+    REQUIRE(own.error.has_value());
+    CHECK_THAT(own.error->expected, Catch::Contains("<｜DSML｜"));
+}
+
 TEST_CASE("format error: none when a call was made, none for plain prose", "[combinator][format_error]") {
     const Parser parser(profile("tag"), weather_tools());
     SECTION("one broken block and one good one") {
