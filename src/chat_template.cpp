@@ -252,21 +252,23 @@ const std::vector<Signature>& signatures() {
          {"<|open|>", "<|close|>", "<|sep|>"},
          {},
          {{"vLLM", "kimi_k3"}, {"SGLang", "kimi_k3"}}},
-        // Syntaxes the engines read and toolgram does not yet: the profile comes from the
-        // alias table once one reads it.
+        // GigaChat 3.5's template keeps 3.x's roles (and names the `function call` role in
+        // its prompt) but writes calls as GCML: a template writing ｜GCML｜ is gigachat35's.
         {"gigachat", "GigaChat 3: a 'function call' role after <|role_sep|>",
          {"<|role_sep|>", "function call"},
-         {"<|function_call|>"},
+         {"<|function_call|>", "｜GCML｜"},
          {{"vLLM", "gigachat3"}, {"SGLang", "gigachat3"}}},
         {"gigachat", "GigaChat 3.1: <|function_call|> after <|role_sep|>",
          {"<|role_sep|>", "<|function_call|>"},
-         {},
+         {"｜GCML｜"},
          {{"vLLM", "gigachat3"}, {"SGLang", "gigachat3"}}},
-        {"", "Phi-4-mini as llama.cpp's own template writes it: <|tool_call|>{…}<|/tool_call|>",
+        // Granite 3.0's token with a closer of its own, which the granite grammar reads.
+        {"granite", "Phi-4-mini as llama.cpp's own template writes it: <|tool_call|>{…}<|/tool_call|>",
          {"<|tool_call|>", "<|/tool_call|>"},
          {},
          {},
-         "no engine parser is named for it; llama.cpp reads it with the parser it derives from the template"},
+         "no engine parser is named for it (llama.cpp reads it with the parser it derives from the template); "
+         "granite reads Granite 3.0's <|tool_call|>{…} and the <|/tool_call|> after it"},
         {"solar_open", "Solar Open: <|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>",
          {"<|tool_call:begin|>", "<|tool_call:name|>"},
          {},

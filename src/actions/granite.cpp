@@ -31,7 +31,8 @@ std::string instruction(const Settings& s) {
 }  // namespace granite_reader
 
 extern const GrammarDef granite_grammar{
-    "granite", "<|tool_call|>[{\"name\": …, \"arguments\": …}] (3.0) or <tool_call>[…] (3.1), no closer",
+    "granite", "<|tool_call|>[{\"name\": …, \"arguments\": …}] (3.0) or <tool_call>[…] (3.1), no closer; "
+    "<|tool_call|>{…}<|/tool_call|> (llama.cpp's Phi-4-mini template)",
     granite_reader::markers, granite_reader::read_at, nullptr, granite_reader::instruction, granite_reader::render,
 };
 

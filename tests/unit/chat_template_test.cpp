@@ -96,8 +96,9 @@ const std::map<std::string, std::string>& expected() {
         {"llama-cpp-ibm-granite-granite-3.3-2B-Instruct.jinja", "granite"},
         {"llama-cpp-lfm2.jinja", "pythonic"},
         // llama.cpp's own Phi-4-mini template: <|tool_call|>{…}<|/tool_call|>, which no
-        // engine parser names (llama.cpp reads it with the parser it derives from templates).
-        {"llama-cpp-microsoft-Phi-4-mini-instruct.jinja", "not read yet"},
+        // engine parser names (llama.cpp reads it with the parser it derives from templates);
+        // granite reads it (Granite 3.0's token, and its closer: corpus/granite/phi4_mini_*).
+        {"llama-cpp-microsoft-Phi-4-mini-instruct.jinja", "granite"},
         {"llama-cpp-rwkv-world.jinja", "unknown"},
         {"meetkai-functionary-medium-v3.1.jinja", "functionary_v31"},
         {"meetkai-functionary-medium-v3.2.jinja", "functionary_v32"},
@@ -243,6 +244,53 @@ TEST_CASE("chat templates: families sharing <tool_call> are told apart", "[chat_
         CHECK(m.verdict == Verdict::matched);
         CHECK(m.profile == profile);
     }
+}
+
+// Issue 28. GigaChat 3.5 keeps GigaChat 3.1's template (its roles, `<|role_sep|>`, the prompt
+// naming the `function call` role) and writes calls as GCML. Its template is not among the
+// test data: this one is 3.1's with the call rendered as GigaChat 3.5 writes it (the
+// markup vLLM's and SGLang's gigachat35 parsers read, the `｜GCML｜` token llama.cpp's
+// gigachat35 chat format preserves). With 3.1's markers and GCML both written, it is
+// gigachat35's, not GigaChat 3's.
+TEST_CASE("chat templates: GigaChat 3.5's GCML template is gigachat35, not gigachat", "[chat_template]") {
+    std::string text = slurp(templates_dir / "GigaChat3.1-10B-A1.8B.jinja");
+    const auto replace = [&](const std::string& from, const std::string& to) {
+        const std::size_t at = text.find(from);
+        REQUIRE(at != std::string::npos);
+        text.replace(at, from.size(), to);
+    };
+    replace("function_call=\"<|function_call|>\"", "gcml=\"｜GCML｜\"");
+    replace("{{- add_tokens.function_call + render_function_call(message.tool_calls[0]) -}}",
+            "{{- '<' ~ add_tokens.gcml ~ 'tool_calls>\\n' -}}{%- for call in message.tool_calls -%}"
+            "{{- '<' ~ add_tokens.gcml ~ 'invoke name=\"' ~ call.function.name ~ '\">\\n' -}}"
+            "{{- '</' ~ add_tokens.gcml ~ 'invoke>\\n' -}}{%- endfor -%}"
+            "{{- '</' ~ add_tokens.gcml ~ 'tool_calls>' -}}");
+    REQUIRE(text.find("<|function_call|>") == std::string::npos);
+    const TemplateMatch m = toolgram::match_chat_template(text);
+    CAPTURE(m.explanation);
+    CHECK(m.verdict == Verdict::matched);
+    CHECK(m.profile == "gigachat35");
+    // GigaChat 3.1's own template is still GigaChat 3's family.
+    CHECK(toolgram::match_chat_template(slurp(templates_dir / "GigaChat3.1-10B-A1.8B.jinja")).profile == "gigachat");
+}
+
+// Issue 28: llama.cpp's Phi-4-mini template was "not read yet" though `auto` reads its calls;
+// the profile it names reads them whole, its closing token included.
+TEST_CASE("chat templates: llama.cpp's Phi-4-mini template names a profile that reads its calls", "[chat_template]") {
+    const TemplateMatch m =
+        toolgram::match_chat_template(slurp(templates_dir / "llama-cpp-microsoft-Phi-4-mini-instruct.jinja"));
+    REQUIRE(m.verdict == Verdict::matched);
+    REQUIRE(m.profile == "granite");
+    // The call its system prompt shows, as the model writes it back.
+    toolgram::Tool foo;
+    foo.name = "foo";
+    foo.parameters = toolgram::json::parse(R"({"type": "object", "properties": {"a": {"type": "integer"}}})");
+    const auto r = toolgram::Parser(toolgram::builtin_profile(m.profile), {foo})
+                       .parse(R"(<|tool_call|>{"name": "foo", "arguments": {"a": 1}}<|/tool_call|>)");
+    REQUIRE(r.calls.size() == 1);
+    CHECK(r.calls[0].name == "foo");
+    CHECK(r.calls[0].arguments == toolgram::json{{"a", 1}});
+    CHECK(r.content.empty());
 }
 
 TEST_CASE("chat templates: comments and if-tests write nothing", "[chat_template]") {
