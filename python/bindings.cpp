@@ -6,8 +6,8 @@
 // What crosses the boundary, and how:
 //  - JSON values become Python dicts, lists, str, int, float, bool and None, and back.
 //    Python data coming in is bounded like a file (a depth of 256, as json_document.hpp
-//    bounds documents) so a cyclic or absurdly deep structure is a ValueError, never a
-//    stack overflow.
+//    bounds documents, and the file's size counted per visit) so a cyclic, absurdly deep
+//    or endlessly shared structure is a ValueError, never a stack overflow or gigabytes.
 //  - Text the model wrote is kept as bytes in C++; it becomes `str` with any invalid UTF-8
 //    replaced by U+FFFD, as the CLI's JSON output does. Input may be `str` or `bytes`.
 //  - Parsing and streaming release the GIL. A Parser is immutable once built, so one may
@@ -27,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bounded_read.hpp"
 #include "cli/jobs.hpp"
 #include "coverage_bridge.hpp"
 #include "json_document.hpp"
@@ -75,20 +76,65 @@ py::object to_python(const json& j) {
 }
 
 struct TooDeep {};
+struct TooLarge {};
 
-json from_python(py::handle h, int depth, const char* what) {
+// At most ~100 bytes of a caller's text in a message (cut at a UTF-8 boundary), so a
+// megabyte key is not echoed whole.
+std::string excerpt(const std::string& s) {
+    constexpr std::size_t most = 100;
+    if (s.size() <= most) return s;
+    std::size_t cut = most;
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+    return s.substr(0, cut) + "… (" + std::to_string(s.size()) + " bytes)";
+}
+
+// Python data is bounded like the file it stands for, by depth and by size. Depth alone
+// does not bound it: a list holding the same sub-list twice, 30 levels deep, is 2^30 leaves
+// once expanded, and a list subclass whose iterator never ends has no depth at all. So each
+// value visited costs one unit and each string its length, against a budget the size of
+// the largest file of the same kind (document_limit(): a tools or profile file).
+struct Budget {
+    std::size_t left;
+    std::string why;  // the limit's name, for the message
+    void spend(std::size_t units) {
+        if (units > left) throw TooLarge{};
+        left -= units;
+    }
+};
+
+// A str as UTF-8. A lone surrogate (from surrogateescape, or "\ud800" written out) has no
+// UTF-8 form: in a tool list or settings it is refused, as a file holding it would be.
+std::string utf8_of(py::handle str, const char* what) {
+    Py_ssize_t size = 0;
+    const char* data = PyUnicode_AsUTF8AndSize(str.ptr(), &size);
+    if (!data) {
+        PyErr_Clear();
+        throw py::value_error(std::string(what) + ": a str holding a lone surrogate, which is not text (no UTF-8 form)");
+    }
+    return std::string(data, static_cast<std::size_t>(size));
+}
+
+json from_python(py::handle h, int depth, const char* what, Budget& budget) {
     if (depth > max_python_depth) throw TooDeep{};
+    budget.spend(1);
     if (h.is_none()) return nullptr;
     if (py::isinstance<py::bool_>(h)) return h.cast<bool>();
     if (py::isinstance<py::int_>(h)) {
-        // Beyond 64 bits a JSON number keeps its value as a double, as a parser would.
+        // Beyond 64 bits a JSON number keeps its value as a double, as a parser would;
+        // beyond a double's range (10**400) it is no JSON number toolgram can hold.
         try {
             return h.cast<std::int64_t>();
         } catch (const py::cast_error&) {
             try {
                 return h.cast<std::uint64_t>();
             } catch (const py::cast_error&) {
-                return h.cast<double>();
+                const double d = PyLong_AsDouble(h.ptr());
+                if (d == -1.0 && PyErr_Occurred()) {
+                    PyErr_Clear();
+                    throw py::value_error(std::string(what) +
+                                          ": an int past the largest JSON number toolgram holds (a double, about 1.8e308)");
+                }
+                return d;
             }
         }
     }
@@ -97,40 +143,69 @@ json from_python(py::handle h, int depth, const char* what) {
         if (!std::isfinite(d)) throw py::value_error(std::string(what) + ": NaN and infinity are not JSON numbers");
         return d;
     }
-    if (py::isinstance<py::str>(h)) return h.cast<std::string>();
+    if (py::isinstance<py::str>(h)) {
+        std::string text = utf8_of(h, what);
+        budget.spend(text.size());
+        return text;
+    }
     if (py::isinstance<py::dict>(h)) {
         json out = json::object();
         for (auto item : py::reinterpret_borrow<py::dict>(h)) {
             if (!py::isinstance<py::str>(item.first))
                 throw py::type_error(std::string(what) + ": object keys must be str, got " +
                                      std::string(py::str(py::type::handle_of(item.first).attr("__name__"))));
-            out[item.first.cast<std::string>()] = from_python(item.second, depth + 1, what);
+            std::string key = utf8_of(item.first, what);
+            budget.spend(key.size());
+            // Two keys Python holds apart (a str subclass with its own __eq__) may be one
+            // key as text: keeping the last would let `rm_rf` replace `get_weather` unseen.
+            // Refused as a file's key given twice is (json_document.hpp).
+            if (out.contains(key))
+                throw py::value_error(std::string(what) + ": the key \"" + excerpt(key) +
+                                      "\" is given twice");
+            out[std::move(key)] = from_python(item.second, depth + 1, what, budget);
         }
         return out;
     }
     if (py::isinstance<py::list>(h) || py::isinstance<py::tuple>(h)) {
         json out = json::array();
-        for (auto item : h) out.push_back(from_python(item, depth + 1, what));
+        for (auto item : h) out.push_back(from_python(item, depth + 1, what, budget));
         return out;
     }
     throw py::type_error(std::string(what) + ": " + std::string(py::str(py::type::handle_of(h).attr("__name__"))) +
                          " is not a JSON value (dict, list, str, int, float, bool or None)");
 }
 
+Budget document_budget() {
+    const auto limit = toolgram::detail::document_limit();
+    return {limit.bytes, limit.why};
+}
+
 // A JSON value from Python data, or from JSON text (a str) read by the bounded document
-// reader, as the CLI reads a file.
-json json_argument(py::handle h, const char* what) {
-    if (py::isinstance<py::str>(h)) {
-        toolgram::detail::DocumentRead doc = toolgram::detail::read_json_document(h.cast<std::string>());
-        if (doc.error) throw py::value_error(std::string(what) + ": " + doc.error->message);
-        return std::move(doc.value);
-    }
+// reader, as the CLI reads a file. `budget` is shared by the values of one call (the
+// records of one coverage call), so many values cannot add up past it either.
+json json_argument(py::handle h, const char* what, Budget& budget) {
     try {
-        return from_python(h, 0, what);
+        if (py::isinstance<py::str>(h)) {
+            const std::string text = utf8_of(h, what);
+            budget.spend(text.size());
+            toolgram::detail::DocumentRead doc = toolgram::detail::read_json_document(text);
+            if (doc.error) throw py::value_error(std::string(what) + ": " + doc.error->message);
+            return std::move(doc.value);
+        }
+        return from_python(h, 0, what, budget);
     } catch (const TooDeep&) {
         throw py::value_error(std::string(what) + ": nested deeper than " + std::to_string(max_python_depth) +
                               " levels (or a structure that contains itself)");
+    } catch (const TooLarge&) {
+        throw py::value_error(std::string(what) + ": larger than " + budget.why +
+                              " allows, counting each value once per place it appears (a structure sharing its "
+                              "parts, or one that never ends, counts every visit)");
     }
+}
+
+json json_argument(py::handle h, const char* what) {
+    Budget budget = document_budget();
+    return json_argument(h, what, budget);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -172,6 +247,9 @@ toolgram::Profile profile_argument(const std::optional<std::string>& name, const
     if (!file.is_none()) {
         const std::string path = py::str(py::module_::import("os").attr("fspath")(file));
         try {
+            // The read may wait (a FIFO with no writer yet, a slow network file system):
+            // other Python threads run meanwhile.
+            py::gil_scoped_release unlocked;
             return toolgram::load_profile_file(path);
         } catch (const std::invalid_argument& e) {
             raise(profile_error, std::string("profile file ") + e.what());
@@ -318,9 +396,12 @@ struct PyStream {
 py::bytes bytes_of(py::handle text) {
     if (py::isinstance<py::bytes>(text)) return py::reinterpret_borrow<py::bytes>(text);
     if (py::isinstance<py::str>(text)) {
-        // surrogatepass would let lone surrogates through as invalid UTF-8, which the parser
-        // then reports; strict encoding refuses them here, with Python's own message.
-        PyObject* b = PyUnicode_AsUTF8String(text.ptr());
+        // Parsing never raises on any text. A str holding a lone surrogate (a model's bytes
+        // decoded with surrogateescape, a broken pair cut by a tokenizer) has no UTF-8 form:
+        // surrogatepass writes it as the three bytes UTF-8 would give it, which are invalid
+        // UTF-8, and the parser treats them as the CLI treats any invalid UTF-8 (kept in
+        // content, read back as U+FFFD).
+        PyObject* b = PyUnicode_AsEncodedString(text.ptr(), "utf-8", "surrogatepass");
         if (!b) throw py::error_already_set();
         return py::reinterpret_steal<py::bytes>(b);
     }
@@ -625,9 +706,25 @@ PYBIND11_MODULE(_toolgram, m) {
               std::vector<std::string> paths;
               json records = json::array();
               py::object fspath = py::module_::import("os").attr("fspath");
+              // The records of one call share one budget, the size a coverage input file may
+              // have: a generator that never ends stops there.
+              const auto limit = toolgram::detail::coverage_input_limit();
+              Budget budget{limit.bytes, limit.why};
               for (py::handle item : inputs) {
-                  if (py::isinstance<py::dict>(item)) records.push_back(json_argument(item, "a record"));
-                  else paths.push_back(py::str(fspath(item)));
+                  if (py::isinstance<py::dict>(item)) {
+                      // Each record is bounded as a line of a coverage file is (a document),
+                      // and all of them together by the shared budget.
+                      Budget one = document_budget();
+                      if (budget.left < one.left) one = budget;
+                      const std::size_t given = one.left;
+                      records.push_back(json_argument(item, "a record", one));
+                      budget.left -= given - one.left;
+                  } else {
+                      paths.push_back(py::str(fspath(item)));
+                      if (paths.back().size() + 1 > budget.left)
+                          throw py::value_error("coverage: inputs past " + budget.why);
+                      budget.left -= paths.back().size() + 1;
+                  }
               }
               if (!paths.empty() && !records.empty())
                   throw py::type_error("coverage: give paths (JSONL files, corpus folders) or records (dicts), not both");

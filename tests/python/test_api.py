@@ -223,6 +223,109 @@ def test_tools_as_json_text_and_hostile_python_data():
         toolgram.Parser("hermes", settings={"fallback_max_bytes": float("nan")})
 
 
+# Issue 29, items 16-20: what the second red-team round sent through the package.
+
+def test_a_lone_surrogate_in_text_parses_as_invalid_utf8_does():
+    # "Parsing never raises on any text": a str holding a lone surrogate (a model's bytes
+    # decoded with surrogateescape) parses as the invalid UTF-8 it stands for.
+    p = toolgram.Parser("hermes", tools=[WEATHER])
+    text = "before \udcff " + HERMES_TWO_CALLS
+    r = p.parse(text)
+    assert [c.arguments["city"] for c in r.calls] == ["Oslo", "Bergen"]
+    assert r.content == "before \ufffd\ufffd\ufffd Let me check both."
+    assert r.content == p.parse("before \udcff Let me check both.").content
+    # The same through the stream, the surrogate in a chunk of its own.
+    s = toolgram.StreamParser(p)
+    s.feed("before ")
+    s.feed("\udcff")
+    s.feed(" " + HERMES_TWO_CALLS)
+    assert s.finish()[1].to_dict() == r.to_dict()
+    # In a tool list it is not text: refused like a file holding it, not a UnicodeEncodeError.
+    bad = {"type": "function", "function": {"name": "get_\ud800weather", "parameters": {}}}
+    with pytest.raises(toolgram.ToolsError, match="lone surrogate"):
+        toolgram.Parser("hermes", tools=[bad])
+
+
+def test_an_int_past_a_double_is_a_tools_error():
+    tool = {"type": "function", "function": {"name": "f", "parameters": {
+        "type": "object", "properties": {"n": {"type": "integer", "maximum": 10**400}}}}}
+    with pytest.raises(toolgram.ToolsError, match=r"tools: an int past the largest JSON number toolgram holds"):
+        toolgram.Parser("hermes", tools=[tool])
+    # 10**300 still fits a double: accepted, as a file's 1e300 is.
+    tool["function"]["parameters"]["properties"]["n"]["maximum"] = 10**300
+    assert toolgram.Parser("hermes", tools=[tool]).tools == ["f"]
+
+
+def test_shared_parts_and_endless_lists_are_bounded_by_size_not_only_depth():
+    # 31 nodes, each list holding the next twice, 30 levels: 2^30 leaves once expanded.
+    node: list = ["leaf"]
+    for _ in range(30):
+        node = [node, node]
+    tool = {"type": "function", "function": {"name": "f", "parameters": {"x": node}}}
+    with pytest.raises(toolgram.ToolsError, match=r"tools: larger than the limit for a JSON document"):
+        toolgram.Parser("hermes", tools=[tool])
+
+    class Endless(list):
+        def __iter__(self):
+            while True:
+                yield 1
+
+    endless = Endless([1])
+    with pytest.raises(toolgram.ToolsError, match="counts every visit"):
+        toolgram.Parser("hermes", tools=[{"type": "function", "function": {"name": "f", "parameters": {"x": endless}}}])
+    with pytest.raises(ValueError, match="a record: larger than"):
+        toolgram.coverage([{"model": "m", "text": "hi", "x": node}], profile="hermes")
+
+    def endless_records():
+        while True:
+            yield {"model": "m", "text": "x" * (1 << 20)}
+
+    with pytest.raises(ValueError, match="a record: larger than the limit for a coverage input"):
+        toolgram.coverage(endless_records(), profile="hermes")
+
+
+def test_two_keys_one_text_are_a_key_given_twice():
+    class Sneaky(str):
+        # Python holds it apart from "get_weather", yet it is the same text.
+        def __hash__(self):
+            return 1
+
+        def __eq__(self, other):
+            return self is other
+
+    params = {"type": "object", "properties": {"city": {"type": "string"}}}
+    fn = {"name": "get_weather", "parameters": params}
+    fn[Sneaky("name")] = "rm_rf"
+    with pytest.raises(toolgram.ToolsError, match=r'tools: the key "name" is given twice'):
+        toolgram.Parser("hermes", tools=[{"type": "function", "function": fn}])
+    long_key = "k" * 5000
+    with pytest.raises(toolgram.SettingsError) as e:
+        toolgram.Parser("hermes", settings={long_key: 1, Sneaky(long_key): 2})
+    assert "given twice" in str(e.value) and len(str(e.value)) < 300
+
+
+def test_a_profile_file_read_lets_other_threads_run(tmp_path):
+    # A FIFO with no writer yet: the read waits, but with the GIL released, so this thread
+    # can write the profile while Parser() waits for it.
+    import os
+    fifo = tmp_path / "profile.fifo"
+    os.mkfifo(fifo)
+    profile = json.dumps({"name": "mine", "syntax": {"call": {"open": "<call>", "close": "</call>"},
+                                                     "arguments": {"style": "json"}}})
+    got = {}
+
+    def build():
+        got["parser"] = toolgram.Parser(profile_file=fifo)
+
+    t = threading.Thread(target=build)
+    t.start()
+    with open(fifo, "w") as w:  # blocks until the reader opened it: needs the GIL to be free
+        w.write(profile)
+    t.join(timeout=30)
+    assert not t.is_alive()
+    assert got["parser"].profile == "mine"
+
+
 # -- threads --------------------------------------------------------------------------------
 
 def test_threads_sharing_one_parser_get_the_single_threaded_results(corpus_cases):
