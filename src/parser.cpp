@@ -65,25 +65,11 @@ void drop_past_candidate_limit(Block& b, std::size_t& kept, std::size_t max_cand
 // Finds blocks of the given grammars: marker scan first, then whole-output readers.
 // `markers` are the role's markers in scan order (Parser::Impl::role_markers).
 std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const GrammarDef*, Role>>& grammars, Role role,
-                        const std::vector<detail::MarkerUse>& markers, std::size_t limit,
+                        const std::vector<detail::MarkerUse>& markers, const detail::MarkerPairs& pairs, std::size_t limit,
                         std::size_t answer_begin, std::size_t answer_end,
                         std::pair<std::size_t, std::size_t> intent = {std::string_view::npos, std::string_view::npos}) {
     const auto [intent_at, after_intent] = intent;  // an intent marker in the answer, and where what follows it begins
     const std::string_view text = ctx.text();
-    std::array<bool, 256> first{};
-    for (const auto& m : markers) first[static_cast<unsigned char>(m.text[0])] = true;
-    // The markers by their first two bytes (one-byte markers apart), so a position is
-    // compared only with those that can start there (auto has some 70, most opening with
-    // `<`), still tried in scan order.
-    auto pair_key = [](unsigned char a, unsigned char b) { return static_cast<unsigned>(a) << 8 | b; };
-    std::vector<std::pair<unsigned, std::size_t>> by_pair;  // (first two bytes, marker index)
-    std::vector<std::size_t> single;                        // one-byte markers
-    for (std::size_t i = 0; i < markers.size(); ++i) {
-        const std::string& m = markers[i].text;
-        if (m.size() == 1) single.push_back(i);
-        else by_pair.emplace_back(pair_key(static_cast<unsigned char>(m[0]), static_cast<unsigned char>(m[1])), i);
-    }
-    std::sort(by_pair.begin(), by_pair.end());
     std::vector<std::size_t> tries;
     std::vector<Block> blocks;
     std::size_t kept = 0;  // candidates kept so far (drop_past_candidate_limit)
@@ -96,23 +82,22 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
         if (index) {
             pos = index->next(pos);
             if (pos >= limit) break;  // npos too
-            if (!first[static_cast<unsigned char>(text[pos])]) {
+            if (!pairs.may_start(text[pos])) {
                 ++pos;
                 continue;
             }
         }
-        while (pos < limit && !first[static_cast<unsigned char>(text[pos])]) ++pos;
+        while (pos < limit && !pairs.may_start(text[pos])) ++pos;
         if (pos >= limit) break;
-        tries.clear();
-        for (std::size_t i : single)
-            if (text[pos] == markers[i].text[0]) tries.push_back(i);
+        // The markers that can start here (MarkerPairs), in scan order. At the text's last
+        // byte only a one-byte marker can match.
         if (pos + 1 < text.size()) {
-            const unsigned key = pair_key(static_cast<unsigned char>(text[pos]), static_cast<unsigned char>(text[pos + 1]));
-            for (auto it = std::lower_bound(by_pair.begin(), by_pair.end(), std::make_pair(key, std::size_t{0}));
-                 it != by_pair.end() && it->first == key; ++it)
-                tries.push_back(it->second);
+            pairs.candidates(text, pos, tries);
+        } else {
+            tries.clear();
+            for (std::size_t i = 0; i < markers.size(); ++i)
+                if (markers[i].text.size() == 1 && markers[i].text[0] == text[pos]) tries.push_back(i);
         }
-        if (!single.empty()) std::sort(tries.begin(), tries.end());
         bool advanced = false;
         for (std::size_t i : tries) {
             const std::string& marker = markers[i].text;
@@ -899,9 +884,10 @@ Result Parser::Impl::parse(std::string_view text) const {
 
     // Phase one: the primary grammars' blocks; the fallbacks' only where there is none.
     std::vector<Block> blocks =
-        scan(ctx, grammars, Role::primary, role_markers[0], f.limit, f.answer_begin, f.answer_end);
+        scan(ctx, grammars, Role::primary, role_markers[0], role_pairs[0], f.limit, f.answer_begin, f.answer_end);
     if (blocks.empty())
-        blocks = scan(ctx, grammars, Role::fallback, role_markers[1], f.limit, f.answer_begin, f.answer_end, f.intent);
+        blocks = scan(ctx, grammars, Role::fallback, role_markers[1], role_pairs[1], f.limit, f.answer_begin, f.answer_end,
+                      f.intent);
     mask_calls_in_reasoning(ctx, f, blocks);
     if (settings.reasoning_ends_at_call) end_reasoning_at_calls(text, f, blocks);
     std::vector<std::string> markers;

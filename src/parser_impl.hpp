@@ -16,6 +16,7 @@
 #include "candidate.hpp"
 #include "grammar_def.hpp"
 #include "marker_index.hpp"
+#include "marker_pairs.hpp"
 #include "regions.hpp"
 #include "toolgram/toolgram.hpp"
 #include "toolset.hpp"
@@ -73,6 +74,8 @@ struct Parser::Impl {
     // After all of them, the openers of the grammars' blocks (syntax_blocks), tried only
     // where every grammar declined: their syntax holding nothing readable.
     std::vector<detail::MarkerUse> role_markers[2];
+    // The same, keyed by their first two bytes: which may start at a position.
+    detail::MarkerPairs role_pairs[2];
 
     Impl(Profile p, std::optional<std::vector<Tool>> t)
         : profile(detail::checked_limits(std::move(p))),
@@ -112,6 +115,8 @@ struct Parser::Impl {
                 marker_set.add(b.open);
                 list.push_back({b.open, g, true, std::move(b)});
             }
+        role_pairs[0] = detail::MarkerPairs(role_markers[0]);
+        role_pairs[1] = detail::MarkerPairs(role_markers[1]);
         for (const auto& d : s.reasoning) {
             marker_set.add(d.open);
             marker_set.add(d.close);

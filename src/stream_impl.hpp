@@ -104,16 +104,27 @@ struct NeedleSet {
     std::array<bool, 256> first{};  // bytes that start a needle (both cases when folding)
     std::size_t longest = 0;
     bool ignore_case = false;
+    // For find_first_of_needles: the needles by their first two bytes, (key, index) sorted,
+    // and the one-byte needles (index) apart. Exact case only.
+    std::vector<std::pair<unsigned, std::size_t>> by_pair;
+    std::vector<std::size_t> single;
 
     NeedleSet() = default;
     explicit NeedleSet(std::vector<std::string> n, bool fold = false) : needles(std::move(n)), ignore_case(fold) {
-        for (const auto& x : needles) {
+        for (std::size_t i = 0; i < needles.size(); ++i) {
+            const std::string& x = needles[i];
             if (x.empty()) continue;
             longest = std::max(longest, x.size());
             const auto c = static_cast<unsigned char>(x[0]);
             first[c] = true;
             if (fold) first[static_cast<unsigned char>(std::tolower(c))] = first[static_cast<unsigned char>(std::toupper(c))] = true;
+            if (x.size() == 1) single.push_back(i);
+            else by_pair.emplace_back(pair_key(x[0], x[1]), i);
         }
+        std::sort(by_pair.begin(), by_pair.end());
+    }
+    static unsigned pair_key(char a, char b) {
+        return static_cast<unsigned>(static_cast<unsigned char>(a)) << 8 | static_cast<unsigned char>(b);
     }
 };
 
@@ -136,19 +147,29 @@ inline std::size_t partial_tail(std::string_view text, const NeedleSet& set) {
     return text.size();
 }
 
-// The earliest occurrence of any needle that starts before `limit`, searching from `from`.
-inline std::pair<std::size_t, std::size_t> find_first_of_needles(std::string_view text, const std::vector<std::string>& needles,
-                                                          std::size_t from, std::size_t limit) {
-    std::size_t best = npos, which = 0;
-    for (std::size_t i = 0; i < needles.size(); ++i) {
-        if (needles[i].empty()) continue;
-        const std::size_t f = text.find(needles[i], from);
-        if (f != npos && f < limit && f < best) {
-            best = f;
-            which = i;
+// The earliest occurrence of any needle of `set` (exact case) that starts before `limit`,
+// searching from `from`, and which needle (the first listed, where several start there);
+// {npos, 0} for none. One pass over [from, limit): at a byte that starts some needle, only
+// the needles opening with the two bytes there are compared, so text dense in `<` costs a
+// lookup a byte, not a comparison per needle (the stream read each needle's own
+// string_view::find before). A needle may run past `limit`; it must start before it.
+inline std::pair<std::size_t, std::size_t> find_first_of_needles(std::string_view text, const NeedleSet& set,
+                                                                 std::size_t from, std::size_t limit) {
+    limit = std::min(limit, text.size());
+    for (std::size_t p = from; p < limit; ++p) {
+        if (!set.first[static_cast<unsigned char>(text[p])]) continue;
+        std::size_t which = npos;
+        for (const std::size_t i : set.single)
+            if (text[p] == set.needles[i][0]) which = std::min(which, i);
+        if (p + 1 < text.size()) {
+            const unsigned key = NeedleSet::pair_key(text[p], text[p + 1]);
+            for (auto it = std::lower_bound(set.by_pair.begin(), set.by_pair.end(), std::make_pair(key, std::size_t{0}));
+                 it != set.by_pair.end() && it->first == key && it->second < which; ++it)
+                if (text.compare(p, set.needles[it->second].size(), set.needles[it->second]) == 0) which = it->second;
         }
+        if (which != npos) return {p, which};
     }
-    return {best, which};
+    return {npos, 0};
 }
 
 // The length of `s` less a UTF-8 sequence cut short at its end (a lead byte followed by
@@ -195,7 +216,6 @@ struct StreamParser::Impl {
     // ---- the marker scan (primary grammars, as parser.cpp's scan)
     using Marker = detail::MarkerUse;  // the primary grammars' (parser_impl.hpp's role_markers[0])
     std::vector<Marker> markers;
-    std::array<bool, 256> first{};
     std::vector<std::string> marker_texts;  // theirs (detail::disowned_after_fence)
     std::size_t scan = 0;
     std::size_t resume_marker = 0;  // at `scan`, markers before this one declined for good
@@ -220,7 +240,7 @@ struct StreamParser::Impl {
     RState rstate = RState::outside;
     std::vector<detail::Region> regions;  // the last may be open (ends `far`)
     std::vector<std::string> openers, implicit_closers, inside_closers;
-    NeedleSet opener_set, delimiter_set, inside_set, content_marker_set, intent_set;
+    NeedleSet opener_set, delimiter_set, closer_set, inside_set, content_marker_set, intent_set;
     std::size_t r_pos = 0;     // outside: no opener starts before this
     std::size_t r_search = 0;  // inside: no closer starts before this
     // Spans of settled blocks holding a call read whole: a delimiter strictly inside one is
@@ -242,7 +262,8 @@ struct StreamParser::Impl {
     std::size_t fence_first = npos, fence_q = 0;  // the fence holding the scan, and its first non-blank byte
 
     // ---- content markers, intent markers
-    std::vector<std::size_t> cm_pos;  // per content marker: search resumes here
+    std::vector<std::size_t> cm_pos;  // per content marker: its next occurrence starts here or later
+    std::size_t cm_from = 0;          // the search for all of them resumes here
     std::size_t content_known = 0;    // content markers are known up to here
     std::size_t intent_search = 0;
     std::size_t intent_at = npos;
@@ -288,7 +309,6 @@ struct StreamParser::Impl {
     explicit Impl(const Parser& parser_)
         : parser(&parser_), p(*parser_.impl_), s(parser_.impl_->profile.settings) {
         for (const auto& m : p.role_markers[0]) {
-            first[static_cast<unsigned char>(m.text[0])] = true;
             markers.push_back(m);
             marker_texts.push_back(m.text);
         }
@@ -317,6 +337,7 @@ struct StreamParser::Impl {
         std::vector<std::string> delimiters = openers;
         delimiters.insert(delimiters.end(), implicit_closers.begin(), implicit_closers.end());
         delimiter_set = NeedleSet(delimiters);
+        closer_set = NeedleSet(implicit_closers);
         inside_set = NeedleSet(inside_closers);
         content_marker_set = NeedleSet(s.content_markers);
         intent_set = NeedleSet(s.intent_markers, true);

@@ -48,8 +48,8 @@ void StreamParser::Impl::update_reasoning() {
     for (;;) {
         if (rstate == RState::guessing) {
             const std::size_t limit = limit_for(delimiter_set);
-            const auto [o, oi] = find_first_of_needles(buf, openers, r_pos, limit);
-            const auto [c, ci] = find_first_of_needles(buf, implicit_closers, r_pos, limit);
+            const auto [o, oi] = find_first_of_needles(buf, opener_set, r_pos, limit);
+            const auto [c, ci] = find_first_of_needles(buf, closer_set, r_pos, limit);
             if (o == npos && c == npos) {
                 r_pos = std::max(r_pos, limit);
                 if (finished) rstate = RState::outside, r_pos = 0;
@@ -74,7 +74,7 @@ void StreamParser::Impl::update_reasoning() {
         }
         if (rstate == RState::outside) {
             const std::size_t limit = limit_for(opener_set);
-            const auto [o, oi] = find_first_of_needles(buf, openers, r_pos, limit);
+            const auto [o, oi] = find_first_of_needles(buf, opener_set, r_pos, limit);
             if (o == npos) {
                 r_pos = std::max(r_pos, limit);
                 return;
@@ -96,7 +96,7 @@ void StreamParser::Impl::update_reasoning() {
         }
         // inside
         const std::size_t limit = limit_for(inside_set);
-        const auto [c, ci] = find_first_of_needles(buf, inside_closers, r_search, limit);
+        const auto [c, ci] = find_first_of_needles(buf, inside_set, r_search, limit);
         if (c == npos) {
             r_search = std::max(r_search, limit);
             return;
@@ -123,8 +123,8 @@ void StreamParser::Impl::update_reasoning() {
 bool StreamParser::Impl::guess_settles_outside() {
     if (rstate != RState::guessing || frozen || r_wait != npos) return false;
     const std::size_t n = buf.size();
-    if (find_first_of_needles(buf, openers, r_pos, n).first != npos) return false;
-    if (find_first_of_needles(buf, implicit_closers, r_pos, n).first != npos) return false;
+    if (find_first_of_needles(buf, opener_set, r_pos, n).first != npos) return false;
+    if (find_first_of_needles(buf, closer_set, r_pos, n).first != npos) return false;
     rstate = RState::outside;
     r_pos = 0;
     return true;
@@ -213,28 +213,45 @@ std::size_t StreamParser::Impl::update_content_markers() {
     // parser.cpp): a marker is decided once its place is known, and one inside a block
     // still open whose end a call may yet move (reasoning_ends_at_call) waits for it.
     if (in_content) limit = std::min(limit, reasoning_known());
-    std::size_t known = buf.size();
-    for (std::size_t i = 0; i < s.content_markers.size(); ++i) {
-        const std::string& m = s.content_markers[i];
-        if (m.empty()) continue;
-        for (;;) {
-            const std::size_t at = buf.find(m, cm_pos[i]);
-            if (at == npos || at >= limit) break;
-            if (in_content) {
-                if (const detail::Region* r = detail::region_at(regions, at)) {
-                    if (!r->closed && s.reasoning_ends_at_call && !finished) {
-                        limit = at;
-                        break;
-                    }
-                    cm_pos[i] = at + m.size();
-                    continue;
-                }
+    // Each marker's occurrences, found left to right without overlapping each other (as
+    // parser.cpp finds them, one marker at a time), in one pass over the new text for all
+    // markers: at a byte that starts one, only those opening with the two bytes there are
+    // compared (NeedleSet), so text dense in `<` is not compared with each marker in turn.
+    const NeedleSet& set = content_marker_set;
+    const auto found = [&](std::size_t at, std::size_t i) {  // false: stop, the place is not known yet
+        const std::string& m = set.needles[i];
+        if (at < cm_pos[i] || buf.compare(at, m.size(), m) != 0) return true;
+        if (in_content) {
+            if (const detail::Region* r = detail::region_at(regions, at)) {
+                if (!r->closed && s.reasoning_ends_at_call && !finished) return false;
+                cm_pos[i] = at + m.size();
+                return true;
             }
-            content_spans.push({at, at + m.size()});
-            cm_pos[i] = at + m.size();
         }
-        cm_pos[i] = std::max(cm_pos[i], limit);
-        known = std::min(known, cm_pos[i]);
+        content_spans.push({at, at + m.size()});
+        cm_pos[i] = at + m.size();
+        return true;
+    };
+    for (std::size_t at = cm_from; at < limit; ++at) {
+        if (!set.first[static_cast<unsigned char>(buf[at])]) continue;
+        bool go_on = true;
+        for (const std::size_t i : set.single) go_on = go_on && (buf[at] != set.needles[i][0] || found(at, i));
+        if (go_on && at + 1 < buf.size()) {
+            const unsigned key = NeedleSet::pair_key(buf[at], buf[at + 1]);
+            for (auto it = std::lower_bound(set.by_pair.begin(), set.by_pair.end(), std::make_pair(key, std::size_t{0}));
+                 go_on && it != set.by_pair.end() && it->first == key; ++it)
+                go_on = found(at, it->second);
+        }
+        if (!go_on) {
+            limit = at;
+            break;
+        }
+    }
+    cm_from = std::max(cm_from, limit);
+    std::size_t known = buf.size();
+    for (std::size_t& pos : cm_pos) {
+        pos = std::max(pos, limit);
+        known = std::min(known, pos);
     }
     return known;
 }

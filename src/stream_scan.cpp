@@ -50,11 +50,24 @@ std::size_t StreamParser::Impl::wanted_resume_point() const {
 
 void StreamParser::Impl::update_scan() {
     const std::size_t n = buf.size();
+    const detail::MarkerPairs& pairs = p.role_pairs[0];
+    std::vector<std::size_t> tries;  // the markers that may start at `scan`
     while (scan < n) {
-        while (scan < n && !first[static_cast<unsigned char>(buf[scan])]) ++scan;
+        while (scan < n && !pairs.may_start(buf[scan])) ++scan;
         if (scan >= n) break;
+        // Only the markers that can start here are tried, in scan order (MarkerPairs: text
+        // dense in `<` compared each with every marker opening with `<`). At the text's
+        // last byte, any marker opening with it may still arrive.
+        if (scan + 1 < n) {
+            pairs.candidates(buf, scan, tries);
+        } else {
+            tries.clear();
+            for (std::size_t i = 0; i < markers.size(); ++i)
+                if (markers[i].text[0] == buf[scan]) tries.push_back(i);
+        }
         bool advanced = false;
-        for (std::size_t i = resume_marker; i < markers.size(); ++i) {
+        for (const std::size_t i : tries) {
+            if (i < resume_marker) continue;
             const Marker& m = markers[i];
             const std::size_t avail = n - scan;
             if (avail < m.text.size()) {
