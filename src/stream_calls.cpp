@@ -166,10 +166,16 @@ void StreamParser::Impl::end_accepted(Call call, bool continues) {
 // (`,` between members, `>` after a closing tag, a newline) finds the members that are
 // complete. Bounded: four reads of the block at most.
 void StreamParser::Impl::provisional_at_breaks(const GrammarDef* g, std::size_t at) {
+    // The search looks back only to the block's start (or the last string's end): a
+    // block with no break in it (`[[[[…`) was searched back to the text's start at every
+    // chunk, quadratic in the output.
+    const std::size_t floor = std::max(at, string_end);
     std::size_t p = buf.size();
     for (int tries = 0; tries < 4; ++tries) {
-        p = buf.find_last_of(",>\n", p == 0 ? 0 : p - 1);
-        if (p == npos || p <= std::max(at, string_end)) return;
+        if (p <= floor + 1) return;
+        const std::size_t back = std::string_view(buf).substr(floor + 1, p - floor - 1).find_last_of(",>\n");
+        if (back == npos) return;
+        p = floor + 1 + back;
         const std::string_view view = std::string_view(buf).substr(0, p + 1);
         detail::ScanContext ctx(view, s);
         ctx.use_tools(&this->p.toolset);

@@ -408,6 +408,10 @@ struct StreamParser::Impl {
     // Whole-output grammars (stream_scan.cpp).
 
     std::optional<std::size_t> answer_begin() const;
+    std::size_t space_run(std::size_t from) const;
+    // space_run's memory: (where a run of spaces starts, how far it is known to reach).
+    mutable std::vector<std::pair<std::size_t, std::size_t>> space_runs;
+    std::size_t head_start = 0;  // update_head: the blanks before the head end here, or later
 
     void update_head();
 

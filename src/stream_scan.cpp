@@ -174,21 +174,35 @@ std::optional<std::size_t> StreamParser::Impl::answer_begin() const {
     std::size_t ab = 0;
     for (const auto& r : regions) {
         if (r.outer_begin < ab) continue;
-        bool blank = true;
-        for (std::size_t i = ab; i < r.outer_begin && blank; ++i) blank = is_space(buf[i]);
-        if (!blank) break;
+        if (space_run(ab) < r.outer_begin) break;  // text before this region: the answer began
         if (!r.closed) return std::nullopt;
         ab = r.outer_end;
     }
-    while (ab < buf.size() && is_space(buf[ab])) ++ab;
+    ab = space_run(ab);
     if (ab >= buf.size() || ab >= reasoning_known()) return std::nullopt;  // a reasoning block may yet open here
     return ab;
 }
 
+// The end of the run of spaces starting at `from`. Called at each feed from the same few
+// places (0, a reasoning block's end), each run is remembered and only its growth read:
+// an output of blanks only was read again from its start at every chunk (quadratic).
+std::size_t StreamParser::Impl::space_run(std::size_t from) const {
+    auto known = std::find_if(space_runs.begin(), space_runs.end(), [&](const auto& run) { return run.first == from; });
+    if (known == space_runs.end()) {
+        if (space_runs.size() >= 4) space_runs.erase(space_runs.begin());
+        space_runs.emplace_back(from, from);
+        known = space_runs.end() - 1;
+    }
+    std::size_t& end = known->second;
+    while (end < buf.size() && is_space(buf[end])) ++end;
+    return end;
+}
+
 void StreamParser::Impl::update_head() {
     if (!head_readers || head_declined || buf.size() < head_next_try) return;
-    std::size_t start = 0;
-    while (start < buf.size() && is_blank(buf[start])) ++start;
+    // The blanks before the head, read once (as space_run).
+    while (head_start < buf.size() && is_blank(buf[head_start])) ++head_start;
+    const std::size_t start = head_start;
     if (start >= buf.size()) return;
     detail::ScanContext ctx(buf, s);
     ctx.use_tools(&p.toolset);
