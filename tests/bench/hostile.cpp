@@ -9,7 +9,11 @@
 // and a crash or a hang (killed after --timeout seconds) is reported, not fatal.
 //
 //   toolgram_hostile [--profiles all|generic|NAME,NAME…] [--cases NAME,NAME…] [--full]
-//                    [--timeout SECONDS] [--sizes SMALL,LARGE]
+//                    [--timeout SECONDS] [--sizes SMALL,LARGE] [--stream CHUNK]
+//
+// --stream CHUNK streams each input through a StreamParser in CHUNK-byte pieces instead
+// of parsing it whole (the time then includes finish's one-shot parse, the authority):
+// the stream must be linear too, and within a small factor of the parse.
 //
 // A NAME ending in .json is a profile file (docs/profile-files.md), measured beside the
 // built-in profiles: `--profiles hermes,docs/profiles/hermes.json`.
@@ -61,7 +65,7 @@ double maxrss_mb() {
     return static_cast<double>(u.ru_maxrss) / 1024.0;
 }
 
-Measure measure(const toolgram::Parser& parser, const Case& c, std::size_t size, int timeout_s) {
+Measure measure(const toolgram::Parser& parser, const Case& c, std::size_t size, int timeout_s, std::size_t chunk) {
     Measure m;
     int fds[2];
     if (pipe(fds) != 0) return m;
@@ -71,7 +75,14 @@ Measure measure(const toolgram::Parser& parser, const Case& c, std::size_t size,
         const std::string input = c.make(parser.profile(), size);
         const double before = maxrss_mb();
         const auto t0 = std::chrono::steady_clock::now();
-        const toolgram::Result r = parser.parse(input);
+        toolgram::Result r;
+        if (chunk == 0) {
+            r = parser.parse(input);
+        } else {
+            toolgram::StreamParser stream(parser);
+            for (std::size_t at = 0; at < input.size(); at += chunk) (void)stream.feed(std::string_view(input).substr(at, chunk));
+            r = stream.finish().result;
+        }
         const auto t1 = std::chrono::steady_clock::now();
         const double after = maxrss_mb();
         char line[256];
@@ -146,12 +157,14 @@ int main(int argc, char** argv) {
     bool full = false;
     int timeout_s = 120;
     std::size_t small_mib = 1, large_mib = 8;
+    std::size_t chunk = 0;  // --stream: the chunk size; 0 parses whole
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--profiles" && i + 1 < argc) which = argv[++i];
         else if (a == "--cases" && i + 1 < argc) only_cases = argv[++i];
         else if (a == "--timeout" && i + 1 < argc) timeout_s = std::stoi(argv[++i]);
         else if (a == "--full") full = true;
+        else if (a == "--stream" && i + 1 < argc) chunk = std::stoul(argv[++i]);
         else if (a == "--sizes" && i + 1 < argc) {
             const auto sizes = split(argv[++i]);
             if (sizes.size() != 2) return 2;
@@ -159,7 +172,8 @@ int main(int argc, char** argv) {
             large_mib = std::stoul(sizes[1]);
         }
         else {
-            std::cerr << "usage: toolgram_hostile [--profiles all|generic|NAME,…] [--cases NAME,…] [--full] [--timeout S]\n";
+            std::cerr << "usage: toolgram_hostile [--profiles all|generic|NAME,…] [--cases NAME,…] [--full] [--timeout S] "
+                         "[--sizes SMALL,LARGE] [--stream CHUNK]\n";
             return 2;
         }
     }
@@ -182,7 +196,8 @@ int main(int argc, char** argv) {
             toolgram::Profile p = file ? toolgram::load_profile_file(name) : toolgram::builtin_profile(name);
             p.settings.tool_required = true;
             const toolgram::Parser parser(p, tools);
-            Row r{file ? p.name + " (file)" : name, &c, measure(parser, c, small_mib * MiB, timeout_s), measure(parser, c, large_mib * MiB, timeout_s)};
+            Row r{file ? p.name + " (file)" : name, &c, measure(parser, c, small_mib * MiB, timeout_s, chunk),
+                  measure(parser, c, large_mib * MiB, timeout_s, chunk)};
             std::cerr << c.name << " " << name << ": " << cell(r.small) << " / " << cell(r.large) << " ms\n";
             // Far above linear (twice it, allowing for noise and cache effects) is not linear.
             const double linear_ratio = static_cast<double>(large_mib) / static_cast<double>(small_mib);
@@ -228,7 +243,9 @@ int main(int argc, char** argv) {
     }
     std::cout << "\nCases:\n";
     for (const auto& c : cases()) std::cout << "- `" << c.name << "`: " << c.what << "\n";
-    std::cout << "\nSizes: " << small_mib << " MiB and " << large_mib << " MiB.\n";
+    std::cout << "\nSizes: " << small_mib << " MiB and " << large_mib << " MiB"
+              << (chunk ? ", streamed in chunks of " + std::to_string(chunk) + " bytes" : std::string(", parsed whole"))
+              << ".\n";
     std::cout << (linear ? "\nAll cases linear (ratio at most twice the size ratio where the large input takes over 50 ms).\n"
                          : "\nNOT LINEAR or FAILED: see the rows above.\n");
     return linear ? 0 : 1;

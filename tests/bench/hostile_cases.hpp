@@ -94,6 +94,11 @@ inline const std::vector<Case>& cases() {
     static const std::vector<Case> c = {
         {"open_braces", "`{` repeated", [](const auto&, std::size_t n) { return std::string(n, '{'); }},
         {"open_brackets", "`[` repeated", [](const auto&, std::size_t n) { return std::string(n, '['); }},
+        // Every `<` may begin a marker, and most markers open with `<`: a stream compared
+        // each with each marker in turn (issue 29, item 5).
+        {"angle_brackets", "`<` repeated", [](const auto&, std::size_t n) { return std::string(n, '<'); }},
+        {"angle_bars", "`<|` repeated (the two bytes most special tokens open with)",
+         [](const auto&, std::size_t n) { return repeat_to("<|", n); }},
         {"tool_call_opens", "`<tool_call>` repeated, never closed",
          [](const auto&, std::size_t n) { return repeat_to("<tool_call>", n); }},
         {"tool_calls_marker", "`[TOOL_CALLS]` repeated", [](const auto&, std::size_t n) { return repeat_to("[TOOL_CALLS]", n); }},
