@@ -69,6 +69,7 @@ extern const GrammarDef minimax_m3_grammar;
 extern const GrammarDef inkling_grammar;
 extern const GrammarDef muse_glimmer_grammar;
 extern const GrammarDef plamo3_grammar;
+extern const GrammarDef cwm_grammar;
 // scripts/new-grammar: declarations go above this line.
 
 namespace {
@@ -135,6 +136,7 @@ const std::vector<const GrammarDef*>& compiled_grammars() {
         &inkling_grammar,
         &muse_glimmer_grammar,
         &plamo3_grammar,
+        &cwm_grammar,
         // scripts/new-grammar: entries go above this line.
         });
         return out;

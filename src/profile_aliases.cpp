@@ -22,6 +22,7 @@ const std::vector<ProfileAlias>& profile_aliases() {
         {"vLLM", "apertus", "apertus", "Apertus"},
         {"vLLM", "cohere_command3", "command_r", "Command A, Command R7B"},
         {"vLLM", "cohere_command4", "command_r", "Command A Plus, Command A Vision"},
+        {"vLLM", "cwm", "cwm", "CWM, Code World Model (<tool: NAME>…</tool>; a pull request)"},
         {"vLLM", "deepseek_v3", "deepseek_r1", "DeepSeek V3, DeepSeek R1"},
         {"vLLM", "deepseek_v31", "deepseek_v31", "DeepSeek V3.1"},
         {"vLLM", "deepseek_v32", "deepseek_v32", "DeepSeek V3.2"},

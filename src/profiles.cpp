@@ -180,6 +180,12 @@ void configure_plamo3(Settings& s) {
     add_reasoning(s, {"<|plamo:begin_think:plamo|>", "<|plamo:end_think:plamo|>"});
     add_content_marker(s, "<|plamo:tag|>");
 }
+// CWM reasons in <think>…</think>, its prompt opening <think> when reasoning is on
+// (facebookresearch/cwm PROMPTING_GUIDE.md); <|eot_id|> ends its turn.
+void configure_cwm(Settings& s) {
+    add_reasoning(s, {"<think>", "</think>"});
+    add_content_marker(s, "<|eot_id|>");
+}
 
 // Kimi K3 (XTML): the prompt opens the think channel (or, thinking off, the response
 // channel), so an output starts inside one; the answer is the response channel's text and
@@ -408,6 +414,11 @@ const std::vector<ProfileRow>& family_rows() {
          "<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>…<|plamo:end_tool_requests:plamo|>; "
          "reasoning <|plamo:begin_think:plamo|>…<|plamo:end_think:plamo|>, the turn ends <|plamo:tag|>",
          {primary("plamo3")}, configure_plamo3},
+        {"cwm", "CWM (Code World Model)",
+         "<tool: NAME> on a line of its own, the tool's INPUT, </tool>: INPUT a JSON object of arguments, or the text "
+         "of the tool's command (or only) parameter; also vLLM's <tool: function> with NAME first in the body, and "
+         "<tool: NAME INPUT </tool>; reasoning <think>",
+         {primary("cwm")}, configure_cwm},
         // scripts/new-grammar: rows go above this line.
     };
     return table;
