@@ -27,10 +27,15 @@ struct close_tag : istring<'<', '/', 't', 'o', 'o', 'l', '>'> {};
 
 // vLLM's `[^>\s]+`, less '<' (so a label cannot swallow a tag written after it).
 struct label : plus<not_one<'>', '<', ' ', '\t', '\r', '\n', '\v', '\f'>> {};
-struct body : star<not_at<close_tag>, any> {};
+// Another block opening a line: this one lost its `</tool>`. The body stops there, so a
+// text of openers with no closer is read in linear time, each block to the next.
+struct next_block : seq<one<'\n'>, star<blank>, open_tag> {};
+struct body : star<not_at<sor<close_tag, next_block>>, any> {};
 struct canonical : seq<star<space>, one<'>'>> {};  // `<tool: LABEL>`
 struct shorthand : plus<space> {};                  // `<tool: LABEL body`, the `>` left out
+struct body_unclosed : at<next_block> {};
 struct body_cut : eof {};                           // no `</tool>`: the output ended inside
-struct block : seq<open_tag, star<space>, label, sor<canonical, shorthand>, body, sor<close_tag, body_cut>> {};
+struct block
+    : seq<open_tag, star<space>, label, sor<canonical, shorthand>, body, sor<close_tag, body_unclosed, body_cut>> {};
 
 }  // namespace toolgram::grammar::cwm

@@ -36,7 +36,7 @@ namespace cw = grammar::cwm;
 
 struct CwmState : BlockState {
     std::size_t label_begin = 0, label_end = 0, body_begin = 0, body_end = 0;
-    bool shorthand = false, cut = false;
+    bool shorthand = false, cut = false, unclosed = false;
 };
 
 template <typename Rule>
@@ -58,6 +58,10 @@ template <> struct cwm_action<cw::body> {
         st.body_begin = st.offset_of(in.begin());
         st.body_end = st.offset_of(in.end());
     }
+};
+template <> struct cwm_action<cw::body_unclosed> {
+    template <typename Input>
+    static void apply(const Input&, CwmState& st) { st.unclosed = true; }
 };
 template <> struct cwm_action<cw::body_cut> {
     template <typename Input>
@@ -85,14 +89,25 @@ bool stands_as_block(std::string_view text, std::size_t at) {
     return p == 0 || text[p - 1] == '\n' || text[p - 1] == '\r' || text[p - 1] == '>';
 }
 
-// Where, inside [from, to), a line opens with another `<tool:`; npos where none does.
-std::size_t next_block_inside(std::string_view text, std::size_t from, std::size_t to) {
-    for (std::size_t nl = text.find('\n', from); nl != std::string_view::npos && nl < to; nl = text.find('\n', nl + 1)) {
-        std::size_t p = nl + 1;
-        while (p < to && is_blank(text[p])) ++p;
-        if (p + 6 <= to && iequals(text.substr(p, 6), "<tool:")) return p;
+// The deepest nesting of brackets in a JSON-looking text, strings skipped: a JSON body
+// the strict reader declined for its depth is refused with the limit, not taken for text.
+std::size_t nesting(std::string_view s) {
+    std::size_t depth = 0, deepest = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '{' || c == '[') {
+            deepest = std::max(deepest, ++depth);
+        } else if ((c == '}' || c == ']') && depth > 0) {
+            --depth;
+        }
     }
-    return std::string_view::npos;
+    return deepest;
 }
 
 // Whether a property's schema lets it hold a string: no type given, or "string" among them.
@@ -154,7 +169,9 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     const RunResult r = run_rule_at<cw::block, cwm_action>(ctx, at, st);
     if (!r.matched) return std::nullopt;
     const std::string label(text.substr(st.label_begin, st.label_end - st.label_begin));
-    if (const std::size_t next = next_block_inside(text, st.body_begin, st.body_end); next != std::string_view::npos) {
+    if (st.unclosed) {  // the body stopped at the line where the next block opens
+        std::size_t next = st.body_end + 1;
+        while (is_blank(text[next])) ++next;
         FailureInfo lost{Failure::syntax, next,
                          "the <tool: " + label + "> block has no </tool> before the next <tool: block begins"};
         Block b = failed_block("cwm", at, next, lost, ctx.settings().limits.max_depth);
@@ -196,8 +213,15 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
                                      ? read_strict_value(body.data(), body.data() + body.size(),
                                                          ctx.settings().limits.max_depth, value)
                                      : 0;
-        if (took == body.size() && value.is_object()) c.arguments = std::move(value);
-        else fill_from_text(ctx, c, std::move(body));
+        const std::size_t max_depth = ctx.settings().limits.max_depth;
+        if (took == body.size() && value.is_object()) {
+            c.arguments = std::move(value);
+        } else if ((body.front() == '{' || body.front() == '[') && nesting(body) > max_depth) {
+            c.problem = "nesting deeper than the limit of " + std::to_string(max_depth) + " levels";
+            c.problem_offset = st.body_begin;
+        } else {
+            fill_from_text(ctx, c, std::move(body));
+        }
     }
     Block b;
     b.begin = at;

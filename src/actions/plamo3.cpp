@@ -96,7 +96,8 @@ std::optional<Block> read_call(ScanContext& ctx, std::size_t at) {
     if (text.compare(next, request_end.size(), request_end) == 0) {
         b->end = next + request_end.size();
     } else if (next >= text.size() || request_end.substr(0, text.size() - next) == text.substr(next)) {
-        b->end = text.size();  // `<|plamo:end_tool_req` and the output ends: cut off
+        note_end(text);  // `<|plamo:end_tool_req` and the output ends: cut off
+        b->end = text.size();
         note_missing_end(*b, true);
     } else {
         note_missing_end(*b, false);
