@@ -87,7 +87,10 @@ std::optional<Block> read_call(ScanContext& ctx, std::size_t at) {
         ctx, at, "plamo3", "<|plamo:end_tool_arguments:plamo|>", openers());
     if (!b) {
         if (header_cut(ctx.text(), at)) return cut_block(ctx, at, "output cut inside the call's header, before its arguments");
-        return b;
+        // A whole request holding nothing readable (arguments that are no JSON): one
+        // rejected call of the section, which reads on past it to its other calls and its
+        // closer, rather than ending there and leaving its closer in the content.
+        return read_unreadable(ctx, at, "<|plamo:begin_tool_request:plamo|>", request_end, "plamo3");
     }
     for (const Candidate& c : b->candidates)
         if (c.cut || c.healed) return b;  // the end of output came first: nothing more to close
