@@ -82,6 +82,8 @@ const std::vector<Variant>& variant_table() {
         {"inkling::header", E::success, "<|message_model|>NAME header before the call (Inkling)"},
         {"inkling::headless_header", E::success, "NAME at the output's start, <|message_model|> in the prompt (Inkling)"},
         {"muse_glimmer::bare_invokes", E::success, "<atem:invoke> without <atem:function_calls> around it"},
+        {"plamo3::empty_arguments", E::success, "a request with no arguments, read as {} (PLaMo 3)"},
+        {"cwm::shorthand", E::success, "<tool: LABEL with the > left out, the label naming the tool (vLLM's shorthand)"},
         {"kimi_k2::namespace_prefix", E::success, "functions. prefix on the name"},
         {"kimi_k2::bare_counter", E::success, "bare counter for the id, no name (inferred from the arguments)"},
         {"step3::repeated_name", E::success, "name repeated after <｜tool_sep｜>"},

@@ -68,6 +68,8 @@ extern const GrammarDef kimi_k3_grammar;
 extern const GrammarDef minimax_m3_grammar;
 extern const GrammarDef inkling_grammar;
 extern const GrammarDef muse_glimmer_grammar;
+extern const GrammarDef plamo3_grammar;
+extern const GrammarDef cwm_grammar;
 // scripts/new-grammar: declarations go above this line.
 
 namespace {
@@ -133,6 +135,8 @@ const std::vector<const GrammarDef*>& compiled_grammars() {
         &minimax_m3_grammar,
         &inkling_grammar,
         &muse_glimmer_grammar,
+        &plamo3_grammar,
+        &cwm_grammar,
         // scripts/new-grammar: entries go above this line.
         });
         return out;

@@ -173,6 +173,20 @@ void configure_solar_open(Settings& s) {
         add_content_marker(s, m);
 }
 
+// PLaMo 3 reasons in <|plamo:begin_think:plamo|>…<|plamo:end_think:plamo|>; vLLM's
+// reasoning parser reads an output with no opener as begun inside reasoning (the prompt may
+// open it), so a closer before any opener means that. <|plamo:tag|> ends the turn.
+void configure_plamo3(Settings& s) {
+    add_reasoning(s, {"<|plamo:begin_think:plamo|>", "<|plamo:end_think:plamo|>"});
+    add_content_marker(s, "<|plamo:tag|>");
+}
+// CWM reasons in <think>…</think>, its prompt opening <think> when reasoning is on
+// (facebookresearch/cwm PROMPTING_GUIDE.md); <|eot_id|> ends its turn.
+void configure_cwm(Settings& s) {
+    add_reasoning(s, {"<think>", "</think>"});
+    add_content_marker(s, "<|eot_id|>");
+}
+
 // Kimi K3 (XTML): the prompt opens the think channel (or, thinking off, the response
 // channel), so an output starts inside one; the answer is the response channel's text and
 // the turn ends with the message's closer (and <|end_of_msg|> when special tokens are kept).
@@ -397,6 +411,17 @@ const std::vector<ProfileRow>& family_rows() {
          "<|start|>assistant to=NAME<|message|><atem:function_calls><atem:invoke name=NAME><atem:parameter name=K>V"
          "</atem:parameter></atem:invoke></atem:function_calls><|eom|>; reasoning to=self, the answer to=user",
          {primary("muse_glimmer")}, configure_muse_glimmer, true, {}, configure_muse_glimmer_own},
+        {"plamo3", "PLaMo 3",
+         "<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>NAME"
+         "<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{…}"
+         "<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>…<|plamo:end_tool_requests:plamo|>; "
+         "reasoning <|plamo:begin_think:plamo|>…<|plamo:end_think:plamo|>, the turn ends <|plamo:tag|>",
+         {primary("plamo3")}, configure_plamo3},
+        {"cwm", "CWM (Code World Model)",
+         "<tool: NAME> on a line of its own, the tool's INPUT, </tool>: INPUT a JSON object of arguments, or the text "
+         "of the tool's command (or only) parameter; also vLLM's <tool: function> with NAME first in the body, and "
+         "<tool: NAME INPUT </tool>; reasoning <think>",
+         {primary("cwm")}, configure_cwm},
         // scripts/new-grammar: rows go above this line.
     };
     return table;

@@ -100,6 +100,8 @@ constexpr Row rows[] = {
     {"kimi_k3", "<|open|>call", "<|close|>call<|sep|>"},
     {"inkling", "<|content_invoke_tool_json|>", "<|end_message|>"},
     {"inkling", "<|content_invoke_tool_text|>", "<|end_message|>"},
+    {"plamo3", "<|plamo:begin_tool_requests:plamo|>", "<|plamo:end_tool_requests:plamo|>"},
+    {"plamo3", "<|plamo:begin_tool_request:plamo|>", "<|plamo:end_tool_request:plamo|>"},
 };
 
 }  // namespace
