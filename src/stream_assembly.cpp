@@ -125,9 +125,9 @@ void StreamParser::Impl::finish(const Result& r) {
     // What was held back is the start of what follows in the result.
     held_reasoning.clear();
     held_content.clear();
-    if (r.reasoning.compare(0, sent_reasoning.size(), sent_reasoning) == 0 && r.reasoning.size() > sent_reasoning.size())
+    if (r.reasoning.size() > sent_reasoning.size() && sent_reasoning.starts(r.reasoning))
         emit_text(StreamEvent::Kind::reasoning, std::string_view(r.reasoning).substr(sent_reasoning.size()), true);
-    if (r.content.compare(0, sent_content.size(), sent_content) == 0 && r.content.size() > sent_content.size())
+    if (r.content.size() > sent_content.size() && sent_content.starts(r.content))
         emit_text(StreamEvent::Kind::content, std::string_view(r.content).substr(sent_content.size()), true);
     if (r.error) {
         StreamEvent e;

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdint>
 #include <cstring>
 #include <deque>
 #include <optional>
@@ -65,6 +66,15 @@ public:
     }
     // Text that can be sent: up to the last non-space byte.
     std::string_view take() {
+        // What was sent is never read again but for its last byte (a non-space, which
+        // tells join that text came before): once it is most of the buffer, it goes, so
+        // the assembler holds what waits to be sent, not the whole output.
+        if (sent_ > compact_at && sent_ * 2 > out_.size()) {
+            const std::size_t drop = sent_ - 1;
+            out_.erase(0, drop);
+            sent_ -= drop;
+            settled_ -= drop;
+        }
         std::string_view t(out_.data() + sent_, settled_ - sent_);
         sent_ = settled_;
         return t;
@@ -72,6 +82,7 @@ public:
     bool any_sent() const { return sent_ > 0; }
 
 private:
+    static constexpr std::size_t compact_at = 64 * 1024;
     static int strength(std::string_view gap) {
         const auto nl = std::count(gap.begin(), gap.end(), '\n');
         return nl >= 2 ? 3 : nl == 1 ? 2 : gap.empty() ? 0 : 1;
@@ -171,6 +182,34 @@ inline std::pair<std::size_t, std::size_t> find_first_of_needles(std::string_vie
     }
     return {npos, 0};
 }
+
+// Text sent so far, kept as its length and two 64-bit FNV-1a digests (different offset
+// bases) rather than the bytes: `starts(t)` asks whether t begins with it. A false "yes"
+// needs two 64-bit collisions at once.
+class SentText {
+public:
+    void append(std::string_view t) {
+        size_ += t.size();
+        for (char c : t) mix(static_cast<unsigned char>(c), a_, b_);
+    }
+    std::size_t size() const { return size_; }
+    bool starts(std::string_view t) const {
+        if (t.size() < size_) return false;
+        std::uint64_t a = basis_a, b = basis_b;
+        for (std::size_t i = 0; i < size_; ++i) mix(static_cast<unsigned char>(t[i]), a, b);
+        return a == a_ && b == b_;
+    }
+
+private:
+    static constexpr std::uint64_t prime = 0x100000001b3ULL;
+    static constexpr std::uint64_t basis_a = 0xcbf29ce484222325ULL, basis_b = 0x84222325cbf29ce4ULL;
+    static void mix(unsigned char c, std::uint64_t& a, std::uint64_t& b) {
+        a = (a ^ c) * prime;
+        b = (b ^ static_cast<unsigned char>(c ^ 0x5a)) * prime;
+    }
+    std::size_t size_ = 0;
+    std::uint64_t a_ = basis_a, b_ = basis_b;
+};
 
 // The length of `s` less a UTF-8 sequence cut short at its end (a lead byte followed by
 // fewer continuation bytes than it announces).
@@ -275,7 +314,9 @@ struct StreamParser::Impl {
     std::vector<Assembler> reasoning_parts;  // one per region
     std::size_t rreg = 0, rpos = 0;          // the region being assembled, and where in it
     bool reasoning_sent = false;
-    std::string sent_content, sent_reasoning;
+    // What was sent of each, as its length and a digest: finish checks that the result
+    // begins with it without the stream keeping a second copy of the output.
+    detail::streaming::SentText sent_content, sent_reasoning;
     std::string held_content, held_reasoning;  // decided, but ending inside a UTF-8 sequence
     std::size_t regions_removed = 0;  // closed regions already queued as content spans
 

@@ -763,4 +763,64 @@ TEST_CASE("stream: reasoning kept in content flows as content once the prompt op
     CHECK(fin.result.reasoning.empty());
 }
 
+// The stream holds what waits to be sent, not all it sent (issue 29, item 10): past 64 KiB
+// sent, the content assembler drops what went out, and finish checks the result against a
+// digest of what was sent. Corpus cases are shorter than that, so a long output checks
+// that nothing is lost or joined differently across many drops: paragraphs with breaks of
+// every strength, calls removed between them, fenced and inline markup, cut in chunks of
+// several sizes.
+TEST_CASE("stream: a long output comes out whole once what was sent is dropped", "[stream]") {
+    std::string text;
+    std::size_t calls = 0;
+    for (int i = 0; i < 3500; ++i) {
+        text += "Paragraph " + std::to_string(i) + " says what the weather in Oslo was   on day " + std::to_string(i % 31);
+        text += i % 3 == 0 ? ".\n\n" : i % 3 == 1 ? ".\n" : ".  ";
+        if (i % 97 == 0) {
+            text += "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}\n</tool_call>\n";
+            ++calls;
+        }
+        if (i % 211 == 0) text += "An aside about <tool_call> tags in prose, and   trailing blanks   \n";
+    }
+    REQUIRE(text.size() > 200 * 1024);
+    const Parser parser(profile_outside("hermes"), corpus_tools());
+    const toolgram::Result whole = parser.parse(text);
+    REQUIRE(whole.calls.size() == calls);
+    for (const std::size_t chunk : {std::size_t{1}, std::size_t{7}, std::size_t{4096}}) {
+        CAPTURE(chunk);
+        StreamParser sp(parser);
+        std::vector<StreamEvent> events;
+        for (std::size_t at = 0; at < text.size(); at += chunk)
+            for (auto& e : sp.feed(std::string_view(text).substr(at, chunk))) events.push_back(std::move(e));
+        // Most of it went out before the end, so the assembler dropped what it had sent.
+        CHECK(joined(events, Kind::content).size() > 150 * 1024);
+        auto fin = sp.finish();
+        for (auto& e : fin.events) events.push_back(std::move(e));
+        CHECK(joined(events, Kind::content) == whole.content);
+        CHECK(toolgram::to_json(fin.result) == toolgram::to_json(whole));
+        CHECK(count(events, Kind::call_end) == calls);
+    }
+}
+
+// The drop in the case above at its edge: the assembler drops what it sent while the
+// blanks after it still wait (they may join the next piece), and then a call removed in
+// between makes that join. The last byte sent is kept so the join knows text came
+// before; without it the break between the two pieces was lost.
+TEST_CASE("stream: blanks waiting when what was sent is dropped still join the next piece", "[stream]") {
+    const std::string first = std::string(70000, 'a') + ".\n\n";
+    const std::string call = "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}\n</tool_call>";
+    const std::string text = first + call + "\nNext.";
+    const Parser parser(profile_outside("hermes"), corpus_tools());
+    const toolgram::Result whole = parser.parse(text);
+    REQUIRE(whole.content == std::string(70000, 'a') + ".\n\nNext.");
+    StreamParser sp(parser);
+    std::vector<StreamEvent> events = sp.feed(first);
+    CHECK(joined(events, Kind::content) == std::string(70000, 'a') + ".");  // the blanks wait
+    for (auto& e : sp.feed("<tool_call>")) events.push_back(std::move(e));  // the drop happens here
+    for (auto& e : sp.feed(std::string_view(text).substr(first.size() + 11))) events.push_back(std::move(e));
+    auto fin = sp.finish();
+    for (auto& e : fin.events) events.push_back(std::move(e));
+    CHECK(joined(events, Kind::content) == whole.content);
+    CHECK(toolgram::to_json(fin.result) == toolgram::to_json(whole));
+}
+
 }  // namespace stream_test
