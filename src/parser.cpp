@@ -32,6 +32,19 @@ using detail::type_text_arguments;
 
 namespace {
 
+// The input in [begin, end) as a rejection quotes it: at most Rejection::max_text_bytes,
+// cut where a character begins (toolgram.hpp).
+std::string rejected_text(std::string_view text, std::size_t begin, std::size_t end) {
+    begin = std::min(begin, text.size());
+    end = std::max(begin, std::min(end, text.size()));
+    std::size_t cut = end;
+    if (cut - begin > Rejection::max_text_bytes) {
+        cut = begin + Rejection::max_text_bytes;
+        while (cut > begin && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    }
+    return std::string(text.substr(begin, cut - begin));
+}
+
 // ---------------------------------------------------------------------------------------
 // Phase one: scanning.
 
@@ -326,7 +339,7 @@ bool unwrap_arguments(Candidate& c, const detail::ToolSet& toolset, int tool_ind
     std::string merged_key;
     detail::make_valid_utf8(inner, &merged_key);
     if (!merged_key.empty()) {
-        problem = "the call repeats the key \"" + merged_key +
+        problem = "the call repeats the key \"" + detail::excerpt(merged_key) +
                   "\" once invalid UTF-8 is replaced; which value counts is ambiguous";
         return false;
     }
@@ -455,7 +468,7 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
             if (!c.arguments_valid_utf8 && detail::make_valid_utf8(c.arguments, &merged_key))
                 c.notes.push_back("invalid_utf8_replaced");
             if (!merged_key.empty()) {
-                reason = "the call repeats the key \"" + merged_key +
+                reason = "the call repeats the key \"" + detail::excerpt(merged_key) +
                          "\" once invalid UTF-8 is replaced; which value counts is ambiguous";
                 format_fault = true;
             }
@@ -470,7 +483,7 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
         // Not the model's fault: no correction prompt would help, so not a format fault.
         rep.schema = "fail";
         rep.schema_reason = "the tool's schema cannot be used: " + toolset.schema_error(tool_index);
-        reason = "the schema of " + rep.name + " cannot be used, so its calls are refused: " +
+        reason = "the schema of " + detail::excerpt(rep.name) + " cannot be used, so its calls are refused: " +
                  toolset.schema_error(tool_index);
     }
     if (reason.empty() && !unwrap_arguments(c, toolset, tool_index, rep.name, limits.max_depth, reason))
@@ -484,7 +497,7 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
             rep.schema = verdict.pass ? "pass" : "fail";
             rep.schema_reason = verdict.reason;
             if (!verdict.pass) {
-                reason = "arguments fail the schema of " + rep.name + ": " + verdict.reason;
+                reason = "arguments fail the schema of " + detail::excerpt(rep.name) + ": " + verdict.reason;
                 format_fault = true;
             }
         } else {
@@ -536,7 +549,7 @@ Frame frame_output(ScanContext& ctx, const Settings& settings, Result& result) {
         result.telemetry.rejected.push_back(
             {"", "", "input of " + std::to_string(text.size()) + " bytes exceeds the limit of " +
                          std::to_string(settings.limits.max_input_bytes) + "; the rest was not scanned for calls",
-             f.limit, text.size(), std::string(text.substr(f.limit))});
+             f.limit, text.size(), rejected_text(text, f.limit, text.size())});
     }
     f.reasoning = detail::find_reasoning(ctx, f.limit);
     f.fences = detail::find_fences(ctx, f.limit);
@@ -716,9 +729,8 @@ Verdicts judge_blocks(const Judge& judge, std::string_view text, std::vector<Blo
                 v.accepted.emplace_back(std::move(call), tm.candidates.size());
                 block_has_call = true;
             } else {
-                tm.rejected.push_back({c.name, c.grammar, rep.reason, c.begin, c.end,
-                                       std::string(text.substr(std::min(c.begin, text.size()),
-                                                               std::min(c.end, text.size()) - std::min(c.begin, text.size())))});
+                tm.rejected.push_back(
+                    {detail::excerpt(c.name), c.grammar, rep.reason, c.begin, c.end, rejected_text(text, c.begin, c.end)});
                 if (judged.format_fault && !v.first_failure) {
                     v.first_failure = tm.candidates.size();
                     v.first_failure_offset = c.problem.empty() ? c.begin : c.problem_offset;
@@ -770,7 +782,7 @@ void summarise(std::string_view text, const std::vector<Block>& blocks, const Li
         end = std::min(end, text.size());
         tm.rejected.push_back({"", "", "candidate limit of " + std::to_string(limits.max_candidates) + " reached: " +
                                            std::to_string(v.seen - limits.max_candidates) + " more candidates not judged",
-                               begin, end, std::string(text.substr(begin, end - begin))});
+                               begin, end, rejected_text(text, begin, end)});
     }
     // A block that only frames content (no candidate) is message layout, not tool syntax.
     tm.saw_tool_syntax = std::any_of(blocks.begin(), blocks.end(), [](const Block& b) {

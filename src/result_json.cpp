@@ -63,7 +63,7 @@ json to_json(Result&& r) {
     for (std::size_t i = 0; i < t.candidates.size(); ++i) {
         const auto& c = t.candidates[i];
         candidates.push_back(candidate_json(c));
-        json v = {{"candidate", i}, {"name", c.name.empty() ? c.raw_name : c.name}, {"verdict", c.schema}};
+        json v = {{"candidate", i}, {"name", c.name.empty() ? detail::excerpt(c.raw_name) : c.name}, {"verdict", c.schema}};
         if (!c.schema_reason.empty()) v["reason"] = c.schema_reason;
         schema_validation.push_back(std::move(v));
     }

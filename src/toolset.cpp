@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "utf8.hpp"
 #include "value_reader.hpp"
 
 namespace toolgram::detail {
@@ -119,8 +120,9 @@ ToolSet::Resolution ToolSet::resolve(std::string_view raw, bool qualified) const
         for (std::size_t i = 0; i < entries_.size(); ++i) {
             if (!match(entries_[i]->tool.name)) continue;
             if (found >= 0) {
-                r.error = "tool name \"" + std::string(raw) + "\" is ambiguous (" + how + " match for \"" +
-                          entries_[static_cast<std::size_t>(found)]->tool.name + "\" and \"" + entries_[i]->tool.name + "\")";
+                r.error = "tool name \"" + excerpt(raw) + "\" is ambiguous (" + how + " match for \"" +
+                          excerpt(entries_[static_cast<std::size_t>(found)]->tool.name) + "\" and \"" +
+                          excerpt(entries_[i]->tool.name) + "\")";
                 r.index = -1;
                 return true;
             }
@@ -137,7 +139,7 @@ ToolSet::Resolution ToolSet::resolve(std::string_view raw, bool qualified) const
     const std::string low = lower(raw);
     if (unique([&](const std::string& n) { return lower(n) == low; }, "case")) return r;
     if (qualified) {
-        r.error = "unknown tool \"" + std::string(raw) + "\" (a built-in recipient: only a tool declared under this "
+        r.error = "unknown tool \"" + excerpt(raw) + "\" (a built-in recipient: only a tool declared under this "
                   "exact name takes its calls)";
         return r;
     }
@@ -149,7 +151,7 @@ ToolSet::Resolution ToolSet::resolve(std::string_view raw, bool qualified) const
     }
     const std::string l = loose(raw);
     if (!l.empty() && unique([&](const std::string& n) { return loose(n) == l; }, "loose")) return r;
-    r.error = "unknown tool \"" + std::string(raw) + "\"";
+    r.error = "unknown tool \"" + excerpt(raw) + "\"";
     return r;
 }
 
@@ -331,7 +333,7 @@ json type_text_value(std::string text, const json* property_schema, const std::s
                      std::vector<std::string>& notes, std::size_t max_depth, bool* too_deep, bool quoted,
                      bool escaped_json, const json* root) {
     if (!property_schema) {
-        notes.push_back("parameter \"" + key + "\" is not in the schema; kept as text");
+        notes.push_back("parameter \"" + excerpt(key) + "\" is not in the schema; kept as text");
         return text;
     }
     std::vector<std::string> types;
@@ -361,7 +363,7 @@ json type_text_value(std::string text, const json* property_schema, const std::s
                 }
             }
     if (deep && too_deep) *too_deep = true;
-    notes.push_back("parameter \"" + key + "\" is not a valid " + types.front() + "; kept as text");
+    notes.push_back("parameter \"" + excerpt(key) + "\" is not a valid " + types.front() + "; kept as text");
     return text;
 }
 

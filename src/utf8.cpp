@@ -161,4 +161,15 @@ bool make_valid_utf8(nlohmann::ordered_json& value, std::string* merged_key) {
     return changed;
 }
 
+std::string excerpt(std::string_view s, std::size_t max_bytes) {
+    if (s.size() <= max_bytes) return std::string(s);
+    constexpr std::string_view ellipsis = "...";
+    std::size_t cut = max_bytes > ellipsis.size() ? max_bytes - ellipsis.size() : 0;
+    // Back to the first byte of the character the cut would split.
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+    std::string out(s.substr(0, cut));
+    out += ellipsis;
+    return out;
+}
+
 }  // namespace toolgram::detail

@@ -36,4 +36,11 @@ std::string to_valid_utf8(std::string_view s);
 // can refuse what would otherwise be a repeated key resolved silently.
 bool make_valid_utf8(nlohmann::ordered_json& value, std::string* merged_key = nullptr);
 
+// What a message quotes of a name or of schema text: `s` itself when at most `max_bytes`
+// long, else its first bytes, cut at a character boundary, then "...", `max_bytes` in all.
+// Names and schemas can be megabytes long, and a reason is repeated in a result (the
+// candidate, its schema verdict, the rejection): quoting them whole multiplied the input.
+constexpr std::size_t max_quoted_bytes = 100;
+std::string excerpt(std::string_view s, std::size_t max_bytes = max_quoted_bytes);
+
 }  // namespace toolgram::detail

@@ -327,13 +327,18 @@ struct CandidateReport {
 
 // A candidate (or a stretch of the input) that made no call, and why. Its span and the
 // text there are what the model wrote: a refused block leaves the content, so this is
-// where a client finds what to show (or send back) in its place.
+// where a client finds what to show (or send back) in its place. What it quotes is
+// bounded, so a result never holds the input many times over: `name` (as the model wrote
+// it) and the names in `reason` are cut to 100 bytes ("..." after them), and `text` holds
+// at most max_text_bytes, the span's first bytes cut at a character boundary; a longer
+// span's text is in the input at [begin, end).
 struct Rejection {
+    static constexpr std::size_t max_text_bytes = 64 * 1024;
     std::string name;
     std::string grammar;
     std::string reason;
     std::size_t begin = 0, end = 0;  // byte span in the input
-    std::string text;                // the input in that span
+    std::string text;                // the input in that span, at most max_text_bytes of it
 };
 
 struct Telemetry {

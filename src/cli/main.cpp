@@ -36,6 +36,7 @@
 #include "record_tools.hpp"
 #include "toolgram/chat_template.hpp"
 #include "toolgram/toolgram.hpp"
+#include "utf8.hpp"
 
 namespace toolgram::cli {
 int coverage_command(const std::vector<std::string>& args);  // src/cli/coverage_command.cpp
@@ -341,8 +342,9 @@ struct ParseOptions {
 // a JSONL batch declare it.
 void report_tool_problem(const toolgram::ToolProblem& p) {
     static std::set<std::pair<std::string, std::string>> reported;
-    if (reported.emplace(p.tool, p.message).second)
-        std::cerr << "toolgram: tool \"" << p.tool << "\": its parameters schema cannot be used (" << p.message
+    const std::string tool = toolgram::detail::excerpt(p.tool);
+    if (reported.emplace(tool, p.message).second)
+        std::cerr << "toolgram: tool \"" << tool << "\": its parameters schema cannot be used (" << p.message
                   << "); its calls will be refused\n";
 }
 

@@ -21,6 +21,7 @@
 #include <re2/re2.h>
 
 #include "ascii.hpp"
+#include "utf8.hpp"
 #include "schema/numbers.hpp"
 #include "schema/pattern.hpp"
 #include "schema/program.hpp"
@@ -269,7 +270,8 @@ private:
     };
 
     bool fail(const std::string& pointer, const std::string& what) {
-        if (error_.empty()) error_ = "#" + pointer + ": " + what;
+        // The pointer is made of the schema's own names: quoted as an excerpt, like its values.
+        if (error_.empty()) error_ = "#" + excerpt(pointer) + ": " + what;
         return false;
     }
 
@@ -346,14 +348,14 @@ private:
         const auto [resource, fragment] = split_fragment(resolve_uri(base, ref));
         const auto found = resources_.find(resource);
         if (found == resources_.end()) {
-            fail(pointer, "$ref \"" + ref + "\" points outside this schema (remote references are not fetched)");
+            fail(pointer, "$ref \"" + excerpt(ref) + "\" points outside this schema (remote references are not fetched)");
             return std::nullopt;
         }
         if (fragment.empty()) return found->second;
         if (fragment[0] != '/') {
             const auto anchor = anchors_.find(resource + "#" + fragment);
             if (anchor == anchors_.end()) {
-                fail(pointer, "$ref \"" + ref + "\" names no anchor of this schema");
+                fail(pointer, "$ref \"" + excerpt(ref) + "\" names no anchor of this schema");
                 return std::nullopt;
             }
             return anchor->second;
@@ -386,7 +388,7 @@ private:
             i = end + 1;
         }
         if (!at) {
-            fail(pointer, "$ref \"" + ref + "\" points to nothing in this schema");
+            fail(pointer, "$ref \"" + excerpt(ref) + "\" points to nothing in this schema");
             return std::nullopt;
         }
         const auto known = base_of_.find(at);
@@ -441,7 +443,7 @@ private:
         compiled.source = source;
         compiled.regex = compile_pattern(source, why);
         if (!compiled.regex) {
-            fail(pointer, "pattern \"" + source + "\" cannot be used: " + why);
+            fail(pointer, "pattern \"" + excerpt(source) + "\" cannot be used: " + why);
             return -1;
         }
         const int index = static_cast<int>(program_.patterns.size());
@@ -518,6 +520,12 @@ private:
         if (const auto e = s.find("enum"); e != s.end()) {
             if (!e->is_array()) return fail(p.pointer + "/enum", "enum must be an array, got " + schema_value_text(*e));
             n.enum_values.assign(e->begin(), e->end());
+            n.enum_index.reserve(n.enum_values.size());
+            for (std::size_t i = 0; i < n.enum_values.size(); ++i) {
+                std::string key;
+                canonical_text(n.enum_values[i], key);
+                n.enum_index.emplace(std::move(key), i);  // a repeated member keeps its first index
+            }
             n.has_enum = true;
         }
         if (const auto c = s.find("const"); c != s.end()) {
@@ -770,7 +778,8 @@ private:
                         }
                         path += "#" + program_.nodes[static_cast<std::size_t>(c)].pointer;
                         return fail(program_.nodes[static_cast<std::size_t>(c)].pointer,
-                                    "$ref cycle with no keyword between that descends into the value (" + path +
+                                    "$ref cycle with no keyword between that descends into the value (" +
+                                        excerpt(path, 4 * max_quoted_bytes) +
                                         "): validation would never end");
                     }
                     if (state[static_cast<std::size_t>(c)] == unseen) {

@@ -159,9 +159,25 @@ bool ipv4(std::string_view s) {
 
 // RFC 4291 section 2.2: eight groups of 1-4 hex digits, one `::` standing for one or more
 // zero groups, the last 32 bits optionally as an IPv4 address. No zone index.
+// The longest address is 45 bytes (six groups and an IPv4 tail), so longer text is refused
+// before it is read; the scan itself finds the IPv4 tail once (it follows the last colon),
+// where searching the rest of the string at every group was quadratic (email's `[IPv6:…]`
+// and a URI's `[…]` host reach this with the model's text).
+constexpr std::size_t max_ipv6_length = 45;
+
 bool ipv6(std::string_view s) {
-    if (s.size() < 2) return false;
-    std::size_t groups = 0, i = 0;
+    if (s.size() < 2 || s.size() > max_ipv6_length) return false;
+    // An IPv4 tail stands after the last colon, and no dot may stand before it.
+    const std::size_t last_colon = s.rfind(':');
+    const std::size_t first_dot = s.find('.');
+    std::size_t end = s.size();
+    if (first_dot != std::string_view::npos) {
+        if (last_colon == std::string_view::npos || first_dot < last_colon) return false;
+        if (!ipv4(s.substr(last_colon + 1))) return false;
+        end = last_colon + 1;  // the groups end with the colon before the tail
+    }
+    const bool v4_tail = end != s.size();
+    std::size_t groups = v4_tail ? 2 : 0, i = 0;
     bool compressed = false;
     if (s.substr(0, 2) == "::") {
         compressed = true;
@@ -170,18 +186,9 @@ bool ipv6(std::string_view s) {
     } else if (s[0] == ':') {
         return false;
     }
-    while (i < s.size()) {
-        // An IPv4 tail: the rest holds a dot before any colon.
-        const std::size_t colon = s.find(':', i);
-        const std::size_t dot = s.find('.', i);
-        if (dot != std::string_view::npos && (colon == std::string_view::npos || dot < colon)) {
-            if (!ipv4(s.substr(i))) return false;
-            groups += 2;
-            i = s.size();
-            break;
-        }
+    while (i < end) {
         const std::size_t start = i;
-        while (i < s.size() && is_hex(s[i]) && i - start < 4) ++i;
+        while (i < end && is_hex(s[i]) && i - start < 4) ++i;
         if (i == start) return false;
         ++groups;
         if (i == s.size()) break;

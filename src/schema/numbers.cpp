@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <vector>
 
 namespace toolgram::detail::schema {
 
@@ -114,6 +115,24 @@ bool is_multiple_of(const json& value, const json& divisor) {
         if (d > v.mantissa) return false;
     }
     return v.mantissa % d == 0;
+}
+
+bool held_rounded(const json& n) {
+    if (!n.is_number_float()) return false;
+    const double v = n.get<double>();
+    return v >= 18446744073709551616.0 || v <= -9223372036854775808.0;
+}
+
+bool holds_rounded(const json& value) {
+    std::vector<const json*> pending{&value};
+    while (!pending.empty()) {
+        const json* v = pending.back();
+        pending.pop_back();
+        if (held_rounded(*v)) return true;
+        if (v->is_structured())
+            for (const auto& e : *v) pending.push_back(&e);
+    }
+    return false;
 }
 
 std::string canonical_number(const json& n) {

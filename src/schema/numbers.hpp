@@ -25,6 +25,15 @@ bool is_integral(const json& n);
 // quotient (1e308 / 0.123456789) is decided exactly too, not by a division that gives inf.
 bool is_multiple_of(const json& value, const json& divisor);
 
+// Whether a number may stand for a literal nlohmann could not hold exactly: a double at or
+// past 2^64, or at or below -2^63. Integers written within those bounds are held as int64 or
+// uint64, exactly; one written past them (18446744073709551617) becomes the nearest double,
+// as every JSON library toolgram's input passes through does, so its digits are gone before
+// validation. Comparisons with such a number are exact only where the doubles differ.
+bool held_rounded(const json& n);
+// Whether a value holds such a number anywhere (an explicit walk: no recursion).
+bool holds_rounded(const json& value);
+
 // The number as a short canonical decimal: integral values as integers whatever their
 // storage (1.0 and 1 both give "1"), others as the shortest round-trip form. Equal numbers
 // give equal text (uniqueItems, messages).

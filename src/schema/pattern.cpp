@@ -319,6 +319,11 @@ private:
 TranslatedPattern translate_pattern(std::string_view ecma) { return Translator(ecma).run(); }
 
 std::unique_ptr<re2::RE2> compile_pattern(std::string_view ecma, std::string& error) {
+    if (ecma.size() > max_pattern_bytes) {
+        error = "the pattern is " + std::to_string(ecma.size()) + " bytes long, past toolgram's limit of " +
+                std::to_string(max_pattern_bytes);
+        return nullptr;
+    }
     TranslatedPattern t = translate_pattern(ecma);
     if (!t.ok) {
         error = t.error;

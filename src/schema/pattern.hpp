@@ -10,6 +10,7 @@
 // unusable (its calls are refused): never a crash, never a silent pass.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -20,6 +21,13 @@ class RE2;
 
 namespace toolgram::detail::schema {
 
+// The longest pattern toolgram translates and compiles, in bytes of its ECMA-262 text. A
+// pattern is refused past it, before any work: RE2's parse and compile grow many times the
+// pattern (a 4 MB pattern took 1.5 GB; one `\S` becomes a class of 17 ranges), and
+// `format: regex` compiles the model's own text. Tool schemas' patterns are a few dozen
+// bytes; README "Schema validation" documents the limit.
+constexpr std::size_t max_pattern_bytes = 4096;
+
 struct TranslatedPattern {
     bool ok = false;
     std::string source;  // RE2 syntax, when ok
@@ -27,7 +35,8 @@ struct TranslatedPattern {
 };
 TranslatedPattern translate_pattern(std::string_view ecma);
 
-// The pattern compiled for RE2 (UTF-8, no logging, bounded memory), or null with `error`.
+// The pattern compiled for RE2 (UTF-8, no logging, bounded memory), or null with `error`;
+// a pattern longer than max_pattern_bytes is refused unread.
 std::unique_ptr<re2::RE2> compile_pattern(std::string_view ecma, std::string& error);
 
 bool pattern_is_valid(std::string_view ecma);

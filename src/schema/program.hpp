@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -46,7 +47,11 @@ struct Node {
     // Any type
     std::uint8_t types = 0;  // 0: any
     bool nullable = false;   // OpenAPI: null passes `type` and `enum` too
-    std::vector<json> enum_values;
+    std::vector<json> enum_values;  // as written: messages quote them
+    // Each member's canonical text (equal for JSON-equal values) to its index, hashed once
+    // when compiled: a value costs one lookup, where a scan compared it with every member
+    // (100,000 members and 100,000 items took 35 s). Equal members: the first is kept.
+    std::unordered_map<std::string, std::size_t> enum_index;
     bool has_enum = false;
     json const_value;
     bool has_const = false;
@@ -81,6 +86,11 @@ struct Node {
     std::vector<int> all_of, any_of, one_of;
     int not_schema = no_node, if_schema = no_node, then_schema = no_node, else_schema = no_node;
 };
+
+// A text equal for JSON-equal values, and only for them (1 and 1.0 alike, object members in
+// any order): uniqueItems sorts by it, enum looks values up by it. Recursive, on values
+// whose nesting the caller has bounded.
+void canonical_text(const json& v, std::string& out);
 
 struct Pattern {
     std::string source;  // as the schema wrote it (ECMA-262), for messages

@@ -19,6 +19,7 @@
 #include "schema/pattern.hpp"
 #include "schema/program.hpp"
 #include "schema/schema.hpp"
+#include "utf8.hpp"
 
 namespace toolgram::detail::schema {
 namespace {
@@ -197,7 +198,8 @@ private:
 
     // Out of line: their temporaries would otherwise sit in every recursive frame.
     [[gnu::noinline]] void append_index(std::size_t index) { path_ += '/' + std::to_string(index); }
-    [[gnu::noinline]] void append_key(const std::string& key) { path_ += '/' + pointer_token(key); }
+    // A key is a name the model wrote: the path quotes an excerpt of it (utf8.hpp).
+    [[gnu::noinline]] void append_key(const std::string& key) { path_ += '/' + excerpt(pointer_token(key)); }
 
     // Tries a subschema on the side: no message, whatever it decides.
     bool quietly(int node, const json& v) {
@@ -260,7 +262,7 @@ private:
     bool keywords(const Node& n, const json& v, bool top) {
         if (n.kind == Node::Kind::accept_all) return true;
         if (n.kind == Node::Kind::reject_all)
-            return fail([&] { return "no value is allowed here (#" + n.pointer + " is false)"; });
+            return fail([&] { return "no value is allowed here (#" + excerpt(n.pointer) + " is false)"; });
         if (n.ref != no_node && !eval(n.ref, v)) return false;
         const bool null_allowed = n.nullable && v.is_null();
         if (!null_allowed && !type_and_values(n, v)) return false;
@@ -310,31 +312,86 @@ private:
                 });
             }
         }
-        if (n.has_enum && std::none_of(n.enum_values.begin(), n.enum_values.end(),
-                                       [&](const json& e) { return json_equal(e, v); })) {
+        if (n.has_enum && !in_enum(n, v)) return false;
+        if (n.has_const) {
+            if (!json_equal(n.const_value, v))
+                return fail([&] { return "must be " + describe(n.const_value) + ", got " + describe(v); });
+            if (holds_rounded(n.const_value) || holds_rounded(v)) return not_exact(v, "const", n.const_value);
+        }
+        return true;
+    }
+
+    // One lookup of the value's canonical text among the members' (hashed when compiled).
+    [[gnu::noinline]] bool in_enum(const Node& n, const json& v) {
+        std::string key;
+        canonical(v, key);
+        const auto found = n.enum_index.find(key);
+        if (found == n.enum_index.end()) {
             return fail([&] {
                 std::string allowed;
-                for (const auto& e : n.enum_values) allowed += (allowed.empty() ? "" : ", ") + describe(e);
+                for (const auto& e : n.enum_values) {
+                    allowed += (allowed.empty() ? "" : ", ") + describe(e);
+                    if (allowed.size() > 200) break;
+                }
                 if (allowed.size() > 200) allowed = allowed.substr(0, 197) + "...";
                 return "must be one of " + allowed + ", got " + describe(v);
             });
         }
-        if (n.has_const && !json_equal(n.const_value, v))
-            return fail([&] { return "must be " + describe(n.const_value) + ", got " + describe(v); });
+        const json& member = n.enum_values[found->second];
+        if (holds_rounded(member) || holds_rounded(v)) return not_exact(v, "an enum member", member);
         return true;
     }
 
+    // Two numbers equal as doubles where one may be a literal past 64 bits held as the
+    // nearest double (numbers.hpp): what was written may differ, so nothing is decided.
+    [[gnu::noinline]] bool not_exact(const json& v, const char* what, const json& other) {
+        return fail([&] {
+            return std::string("cannot be compared exactly with ") + what + " " + describe(other) + ", got " +
+                   describe(v) + ": a number past 64 bits is held as the nearest double, and these are equal as doubles";
+        });
+    }
+
+    // c is compare_numbers(v, bound): the numbers' order is exact unless they are equal as
+    // doubles and one may be a rounded literal.
+    static bool undecided(int c, const json& v, const json& bound) {
+        return c == 0 && (held_rounded(v) || held_rounded(bound));
+    }
+
     [[gnu::noinline]] bool number(const Node& n, const json& v) {
-        if (n.minimum && compare_numbers(v, *n.minimum) < 0)
-            return fail([&] { return "must be at least " + describe(*n.minimum) + ", got " + describe(v); });
-        if (n.exclusive_minimum && compare_numbers(v, *n.exclusive_minimum) <= 0)
-            return fail([&] { return "must be greater than " + describe(*n.exclusive_minimum) + ", got " + describe(v); });
-        if (n.maximum && compare_numbers(v, *n.maximum) > 0)
-            return fail([&] { return "must be at most " + describe(*n.maximum) + ", got " + describe(v); });
-        if (n.exclusive_maximum && compare_numbers(v, *n.exclusive_maximum) >= 0)
-            return fail([&] { return "must be less than " + describe(*n.exclusive_maximum) + ", got " + describe(v); });
-        if (n.multiple_of && !is_multiple_of(v, *n.multiple_of))
-            return fail([&] { return "must be a multiple of " + describe(*n.multiple_of) + ", got " + describe(v); });
+        if (n.minimum) {
+            const int c = compare_numbers(v, *n.minimum);
+            if (undecided(c, v, *n.minimum)) return not_exact(v, "minimum", *n.minimum);
+            if (c < 0) return fail([&] { return "must be at least " + describe(*n.minimum) + ", got " + describe(v); });
+        }
+        if (n.exclusive_minimum) {
+            const int c = compare_numbers(v, *n.exclusive_minimum);
+            if (undecided(c, v, *n.exclusive_minimum)) return not_exact(v, "exclusiveMinimum", *n.exclusive_minimum);
+            if (c <= 0)
+                return fail([&] { return "must be greater than " + describe(*n.exclusive_minimum) + ", got " + describe(v); });
+        }
+        if (n.maximum) {
+            const int c = compare_numbers(v, *n.maximum);
+            if (undecided(c, v, *n.maximum)) return not_exact(v, "maximum", *n.maximum);
+            if (c > 0) return fail([&] { return "must be at most " + describe(*n.maximum) + ", got " + describe(v); });
+        }
+        if (n.exclusive_maximum) {
+            const int c = compare_numbers(v, *n.exclusive_maximum);
+            if (undecided(c, v, *n.exclusive_maximum)) return not_exact(v, "exclusiveMaximum", *n.exclusive_maximum);
+            if (c >= 0)
+                return fail([&] { return "must be less than " + describe(*n.exclusive_maximum) + ", got " + describe(v); });
+        }
+        if (n.multiple_of) {
+            // A divisor held rounded is at least 2^64, past every value not held rounded: for
+            // those the answer is exact. A value held rounded may stand for any of the
+            // integers that round to it, multiples or not.
+            if (held_rounded(v))
+                return fail([&] {
+                    return "whether it is a multiple of " + describe(*n.multiple_of) + " cannot be decided exactly, got " +
+                           describe(v) + ": a number past 64 bits is held as the nearest double";
+                });
+            if (!is_multiple_of(v, *n.multiple_of))
+                return fail([&] { return "must be a multiple of " + describe(*n.multiple_of) + ", got " + describe(v); });
+        }
         return true;
     }
 
@@ -395,12 +452,12 @@ private:
         if (matches < least)
             return fail([&] {
                 return "must have at least " + plural(least, "item", "items") + " matching #" +
-                       p_.nodes[static_cast<std::size_t>(n.contains)].pointer + ", got " + std::to_string(matches);
+                       excerpt(p_.nodes[static_cast<std::size_t>(n.contains)].pointer) + ", got " + std::to_string(matches);
             });
         if (n.max_contains && matches > *n.max_contains)
             return fail([&] {
                 return "must have at most " + plural(*n.max_contains, "item", "items") + " matching #" +
-                       p_.nodes[static_cast<std::size_t>(n.contains)].pointer + ", got " + std::to_string(matches);
+                       excerpt(p_.nodes[static_cast<std::size_t>(n.contains)].pointer) + ", got " + std::to_string(matches);
             });
         return true;
     }
@@ -506,7 +563,7 @@ private:
         if (explain_ && !failed_) {
             path_.resize(path_.rfind('/'));  // the Step in progress added the key; the Step restores it
             fail([&] { return "property " + describe(json(key)) + " is not allowed: " + why; });
-            path_ += '/' + pointer_token(key);
+            path_ += '/' + excerpt(pointer_token(key));
         }
         return false;
     }
@@ -555,7 +612,7 @@ private:
             if (matched > 1) return several_matched(first, second);
         }
         if (n.not_schema != no_node && quietly(n.not_schema, v))
-            return fail([&] { return "must not match #" + p_.nodes[static_cast<std::size_t>(n.not_schema)].pointer; });
+            return fail([&] { return "must not match #" + excerpt(p_.nodes[static_cast<std::size_t>(n.not_schema)].pointer); });
         if (n.if_schema != no_node) {
             const int branch = quietly(n.if_schema, v) ? n.then_schema : n.else_schema;
             if (branch != no_node && !eval(branch, v)) return false;
@@ -586,6 +643,8 @@ private:
 };
 
 }  // namespace
+
+void canonical_text(const json& v, std::string& out) { canonical(v, out); }
 
 std::size_t Schema::node_count() const { return program_ ? program_->nodes.size() : 0; }
 
