@@ -491,25 +491,60 @@ namespace detail {
 // call begins with a reasoning delimiter, every call opens a reasoning block (an opener)
 // or ends one there (a closer: always with reasoning_start inside), and no call is read.
 // Those are refused. Other meetings were tried and read every call (a delimiter inside
-// an opener, in a closer, header or parameter token; a content or intent marker equal
-// to any token, since those only leave the content): they load.
-void check_openers_against_reasoning(const std::vector<std::pair<std::string, std::string>>& openers,
-                                     const Settings& settings, bool reasoning_from_file) {
+// an opener, in a header or parameter token; a content or intent marker equal to any
+// token, since those only leave the content): they load.
+namespace {
+
+// `what`: what the token starts or ends ("where every call begins").
+void check_tokens_against_reasoning(const std::vector<std::pair<std::string, std::string>>& tokens,
+                                    const Settings& settings, bool reasoning_from_file,
+                                    const char* open_effect, const char* close_effect) {
     for (std::size_t i = 0; i < settings.reasoning.size(); ++i) {
         const Delimiters& d = settings.reasoning[i];
         for (const auto& [field, delimiter, effect] :
-             {std::tuple<const char*, const std::string*, const char*>{"open", &d.open, "open"},
-              {"close", &d.close, "close"}}) {
+             {std::tuple<const char*, const std::string*, const char*>{"open", &d.open, open_effect},
+              {"close", &d.close, close_effect}}) {
             if (delimiter->empty()) continue;
             const std::string where = "settings.reasoning[" + std::to_string(i) + "]." + field + " (" +
                                       shown(*delimiter) +
                                       (reasoning_from_file ? ")" : ", the default list: the file sets no reasoning)");
-            for (const auto& [path, opener] : openers)
-                if (opener.rfind(*delimiter, 0) == 0)
-                    fail(path, shown(opener) + " starts with " + where + ": a reasoning block would " + effect +
-                                   " where every call begins, so no call could be read");
+            for (const auto& [path, token] : tokens)
+                if (token.rfind(*delimiter, 0) == 0) fail(path, shown(token) + " starts with " + where + effect);
         }
     }
+}
+
+}  // namespace
+
+void check_openers_against_reasoning(const std::vector<std::pair<std::string, std::string>>& openers,
+                                     const Settings& settings, bool reasoning_from_file) {
+    check_tokens_against_reasoning(openers, settings, reasoning_from_file,
+                                   ": a reasoning block would open where every call begins, so no call could be read",
+                                   ": a reasoning block would close where every call begins, so no call could be read");
+}
+
+// A closer is no safer: the delimiter is then read where every call (or section) ends.
+// A closer that closes reasoning ends a block there whenever the call itself is not read
+// whole (a broken call, or reasoning_start inside, where the output's first closer is
+// taken as the reasoning's end): the text before it, later calls included, becomes
+// reasoning. One that opens reasoning opens a block after every call, and the calls
+// after it are drafts. Either way every call after the first is lost: refused.
+void check_closers_against_reasoning(const std::vector<std::pair<std::string, std::string>>& closers,
+                                     const Settings& settings, bool reasoning_from_file) {
+    check_tokens_against_reasoning(
+        closers, settings, reasoning_from_file,
+        ": a reasoning block would open where every call ends, so the calls after it would be read as reasoning",
+        ": a reasoning block would close where every call ends, so the calls before it could be read as reasoning");
+}
+
+std::vector<std::pair<std::string, std::string>> scanned_closers(const DeclaredSyntax& s) {
+    std::vector<std::pair<std::string, std::string>> out;
+    const auto add = [&](const std::string& path, const Spelling& list) {
+        for (std::size_t i = 0; i < list.size(); ++i) out.emplace_back(place(path, list, i), list[i]);
+    };
+    add("syntax.call.close", s.call.close);
+    if (s.section) add("syntax.section.close", s.section->close);
+    return out;
 }
 
 std::vector<std::pair<std::string, std::string>> scanned_openers(const DeclaredSyntax& s) {
@@ -561,6 +596,8 @@ Profile profile_from_json(const json& file) {
         }
     }
     detail::check_openers_against_reasoning(openers, p.settings, reasoning_given);
+    detail::check_closers_against_reasoning(detail::scanned_closers(*p.settings.declared_syntax), p.settings,
+                                            reasoning_given);
     return p;
 }
 
