@@ -6,6 +6,9 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +19,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cli/ordered_pool.hpp"
 #include "grammar_def.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
@@ -813,6 +817,44 @@ TEST_CASE("cli: an empty tools list lets no tool be called and no tools at all i
     CHECK(json::parse(out[1])["calls"] == json::array({weather_call}));
     CHECK(json::parse(out[1])["telemetry"]["validated"] == false);
     CHECK(r.err == "toolgram: no --tools given: any tool name is accepted as written and no arguments are validated\n");
+}
+
+// Issue 29, item 9: `parse --jsonl --jobs N` held 4N lines whatever their size (1.9 GB at
+// --jobs 16 on the longest lines). Its pool now also bounds the bytes in flight: lines
+// weigh their bytes, the weight of unemitted lines stays within the bound (one heavier
+// line goes in alone), and the answers still come out in input order.
+TEST_CASE("parse --jsonl's pool bounds the bytes in flight, not only the lines, and keeps the order", "[cli][jobs]") {
+    struct Task {
+        std::size_t index, bytes;
+    };
+    std::mutex m;
+    std::size_t in_work = 0, most_in_work = 0;
+    std::vector<std::size_t> emitted;
+    toolgram::cli::OrderedPool<Task, std::size_t> pool(
+        8, 64,
+        [&](Task& t) {
+            {
+                std::lock_guard lock(m);
+                in_work += t.bytes;
+                most_in_work = std::max(most_in_work, in_work);
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            std::lock_guard lock(m);
+            in_work -= t.bytes;
+            return t.index;
+        },
+        [&](std::size_t& i) { emitted.push_back(i); }, [](const Task& t) { return t.bytes; }, 100);
+    // 8 threads and a window of 64 lines, but only three lines of 30 bytes fit in 100.
+    for (std::size_t i = 0; i < 40; ++i) pool.submit({i, 30});
+    // A line heavier than the bound goes alone, once the lines before it are out.
+    pool.submit({40, 250});
+    for (std::size_t i = 41; i < 50; ++i) pool.submit({i, 30});
+    pool.finish();
+    std::vector<std::size_t> order(50);
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    CHECK(emitted == order);
+    CHECK(pool.peak_weight() == 250);  // the heavy line alone; 90 at most otherwise
+    CHECK(most_in_work == 250);
 }
 
 }  // namespace cli_test
