@@ -93,11 +93,20 @@ std::size_t size_of(const json& v, const std::string& path) {
     return static_cast<std::size_t>(v.get<std::uint64_t>());
 }
 // A token: one spelling as a string, or alternatives as a list of strings.
+// A marker (syntax token, delimiter, tag, content or intent marker): a string of at most
+// max_marker_bytes. Refused past it before anything searches for it.
+std::string marker_of(const json& v, const std::string& path) {
+    std::string m = string_of(v, path);
+    if (m.size() > max_marker_bytes)
+        fail(path, std::to_string(m.size()) + " bytes, longer than the " + std::to_string(max_marker_bytes) +
+                       " bytes a marker may be");
+    return m;
+}
 Spelling spellings_of(const json& v, const std::string& path) {
-    if (v.is_string()) return {v.get<std::string>()};
+    if (v.is_string()) return {marker_of(v, path)};
     if (!v.is_array()) wrong_type(path, "a string or a list of strings", v);
     Spelling out;
-    for (std::size_t i = 0; i < v.size(); ++i) out.push_back(string_of(v[i], path + "[" + std::to_string(i) + "]"));
+    for (std::size_t i = 0; i < v.size(); ++i) out.push_back(marker_of(v[i], path + "[" + std::to_string(i) + "]"));
     return out;
 }
 std::vector<std::string> strings_of(const json& v, const std::string& path) {
@@ -108,6 +117,11 @@ std::vector<std::string> strings_of(const json& v, const std::string& path) {
         out.push_back(string_of(v[i], where));
         if (out.back().empty()) fail(where, "empty string");
     }
+    return out;
+}
+std::vector<std::string> markers_of(const json& v, const std::string& path) {
+    std::vector<std::string> out = strings_of(v, path);
+    for (std::size_t i = 0; i < out.size(); ++i) marker_of(v[i], path + "[" + std::to_string(i) + "]");
     return out;
 }
 
@@ -242,8 +256,8 @@ void read_settings(const json& j, Settings& s) {
         for (std::size_t i = 0; i < v->size(); ++i) {
             const Fields d((*v)[i], path + "[" + std::to_string(i) + "]", {"open", "close", "implicit_open"});
             Delimiters delimiters;
-            delimiters.open = string_of(d.need("open"), d.path("open"));
-            delimiters.close = string_of(d.need("close"), d.path("close"));
+            delimiters.open = marker_of(d.need("open"), d.path("open"));
+            delimiters.close = marker_of(d.need("close"), d.path("close"));
             if (delimiters.open.empty()) fail(d.path("open"), "empty string");
             if (delimiters.close.empty()) fail(d.path("close"), "empty string");
             if (const json* o = d.get("implicit_open")) delimiters.implicit_open = bool_of(*o, d.path("implicit_open"));
@@ -257,15 +271,15 @@ void read_settings(const json& j, Settings& s) {
     if (const json* v = f.get("reasoning_ends_at_call"))
         s.reasoning_ends_at_call = bool_of(*v, f.path("reasoning_ends_at_call"));
     if (const json* v = f.get("accept_healed_calls")) s.accept_healed_calls = bool_of(*v, f.path("accept_healed_calls"));
-    if (const json* v = f.get("content_markers")) s.content_markers = strings_of(*v, f.path("content_markers"));
-    if (const json* v = f.get("intent_markers")) s.intent_markers = strings_of(*v, f.path("intent_markers"));
+    if (const json* v = f.get("content_markers")) s.content_markers = markers_of(*v, f.path("content_markers"));
+    if (const json* v = f.get("intent_markers")) s.intent_markers = markers_of(*v, f.path("intent_markers"));
     if (const json* v = f.get("tool_required")) s.tool_required = bool_of(*v, f.path("tool_required"));
     if (const json* v = f.get("fallback_max_bytes")) s.fallback_max_bytes = size_of(*v, f.path("fallback_max_bytes"));
     for (const char* tag : {"tag_open", "tag_close"}) {
         const json* v = f.get(tag);
         if (!v) continue;
         std::string& target = std::string(tag) == "tag_open" ? s.tag_open : s.tag_close;
-        target = string_of(*v, f.path(tag));
+        target = marker_of(*v, f.path(tag));
         if (target.empty()) fail(f.path(tag), "empty string");
     }
     if (const json* v = f.get("limits")) {
@@ -631,11 +645,11 @@ void apply_input_settings(Profile& p, const json& settings) {
         const json* v = f.get(tag);
         if (!v) continue;
         std::string& target = std::string(tag) == "tag_open" ? s.tag_open : s.tag_close;
-        target = string_of(*v, f.path(tag));
+        target = marker_of(*v, f.path(tag));
         if (target.empty()) fail(f.path(tag), "empty string");
     }
     if (const json* v = f.get("fallback_max_bytes")) s.fallback_max_bytes = size_of(*v, f.path("fallback_max_bytes"));
-    if (const json* v = f.get("intent_markers")) s.intent_markers = strings_of(*v, f.path("intent_markers"));
+    if (const json* v = f.get("intent_markers")) s.intent_markers = markers_of(*v, f.path("intent_markers"));
     if (const json* v = f.get("reasoning_start")) s.reasoning_start = reasoning_start_of(*v, f.path("reasoning_start"));
     if (const json* v = f.get("reasoning_format")) s.reasoning_format = reasoning_format_of(*v, f.path("reasoning_format"));
 }

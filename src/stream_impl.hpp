@@ -21,6 +21,7 @@
 
 #include "end_watch.hpp"
 #include "json_writer.hpp"
+#include "needle_search.hpp"
 #include "parser_impl.hpp"
 #include "scan_context.hpp"
 #include "string_prefix.hpp"
@@ -106,10 +107,18 @@ struct NeedleSet {
     bool ignore_case = false;
 
     NeedleSet() = default;
+    std::size_t longest_short = 0;  // of those up to detail::long_needle bytes, held back by comparing
+    bool has_long = false;          // longer ones are held back with detail::LinearNeedle
+
     explicit NeedleSet(std::vector<std::string> n, bool fold = false) : needles(std::move(n)), ignore_case(fold) {
         for (const auto& x : needles) {
             if (x.empty()) continue;
             longest = std::max(longest, x.size());
+            if (x.size() > detail::long_needle) {
+                has_long = true;
+                continue;
+            }
+            longest_short = std::max(longest_short, x.size());
             const auto c = static_cast<unsigned char>(x[0]);
             first[c] = true;
             if (fold) first[static_cast<unsigned char>(std::tolower(c))] = first[static_cast<unsigned char>(std::toupper(c))] = true;
@@ -118,7 +127,14 @@ struct NeedleSet {
 };
 
 inline std::size_t partial_tail(std::string_view text, const NeedleSet& set) {
-    const std::size_t start = text.size() + 1 > set.longest ? text.size() + 1 - set.longest : 0;
+    // A long needle's partial match is found in one pass over its length of the tail, not
+    // by comparing it at each of those places (its length squared, per chunk).
+    std::size_t long_tail = text.size();
+    if (set.has_long)
+        for (const auto& n : set.needles)
+            if (n.size() > detail::long_needle)
+                long_tail = std::min(long_tail, detail::LinearNeedle(n, set.ignore_case).partial_tail(text));
+    const std::size_t start = text.size() + 1 > set.longest_short ? text.size() + 1 - set.longest_short : 0;
     auto same = [&](char a, char b) {
         return set.ignore_case ? std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b))
                                : a == b;
@@ -126,14 +142,15 @@ inline std::size_t partial_tail(std::string_view text, const NeedleSet& set) {
     for (std::size_t p = start; p < text.size(); ++p) {
         if (!set.first[static_cast<unsigned char>(text[p])]) continue;
         const std::size_t rest = text.size() - p;
+        if (p >= long_tail) break;
         for (const auto& n : set.needles) {
-            if (n.size() <= rest) continue;
+            if (n.size() <= rest || n.size() > detail::long_needle) continue;
             std::size_t k = 0;
             while (k < rest && same(text[p + k], n[k])) ++k;
             if (k == rest) return p;
         }
     }
-    return text.size();
+    return long_tail;
 }
 
 // The earliest occurrence of any needle that starts before `limit`, searching from `from`.
@@ -142,7 +159,7 @@ inline std::pair<std::size_t, std::size_t> find_first_of_needles(std::string_vie
     std::size_t best = npos, which = 0;
     for (std::size_t i = 0; i < needles.size(); ++i) {
         if (needles[i].empty()) continue;
-        const std::size_t f = text.find(needles[i], from);
+        const std::size_t f = detail::find_needle(text, needles[i], from);
         if (f != npos && f < limit && f < best) {
             best = f;
             which = i;

@@ -131,6 +131,9 @@ std::size_t count_option(const std::string& flag, const std::string& v, std::siz
 // profile files refuse it for that reason.
 std::string tag_option(const std::string& flag, const std::string& v) {
     if (v.empty()) throw UsageError(flag + " needs a non-empty tag");
+    if (v.size() > toolgram::max_marker_bytes)
+        throw UsageError(flag + ": " + std::to_string(v.size()) + " bytes, longer than the " +
+                         std::to_string(toolgram::max_marker_bytes) + " bytes a marker may be");
     return v;
 }
 

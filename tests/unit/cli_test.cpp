@@ -764,6 +764,55 @@ TEST_CASE("cli --profile-file: an invalid file is an input error naming the fiel
     CHECK(clash.err == "toolgram: --profile and --profile-file both name a profile: give one\n");
 }
 
+// Issue 29, item 3: a marker of any length was taken, and every place it may start cost
+// its length (a 140 KB intent marker over 2.8 MB ran past 5 minutes). Markers are now
+// refused past max_marker_bytes where they are read: a JSONL line's settings, a profile
+// file, --tag-open/--tag-close (the Python package reads its settings as JSONL lines are).
+TEST_CASE("cli: a marker longer than max_marker_bytes is refused where it is read, naming the field", "[cli][settings]") {
+    Scratch s;
+    REQUIRE(toolgram::max_marker_bytes == 256);
+    const std::string longest(256, 'm'), too_long = std::string(257, 'm');
+    const std::string past = ": 257 bytes, longer than the 256 bytes a marker may be";
+    // A JSONL line's settings: that line fails, the others are answered.
+    const json lines[] = {
+        {{"id", "intent"}, {"text", "x"}, {"settings", {{"intent_markers", {"CALL_TOOL", too_long}}}}},
+        {{"id", "tag"}, {"text", "x"}, {"settings", {{"tag_close", too_long}}}},
+        {{"id", "fits"}, {"text", longest + " {\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}"},
+         {"settings", {{"intent_markers", {longest}}}}},
+    };
+    std::string batch;
+    for (const auto& l : lines) batch += l.dump() + "\n";
+    const std::string tools = s.write("tools.json", tools_json);
+    const Run r = run_cli(s, "parse --jsonl " + shell_quote(s.write("batch.jsonl", batch)) + " --tools " + shell_quote(tools));
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto out = lines_of(r.out);
+    REQUIRE(out.size() == 3);
+    CHECK(json::parse(out[0])["error"]["message"] == "line 1: settings.intent_markers[1]" + past);
+    CHECK(json::parse(out[1])["error"]["message"] == "line 2: settings.tag_close" + past);
+    CHECK(json::parse(out[2])["error"].is_null());
+    CHECK(json::parse(out[2])["calls"].size() == 1);  // the intent marker of 256 bytes is read
+    // A profile file: its syntax tokens and its settings' markers.
+    const std::string input = s.write("in.txt", "hello");
+    const std::string long_open = s.write(
+        "open.json", json({{"name", "x"}, {"syntax", {{"call", {{"open", json::array({"<c>", too_long})}, {"close", "</c>"}}}}}}).dump());
+    Run p = run_cli(s, "parse " + shell_quote(input) + " --profile-file " + shell_quote(long_open));
+    CHECK(p.exit_code == 3);
+    CHECK(p.err == "toolgram: profile file " + long_open + ": syntax.call.open[1]" + past + "\n");
+    const std::string long_reasoning = s.write(
+        "reasoning.json", json({{"name", "x"},
+                                {"syntax", {{"call", {{"open", "<c>"}, {"close", "</c>"}}}}},
+                                {"settings", {{"reasoning", {{{"open", "<r>"}, {"close", too_long}}}}}}})
+                              .dump());
+    p = run_cli(s, "parse " + shell_quote(input) + " --profile-file " + shell_quote(long_reasoning));
+    CHECK(p.exit_code == 3);
+    CHECK(p.err == "toolgram: profile file " + long_reasoning + ": settings.reasoning[0].close" + past + "\n");
+    // The command line's tags.
+    p = run_cli(s, "parse " + shell_quote(input) + " --tag-open " + too_long);
+    CHECK(p.exit_code == 2);
+    CHECK(p.err == "toolgram: --tag-open" + past + "\n");
+}
+
 TEST_CASE("cli: an empty tools list lets no tool be called and no tools at all is said on stderr and in telemetry",
           "[cli][tools]") {
     Scratch s;
