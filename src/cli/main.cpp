@@ -180,7 +180,7 @@ const char* parse_help =
     "                        no tool be called.\n"
     "  --openai              print an OpenAI chat-completion assistant message instead\n"
     "  --jobs N              --jsonl: answer lines on N threads (default: every core); the output\n"
-    "                        is the same, in input order. At most 4N lines and 32 MiB of them\n"
+    "                        is the same, in input order. At most 4N lines and 64 MiB of them\n"
     "                        are in flight at once (a longer line alone)\n"
     "  --jsonl               input lines are {\"id\",\"text\",\"tools\"?,\"profile\"?,\"settings\"?}; prints\n"
     "                        one result per line with the same id, as each line is read. A line's\n"
@@ -478,7 +478,7 @@ JsonlAnswer answer_line(const ParseOptions& o, const ToolList& default_tools, co
 
 // The most bytes of input lines `parse --jsonl --jobs N` holds in flight, whatever N
 // (the help and README give it).
-constexpr std::size_t jsonl_bytes_in_flight = std::size_t{32} << 20;
+constexpr std::size_t jsonl_bytes_in_flight = std::size_t{64} << 20;
 
 // One result a line, each written and flushed as soon as its line (and every line before
 // it) is answered: a batch fed through a pipe gets its answers as it goes, and whatever
