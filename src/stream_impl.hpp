@@ -102,20 +102,37 @@ using SpanQueue = std::priority_queue<Span, std::vector<Span>, std::greater<>>;
 // or the end. Only that much is held back, not a whole needle's length.
 struct NeedleSet {
     std::vector<std::string> needles;
-    std::array<bool, 256> first{};  // bytes that start a needle (both cases when folding)
+    std::array<bool, 256> first{};  // bytes that start a short needle (both cases when folding)
     std::size_t longest = 0;
+    std::size_t longest_short = 0;  // of those up to detail::long_needle bytes, held back by comparing
     bool ignore_case = false;
+    // Needles past detail::long_needle: held back with their Knuth-Morris-Pratt state,
+    // carried from one chunk to the next (the buffer only grows), so each byte is read
+    // once per needle rather than the needle's length per chunk.
+    struct LongTail {
+        std::size_t needle = 0;
+        std::vector<std::size_t> fail;  // the failure function
+        std::size_t pos = 0, k = 0;     // the text before pos read: k bytes of the needle match its end
+        const char* base = nullptr;     // the text read (a moved buffer starts over)
+    };
+    mutable std::vector<LongTail> long_tails;
 
     NeedleSet() = default;
-    std::size_t longest_short = 0;  // of those up to detail::long_needle bytes, held back by comparing
-    bool has_long = false;          // longer ones are held back with detail::LinearNeedle
-
     explicit NeedleSet(std::vector<std::string> n, bool fold = false) : needles(std::move(n)), ignore_case(fold) {
-        for (const auto& x : needles) {
+        for (std::size_t i = 0; i < needles.size(); ++i) {
+            const std::string& x = needles[i];
             if (x.empty()) continue;
             longest = std::max(longest, x.size());
             if (x.size() > detail::long_needle) {
-                has_long = true;
+                LongTail t;
+                t.needle = i;
+                t.fail.assign(x.size() + 1, 0);
+                for (std::size_t j = 1, k = 0; j < x.size(); ++j) {
+                    while (k > 0 && !same(x[j], x[k])) k = t.fail[k];
+                    if (same(x[j], x[k])) ++k;
+                    t.fail[j + 1] = k;
+                }
+                long_tails.push_back(std::move(t));
                 continue;
             }
             longest_short = std::max(longest_short, x.size());
@@ -124,25 +141,35 @@ struct NeedleSet {
             if (fold) first[static_cast<unsigned char>(std::tolower(c))] = first[static_cast<unsigned char>(std::toupper(c))] = true;
         }
     }
+    bool same(char a, char b) const { return ignore_case ? detail::fold_ascii(a) == detail::fold_ascii(b) : a == b; }
 };
 
 inline std::size_t partial_tail(std::string_view text, const NeedleSet& set) {
-    // A long needle's partial match is found in one pass over its length of the tail, not
-    // by comparing it at each of those places (its length squared, per chunk).
+    // A long needle's partial match: where the longest end of the text that begins it
+    // starts, from the state the last call left (only a needle's length back can matter).
     std::size_t long_tail = text.size();
-    if (set.has_long)
-        for (const auto& n : set.needles)
-            if (n.size() > detail::long_needle)
-                long_tail = std::min(long_tail, detail::LinearNeedle(n, set.ignore_case).partial_tail(text));
+    for (auto& t : set.long_tails) {
+        const std::string& n = set.needles[t.needle];
+        const std::size_t m = n.size();
+        if (t.base != text.data() || t.pos > text.size()) t = {t.needle, std::move(t.fail), 0, 0, text.data()};
+        const std::size_t start = text.size() >= m - 1 ? text.size() - (m - 1) : 0;
+        if (t.pos < start) t.pos = start, t.k = 0;
+        for (; t.pos < text.size(); ++t.pos) {
+            while (t.k > 0 && !set.same(text[t.pos], n[t.k])) t.k = t.fail[t.k];
+            if (set.same(text[t.pos], n[t.k])) ++t.k;
+            if (t.k == m) t.k = t.fail[t.k];  // a whole needle is no partial one
+        }
+        long_tail = std::min(long_tail, text.size() - t.k);
+    }
     const std::size_t start = text.size() + 1 > set.longest_short ? text.size() + 1 - set.longest_short : 0;
     auto same = [&](char a, char b) {
         return set.ignore_case ? std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b))
                                : a == b;
     };
     for (std::size_t p = start; p < text.size(); ++p) {
+        if (p >= long_tail) break;
         if (!set.first[static_cast<unsigned char>(text[p])]) continue;
         const std::size_t rest = text.size() - p;
-        if (p >= long_tail) break;
         for (const auto& n : set.needles) {
             if (n.size() <= rest || n.size() > detail::long_needle) continue;
             std::size_t k = 0;

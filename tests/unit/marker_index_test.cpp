@@ -13,6 +13,7 @@
 #include "needle_search.hpp"
 #include "regions.hpp"
 #include "scan_context.hpp"
+#include "stream_impl.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace marker_index_test {
@@ -231,6 +232,47 @@ TEST_CASE("long needles are found where string_view::find and a plain ci search 
                 if (f != npos) first = std::min(first, from + f);
             }
             REQUIRE(index.next(from) == first);
+        }
+    }
+}
+
+// A stream holds back the end of its buffer that may begin a needle; for a long needle
+// the matching state is carried from chunk to chunk. Fed a byte at a time and in chunks,
+// over a buffer that grows (and moves), it holds back what a plain comparison would.
+TEST_CASE("a stream holds back a long needle's partial match as a plain comparison does", "[marker_index][needle]") {
+    using toolgram::detail::streaming::NeedleSet;
+    std::string periodic;
+    while (periodic.size() < 130) periodic += "<a";
+    const std::vector<std::string> needles = {periodic + "b", std::string(100, 'x') + "CALL", "<tool_call>"};
+    auto plain = [&](std::string_view text, bool fold) {
+        auto same = [&](char a, char b) {
+            return fold ? toolgram::detail::fold_ascii(a) == toolgram::detail::fold_ascii(b) : a == b;
+        };
+        for (std::size_t p = 0; p < text.size(); ++p)
+            for (const auto& n : needles) {
+                const std::size_t rest = text.size() - p;
+                if (n.size() <= rest) continue;
+                std::size_t k = 0;
+                while (k < rest && same(text[p + k], n[k])) ++k;
+                if (k == rest) return p;
+            }
+        return text.size();
+    };
+    std::mt19937 rng(7);
+    const std::vector<std::string> pieces = {"<a", "b", "x", "xxxxxxxxxx", "call", "CALL", "<tool_call>", "<tool", periodic};
+    for (const bool fold : {false, true}) {
+        for (int round = 0; round < 60; ++round) {
+            const NeedleSet set(needles, fold);
+            std::string text;
+            for (std::size_t i = rng() % 40; i > 0; --i) text += pieces[rng() % pieces.size()];
+            std::string buf;
+            for (std::size_t at = 0; at < text.size();) {
+                const std::size_t chunk = 1 + rng() % 40;
+                buf.append(text, at, chunk);
+                at += chunk;
+                CAPTURE(fold, buf);
+                REQUIRE(toolgram::detail::streaming::partial_tail(buf, set) == plain(buf, fold));
+            }
         }
     }
 }
