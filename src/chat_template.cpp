@@ -395,6 +395,30 @@ TemplateTag next_tag(std::string_view text, std::size_t pos, bool expressions) {
 }
 constexpr std::size_t max_hits_per_marker = 256;
 
+// The spans of the template that write nothing: comments `{# #}` and the tests of `{% if
+// %}` and `{% elif %}` (outside `{% raw %}`, where every tag is text), in order. The
+// occurrences in them are skipped before any is counted: 256 commented `<function=`
+// before the one written must not hide it (issue 29, item 15).
+std::vector<std::pair<std::size_t, std::size_t>> unwritten_spans(std::string_view text) {
+    std::vector<std::pair<std::size_t, std::size_t>> out;
+    bool in_raw = false;
+    for (std::size_t pos = 0; pos < text.size();) {
+        const TemplateTag t = next_tag(text, pos, false);
+        if (t.begin == std::string_view::npos) break;
+        const std::string_view tag = text.substr(t.begin, t.end - t.begin);
+        const std::string_view keyword = t.kind == '%' ? statement_keyword(tag) : std::string_view();
+        if (in_raw) {
+            if (keyword == "endraw") in_raw = false;
+        } else if (t.kind == '#' || keyword == "if" || keyword == "elif") {
+            out.emplace_back(t.begin, t.end);
+        } else if (keyword == "raw") {
+            in_raw = true;
+        }
+        pos = t.end;
+    }
+    return out;
+}
+
 struct Occurrence {
     std::size_t pos;
     std::size_t marker;
@@ -592,15 +616,28 @@ TemplateMatch match_chat_template(std::string_view text) {
     const MarkerTable& table = marker_table();
     const detail::MarkerIndex index(table.set, text);
 
-    // Each marker's occurrences, the first few hundred (enough to find a written one in
-    // any real template; a hostile one stays bounded).
+    // Each marker's written occurrences, the first few hundred (enough to place a written
+    // one in its tool-call branch in any real template; a hostile one stays bounded). An
+    // occurrence in a comment or an if-test is passed over to the span's end, so skipping
+    // costs one search per span, and the first written occurrence is always found.
+    const std::vector<std::pair<std::size_t, std::size_t>> unwritten = unwritten_spans(text);
     std::vector<Occurrence> hits;
     for (std::size_t m = 0; m < table.markers.size(); ++m) {
         std::size_t from = 0;
-        for (std::size_t n = 0; n < max_hits_per_marker; ++n) {
+        for (std::size_t n = 0; n < max_hits_per_marker;) {
             const std::size_t at = index.find(table.markers[m], from);
             if (at == std::string_view::npos) break;
+            // The span that starts last at or before `at`, if `at` is inside it.
+            auto span = std::upper_bound(unwritten.begin(), unwritten.end(), at,
+                                         [](std::size_t p, const std::pair<std::size_t, std::size_t>& sp) {
+                                             return p < sp.first;
+                                         });
+            if (span != unwritten.begin() && at < std::prev(span)->second) {
+                from = std::prev(span)->second;
+                continue;
+            }
             hits.push_back({at, m});
+            ++n;
             from = at + 1;
         }
     }

@@ -8,9 +8,12 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <limits>
 #include <set>
 #include <system_error>
 #include <thread>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "bounded_read.hpp"
 #include "json_document.hpp"
@@ -634,6 +637,11 @@ json output_summary(const json& o) {
             {"error", o.value("error", json())}};
 }
 
+// Defined with the report reader below: the fields of an old output --diff reads (id,
+// model, grammar, calls, content, error), each checked as the reader checks it where
+// present (an old report may leave out what --diff does not read).
+void check_diffed_fields(const json& output, const std::string& at);
+
 json calls_for_diff(const json& calls) {
     // Arguments without key order; ids kept: a model id read or dropped is a change.
     json out = json::array();
@@ -698,14 +706,20 @@ json to_json(const Report& report) {
 }
 
 std::vector<Change> diff(const Report& now, const json& old) {
-    if (!old.is_object() || old.value("format", "") != "toolgram-coverage" || !old.contains("outputs") ||
+    if (!old.is_object() || !old.contains("format") || !old["format"].is_string() ||
+        old["format"].get<std::string>() != "toolgram-coverage" || !old.contains("outputs") ||
         !old["outputs"].is_array())
         throw std::invalid_argument("not a toolgram coverage report (write one with --format json)");
     std::map<std::string, const json*> before;
     std::vector<std::string> old_order;
-    for (const auto& o : old["outputs"]) {
+    const json& old_outputs = old["outputs"];
+    for (std::size_t i = 0; i < old_outputs.size(); ++i) {
+        const json& o = old_outputs[i];
         if (!o.is_object() || !o.contains("id") || !o["id"].is_string())
             throw std::invalid_argument("an output of the old report has no \"id\" string");
+        // The fields compared and shown, checked as --merge checks them, so a damaged
+        // report is refused naming the field rather than failing half-way through.
+        check_diffed_fields(o, "outputs[" + std::to_string(i) + "]");
         const std::string id = o["id"].get<std::string>();
         if (before.emplace(id, &o).second) old_order.push_back(id);
     }
@@ -741,27 +755,77 @@ std::vector<Change> diff(const Report& now, const json& old) {
 
 namespace {
 
-void add_counts(std::map<std::string, std::size_t>& into, const std::map<std::string, std::size_t>& from) {
-    for (const auto& [k, v] : from) into[k] += v;
+// A count summed across reports: a sum past what a count holds (2^64 - 1) would wrap to a
+// small number and be reported as fact, so it is refused, naming the count. `where` makes
+// the count's name, only when it is needed.
+template <class Where>
+void add_count(std::size_t& into, std::size_t more, const Where& where) {
+    if (more > std::numeric_limits<std::size_t>::max() - into)
+        throw std::invalid_argument("the merged reports' " + where() + " add up past " +
+                                    std::to_string(std::numeric_limits<std::size_t>::max()) +
+                                    ", the largest count a report holds: refused rather than wrapped");
 }
 
-void add_cell(GrammarCell& into, const GrammarCell& from) {
-    into.outputs += from.outputs;
-    into.primary += from.primary;
-    into.fallback += from.fallback;
-    into.calls += from.calls;
-    into.repaired += from.repaired;
-    into.healed += from.healed;
-    into.candidates += from.candidates;
-    into.schema_failures += from.schema_failures;
-    into.rejected += from.rejected;
-    into.name_rejections += from.name_rejections;
-    into.syntax_no_call += from.syntax_no_call;
-    into.expected += from.expected;
-    into.exact += from.exact;
-    add_counts(into.rejected_names, from.rejected_names);
-    add_counts(into.repairs, from.repairs);
-    into.rules += from.rules;
+std::string shown_key(const std::string& s) { return json(s).dump(-1, ' ', false, json::error_handler_t::replace); }
+
+template <class Where>
+void add_counts(std::map<std::string, std::size_t>& into, const std::map<std::string, std::size_t>& from,
+                const Where& where) {
+    for (const auto& [k, v] : from) {
+        std::size_t& sum = into[k];
+        add_count(sum, v, [&] { return where() + "[" + shown_key(k) + "]"; });
+        sum += v;
+    }
+}
+
+void add_cell(GrammarCell& into, const GrammarCell& from, const std::string& model, const std::string& grammar) {
+    const auto at = [&](const char* field) {
+        return [&model, &grammar, field] {
+            return "model " + shown_key(model) + ", grammar " + shown_key(grammar) + ": " + field;
+        };
+    };
+    const std::pair<std::size_t GrammarCell::*, const char*> fields[] = {
+        {&GrammarCell::outputs, "outputs"},
+        {&GrammarCell::primary, "primary"},
+        {&GrammarCell::fallback, "fallback"},
+        {&GrammarCell::calls, "calls"},
+        {&GrammarCell::repaired, "repaired"},
+        {&GrammarCell::healed, "healed"},
+        {&GrammarCell::candidates, "candidates"},
+        {&GrammarCell::schema_failures, "schema_failures"},
+        {&GrammarCell::rejected, "rejected"},
+        {&GrammarCell::name_rejections, "name_rejections"},
+        {&GrammarCell::syntax_no_call, "syntax_no_call"},
+        {&GrammarCell::expected, "expected"},
+        {&GrammarCell::exact, "exact"},
+    };
+    for (const auto& [member, name] : fields) {
+        add_count(into.*member, from.*member, at(name));
+        into.*member += from.*member;
+    }
+    add_counts(into.rejected_names, from.rejected_names, at("rejected_names"));
+    add_counts(into.repairs, from.repairs, at("repairs"));
+    // The rule tallies, checked the same way (GrammarRuleTally's += is for one run's
+    // threads, whose counts come from real parses).
+    add_count(into.rules.blocks, from.rules.blocks, at("blocks"));
+    into.rules.blocks += from.rules.blocks;
+    for (const auto& [key, count] : from.rules.rules) {
+        detail::RuleCount& sum = into.rules.rules[key];
+        const auto rule_at = [&](const char* field) {
+            return [&, field] { return at("rules")() + "[" + shown_key(key) + "]." + field; };
+        };
+        const std::pair<std::size_t detail::RuleCount::*, const char*> counts[] = {
+            {&detail::RuleCount::start, "start"},     {&detail::RuleCount::success, "success"},
+            {&detail::RuleCount::failure, "failure"}, {&detail::RuleCount::raise, "raise"},
+            {&detail::RuleCount::unwind, "unwind"},
+        };
+        for (const auto& [member, name] : counts) {
+            add_count(sum.*member, count.*member, rule_at(name));
+            sum.*member += count.*member;
+        }
+    }
+    add_counts(into.rules.blocks_with_success, from.rules.blocks_with_success, at("rules' blocks"));
+    add_counts(into.rules.blocks_with_failure, from.rules.blocks_with_failure, at("rules' failed_blocks"));
 }
 
 // Reading a report back: each field checked, the error naming it ("models[2].grammars[0]
@@ -886,10 +950,14 @@ private:
         rec.profile = string(field(o, "profile", at), at + ".profile");
         rec.grammar = string(field(o, "grammar", at), at + ".grammar");
         rec.parse_mode = string(field(o, "parse_mode", at), at + ".parse_mode");
-        rec.calls = array(o, "calls", at);
+        rec.calls = calls(array(o, "calls", at), at + ".calls");
         rec.content = string(field(o, "content", at), at + ".content");
         if (const json& e = field(o, "error", at); !e.is_null()) rec.error = string(e, at + ".error");
         rec.rejected = array(o, "rejected", at);
+        for (std::size_t i = 0; i < rec.rejected.size(); ++i) {
+            const std::string rat = at + ".rejected[" + std::to_string(i) + "]";
+            for (const char* key : {"name", "grammar", "reason"}) string(field(rec.rejected[i], key, rat), path(rat, key));
+        }
         const json& saw = field(o, "saw_tool_syntax", at);
         if (!saw.is_boolean()) throw std::invalid_argument(at + ".saw_tool_syntax: not a boolean");
         rec.saw_tool_syntax = saw.get<bool>();
@@ -908,8 +976,33 @@ private:
         return rec;
     }
 
+public:
+    // A list of calls as to_json writes it: [{"id", "name", "arguments"}], the id a string
+    // (empty where the model gave none), the arguments an object.
+    static const json& calls(const json& list, const std::string& at) {
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            const std::string cat = at + "[" + std::to_string(i) + "]";
+            const json& c = list[i];
+            if (!c.is_object()) throw std::invalid_argument(cat + ": not an object");
+            string(field(c, "name", cat), cat + ".name");
+            if (const auto id = c.find("id"); id != c.end()) string(*id, cat + ".id");
+            if (!field(c, "arguments", cat).is_object()) throw std::invalid_argument(cat + ".arguments: not an object");
+        }
+        return list;
+    }
+
+    static void diffed_fields(const json& o, const std::string& at) {
+        for (const char* key : {"model", "grammar", "content"})
+            if (const auto v = o.find(key); v != o.end()) string(*v, path(at, key));
+        if (const auto e = o.find("error"); e != o.end() && !e->is_null()) string(*e, path(at, "error"));
+        if (o.contains("calls")) calls(array(o, "calls", at), path(at, "calls"));
+    }
+
+private:
     const json& doc_;
 };
+
+void check_diffed_fields(const json& output, const std::string& at) { ReportReader::diffed_fields(output, at); }
 
 }  // namespace
 
@@ -918,7 +1011,12 @@ Report report_from_json(const json& doc) { return ReportReader(doc).read(); }
 Report merge(std::vector<Report> parts) {
     Report into;
     std::map<std::string, std::size_t> row_of;
-    std::set<std::string> ids;
+    std::unordered_set<std::string> ids;
+    std::unordered_map<std::string, std::size_t> next_suffix;  // by id as given: the k of its next "#k"
+    std::size_t outputs = 0;
+    for (const Report& from : parts) outputs += from.outputs.size();
+    into.outputs.reserve(outputs);  // moved in once, not again at each growth
+    ids.reserve(outputs);
     for (Report& from : parts) {
         into.inputs.insert(into.inputs.end(), from.inputs.begin(), from.inputs.end());
         for (ModelRow& row : from.models) {
@@ -928,21 +1026,26 @@ Report merge(std::vector<Report> parts) {
                 continue;
             }
             ModelRow& sum = into.models[at->second];
-            sum.outputs += row.outputs;
-            sum.with_calls += row.with_calls;
-            sum.syntax_no_call += row.syntax_no_call;
-            sum.no_syntax += row.no_syntax;
-            sum.expected += row.expected;
-            sum.exact += row.exact;
-            for (const auto& [g, c] : row.grammars) add_cell(sum.grammars[g], c);
+            const std::pair<std::size_t ModelRow::*, const char*> fields[] = {
+                {&ModelRow::outputs, "outputs"},   {&ModelRow::with_calls, "with_calls"},
+                {&ModelRow::syntax_no_call, "syntax_no_call"}, {&ModelRow::no_syntax, "no_syntax"},
+                {&ModelRow::expected, "expected"}, {&ModelRow::exact, "exact"},
+            };
+            for (const auto& [member, name] : fields) {
+                add_count(sum.*member, row.*member, [&, name = name] { return "model " + shown_key(row.model) + ": " + name; });
+                sum.*member += row.*member;
+            }
+            for (const auto& [g, c] : row.grammars) add_cell(sum.grammars[g], c, row.model, g);
         }
         // Ids stay unique, as load_inputs keeps them (a second "x" becomes "x#2"): two
-        // shards may each hold a line with the same id.
+        // shards may each hold a line with the same id. Each id's next suffix is kept, so
+        // n copies of one id cost n steps, not n^2 / 2 (the ids tried and found taken are
+        // other outputs' ids, each met once per base: linear over the whole merge).
         for (OutputRecord& o : from.outputs) {
             if (!ids.insert(o.id).second) {
-                std::size_t k = 2;
+                std::size_t& k = next_suffix.try_emplace(o.id, 2).first->second;
                 while (!ids.insert(o.id + "#" + std::to_string(k)).second) ++k;
-                o.id += "#" + std::to_string(k);
+                o.id += "#" + std::to_string(k++);
             }
             into.outputs.push_back(std::move(o));
         }

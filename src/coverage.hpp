@@ -137,7 +137,7 @@ Report run_coverage(const Inputs& inputs, unsigned jobs = 1);
 // order given, each model's counts and rule tallies summed, models in order of first
 // appearance. Merging the reports of a split equals the report of the whole run, except
 // `changes` (--diff), which is not merged. An output id met twice gets "#2" as load_inputs
-// gives it.
+// gives it. Throws std::invalid_argument naming the count when a sum would pass 2^64 - 1.
 Report merge(std::vector<Report> parts);
 // A report's json form (to_json) read back. Throws std::invalid_argument naming the field
 // that is missing or ill-typed ("models[0].grammars[1].calls: not a count").

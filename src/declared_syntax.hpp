@@ -104,6 +104,11 @@ std::vector<std::pair<std::string, std::string>> scanned_openers(const DeclaredS
 // would be read. `reasoning_from_file` false: the settings hold the default list.
 void check_openers_against_reasoning(const std::vector<std::pair<std::string, std::string>>& openers,
                                      const Settings& settings, bool reasoning_from_file);
+// The closers (call.close, section.close) with their places, and the same check for
+// them: a closer that begins with a reasoning delimiter loses every call after the first.
+std::vector<std::pair<std::string, std::string>> scanned_closers(const DeclaredSyntax& syntax);
+void check_closers_against_reasoning(const std::vector<std::pair<std::string, std::string>>& closers,
+                                     const Settings& settings, bool reasoning_from_file);
 
 // The compiled form of `settings.declared_syntax` (null when there is none), from the
 // thread's cache.

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "needle_search.hpp"
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define TOOLGRAM_HAVE_AVX2_PATH 1
@@ -57,6 +59,7 @@ void MarkerSet::add(std::string_view needle, bool ignore_case) {
             n.anchor = k;
     n.neighbour = needle.size() == 1 ? 0 : n.anchor + 1 < needle.size() ? 1 : -1;
     ids_[ignore_case ? 1 : 0].emplace(n.text, static_cast<int>(needles_.size()));
+    if (needle.size() > long_needle) long_ids_.push_back(needles_.size());
     needles_.push_back(std::move(n));
     rebuild();
 }
@@ -91,6 +94,7 @@ void MarkerSet::rebuild() {
     };
     for (std::size_t i = 0; i < needles_.size(); ++i) {
         const Needle& n = needles_[i];
+        if (n.text.size() > long_needle) continue;  // found by a pass of its own
         const auto a = static_cast<unsigned char>(n.text[n.anchor]);
         const auto second = n.neighbour == 0 ? 0 : static_cast<unsigned char>(n.text[n.anchor + n.neighbour]);
         const Entry e{static_cast<std::uint16_t>(i), static_cast<std::uint8_t>(n.ignore_case ? fold(second) : second)};
@@ -195,6 +199,13 @@ MarkerIndex::MarkerIndex(const MarkerSet& set, std::string_view text, int widest
 #endif
     for (; j < text.size(); ++j)
         if (set.is_anchor_[p[j]]) hit(j);
+    for (const std::size_t id : set.long_ids_) {
+        const auto& n = set.needles_[id];
+        LinearNeedle(n.text, n.ignore_case).each(text, [&](std::size_t q) {
+            found(id, q);
+            return true;
+        });
+    }
     long_.finish();
     short_.finish();
 }
@@ -227,15 +238,7 @@ void MarkerIndex::hit(std::size_t j) {
         if (q + n.text.size() > text_.size()) return;
         const std::string_view at = text_.substr(q, n.text.size());
         if (!(n.ignore_case ? same_ci(at, n.text) : at == n.text)) return;
-        (n.text.size() == 1 ? short_ : long_).set(q);
-        if (!listing_) return;
-        if (++listed_ > list_limit_ || q > UINT32_MAX) {
-            listing_ = false;
-            std::vector<std::vector<std::uint32_t>>().swap(starts_);
-            return;
-        }
-        // A needle's anchors come in order, so its starts do.
-        starts_[e.needle].push_back(static_cast<std::uint32_t>(q));
+        found(e.needle, q);
     };
     // The neighbour byte: after the anchor, or before it (needles anchored on their last
     // byte). One-byte needles have none and sort first under neighbour 0.
@@ -261,6 +264,19 @@ void MarkerIndex::hit(std::size_t j) {
                 continue;
             check(e);
         }
+}
+
+// Needle `id` starts at q: its bit, and while the hits are few, its list.
+void MarkerIndex::found(std::size_t id, std::size_t q) {
+    (set_->needles_[id].text.size() == 1 ? short_ : long_).set(q);
+    if (!listing_) return;
+    if (++listed_ > list_limit_ || q > UINT32_MAX) {
+        listing_ = false;
+        std::vector<std::vector<std::uint32_t>>().swap(starts_);
+        return;
+    }
+    // A needle's anchors (or its own pass) come in order, so its starts do.
+    starts_[id].push_back(static_cast<std::uint32_t>(q));
 }
 
 std::size_t MarkerIndex::next(std::size_t from) const {
@@ -316,7 +332,7 @@ std::size_t MarkerIndex::find(std::string_view needle, std::size_t from, bool ig
             return q;
         }
         if (++misses < walk) continue;
-        if (!ignore_case) return text_.find(needle, q + 1);
+        if (!ignore_case) return find_needle(text_, needle, q + 1);
         const std::string_view rest = text_.substr(0, std::min(end, text_.size())).substr(q + 1);
         const std::size_t at = find_ci(rest, needle);
         return at == npos ? npos : q + 1 + at;

@@ -20,6 +20,11 @@
 //
 // The index answers exactly what std::string_view::find would: it only skips positions
 // where no indexed needle starts.
+//
+// A needle longer than detail::long_needle (settings built in code may hold any length)
+// is not anchored: compared at each anchor, it would cost its length at nearly every byte
+// of a text of its own period. Its starts are found by one linear pass of its own
+// (needle_search.hpp) when the index is built.
 #pragma once
 
 #include <array>
@@ -58,6 +63,7 @@ private:
     int id(std::string_view needle, bool ignore_case) const;  // -1 when not indexed
 
     std::vector<Needle> needles_;
+    std::vector<std::size_t> long_ids_;  // needles past detail::long_needle, not anchored
     // Needle ids by text, one map per case rule: searches look their needle up each time.
     struct TextHash {
         using is_transparent = void;
@@ -103,6 +109,7 @@ private:
         std::size_t next(std::size_t from, std::size_t size) const;
     };
     void hit(std::size_t j);
+    void found(std::size_t needle, std::size_t q);
 
     const MarkerSet* set_ = nullptr;
     std::string_view text_;

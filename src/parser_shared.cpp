@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "json_writer.hpp"
+#include "needle_search.hpp"
 #include "parser_impl.hpp"
 
 namespace toolgram::detail {
@@ -12,6 +13,7 @@ namespace toolgram::detail {
 // Where `needle` first occurs, ignoring ASCII case; npos when it does not.
 std::size_t find_ci(std::string_view hay, std::string_view needle) {
     if (needle.empty() || needle.size() > hay.size()) return std::string_view::npos;
+    if (needle.size() > long_needle) return LinearNeedle(needle, true).find(hay);
     // ASCII folding inline (std::tolower goes through the locale on every byte), and a
     // memchr jump to each byte that can start the needle, in either case.
     auto fold = [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + ('a' - 'A')) : c; };

@@ -93,11 +93,20 @@ std::size_t size_of(const json& v, const std::string& path) {
     return static_cast<std::size_t>(v.get<std::uint64_t>());
 }
 // A token: one spelling as a string, or alternatives as a list of strings.
+// A marker (syntax token, delimiter, tag, content or intent marker): a string of at most
+// max_marker_bytes. Refused past it before anything searches for it.
+std::string marker_of(const json& v, const std::string& path) {
+    std::string m = string_of(v, path);
+    if (m.size() > max_marker_bytes)
+        fail(path, std::to_string(m.size()) + " bytes, longer than the " + std::to_string(max_marker_bytes) +
+                       " bytes a marker may be");
+    return m;
+}
 Spelling spellings_of(const json& v, const std::string& path) {
-    if (v.is_string()) return {v.get<std::string>()};
+    if (v.is_string()) return {marker_of(v, path)};
     if (!v.is_array()) wrong_type(path, "a string or a list of strings", v);
     Spelling out;
-    for (std::size_t i = 0; i < v.size(); ++i) out.push_back(string_of(v[i], path + "[" + std::to_string(i) + "]"));
+    for (std::size_t i = 0; i < v.size(); ++i) out.push_back(marker_of(v[i], path + "[" + std::to_string(i) + "]"));
     return out;
 }
 std::vector<std::string> strings_of(const json& v, const std::string& path) {
@@ -108,6 +117,11 @@ std::vector<std::string> strings_of(const json& v, const std::string& path) {
         out.push_back(string_of(v[i], where));
         if (out.back().empty()) fail(where, "empty string");
     }
+    return out;
+}
+std::vector<std::string> markers_of(const json& v, const std::string& path) {
+    std::vector<std::string> out = strings_of(v, path);
+    for (std::size_t i = 0; i < out.size(); ++i) marker_of(v[i], path + "[" + std::to_string(i) + "]");
     return out;
 }
 
@@ -242,8 +256,8 @@ void read_settings(const json& j, Settings& s) {
         for (std::size_t i = 0; i < v->size(); ++i) {
             const Fields d((*v)[i], path + "[" + std::to_string(i) + "]", {"open", "close", "implicit_open"});
             Delimiters delimiters;
-            delimiters.open = string_of(d.need("open"), d.path("open"));
-            delimiters.close = string_of(d.need("close"), d.path("close"));
+            delimiters.open = marker_of(d.need("open"), d.path("open"));
+            delimiters.close = marker_of(d.need("close"), d.path("close"));
             if (delimiters.open.empty()) fail(d.path("open"), "empty string");
             if (delimiters.close.empty()) fail(d.path("close"), "empty string");
             if (const json* o = d.get("implicit_open")) delimiters.implicit_open = bool_of(*o, d.path("implicit_open"));
@@ -257,15 +271,15 @@ void read_settings(const json& j, Settings& s) {
     if (const json* v = f.get("reasoning_ends_at_call"))
         s.reasoning_ends_at_call = bool_of(*v, f.path("reasoning_ends_at_call"));
     if (const json* v = f.get("accept_healed_calls")) s.accept_healed_calls = bool_of(*v, f.path("accept_healed_calls"));
-    if (const json* v = f.get("content_markers")) s.content_markers = strings_of(*v, f.path("content_markers"));
-    if (const json* v = f.get("intent_markers")) s.intent_markers = strings_of(*v, f.path("intent_markers"));
+    if (const json* v = f.get("content_markers")) s.content_markers = markers_of(*v, f.path("content_markers"));
+    if (const json* v = f.get("intent_markers")) s.intent_markers = markers_of(*v, f.path("intent_markers"));
     if (const json* v = f.get("tool_required")) s.tool_required = bool_of(*v, f.path("tool_required"));
     if (const json* v = f.get("fallback_max_bytes")) s.fallback_max_bytes = size_of(*v, f.path("fallback_max_bytes"));
     for (const char* tag : {"tag_open", "tag_close"}) {
         const json* v = f.get(tag);
         if (!v) continue;
         std::string& target = std::string(tag) == "tag_open" ? s.tag_open : s.tag_close;
-        target = string_of(*v, f.path(tag));
+        target = marker_of(*v, f.path(tag));
         if (target.empty()) fail(f.path(tag), "empty string");
     }
     if (const json* v = f.get("limits")) {
@@ -491,25 +505,60 @@ namespace detail {
 // call begins with a reasoning delimiter, every call opens a reasoning block (an opener)
 // or ends one there (a closer: always with reasoning_start inside), and no call is read.
 // Those are refused. Other meetings were tried and read every call (a delimiter inside
-// an opener, in a closer, header or parameter token; a content or intent marker equal
-// to any token, since those only leave the content): they load.
-void check_openers_against_reasoning(const std::vector<std::pair<std::string, std::string>>& openers,
-                                     const Settings& settings, bool reasoning_from_file) {
+// an opener, in a header or parameter token; a content or intent marker equal to any
+// token, since those only leave the content): they load.
+namespace {
+
+// `what`: what the token starts or ends ("where every call begins").
+void check_tokens_against_reasoning(const std::vector<std::pair<std::string, std::string>>& tokens,
+                                    const Settings& settings, bool reasoning_from_file,
+                                    const char* open_effect, const char* close_effect) {
     for (std::size_t i = 0; i < settings.reasoning.size(); ++i) {
         const Delimiters& d = settings.reasoning[i];
         for (const auto& [field, delimiter, effect] :
-             {std::tuple<const char*, const std::string*, const char*>{"open", &d.open, "open"},
-              {"close", &d.close, "close"}}) {
+             {std::tuple<const char*, const std::string*, const char*>{"open", &d.open, open_effect},
+              {"close", &d.close, close_effect}}) {
             if (delimiter->empty()) continue;
             const std::string where = "settings.reasoning[" + std::to_string(i) + "]." + field + " (" +
                                       shown(*delimiter) +
                                       (reasoning_from_file ? ")" : ", the default list: the file sets no reasoning)");
-            for (const auto& [path, opener] : openers)
-                if (opener.rfind(*delimiter, 0) == 0)
-                    fail(path, shown(opener) + " starts with " + where + ": a reasoning block would " + effect +
-                                   " where every call begins, so no call could be read");
+            for (const auto& [path, token] : tokens)
+                if (token.rfind(*delimiter, 0) == 0) fail(path, shown(token) + " starts with " + where + effect);
         }
     }
+}
+
+}  // namespace
+
+void check_openers_against_reasoning(const std::vector<std::pair<std::string, std::string>>& openers,
+                                     const Settings& settings, bool reasoning_from_file) {
+    check_tokens_against_reasoning(openers, settings, reasoning_from_file,
+                                   ": a reasoning block would open where every call begins, so no call could be read",
+                                   ": a reasoning block would close where every call begins, so no call could be read");
+}
+
+// A closer is no safer: the delimiter is then read where every call (or section) ends.
+// A closer that closes reasoning ends a block there whenever the call itself is not read
+// whole (a broken call, or reasoning_start inside, where the output's first closer is
+// taken as the reasoning's end): the text before it, later calls included, becomes
+// reasoning. One that opens reasoning opens a block after every call, and the calls
+// after it are drafts. Either way every call after the first is lost: refused.
+void check_closers_against_reasoning(const std::vector<std::pair<std::string, std::string>>& closers,
+                                     const Settings& settings, bool reasoning_from_file) {
+    check_tokens_against_reasoning(
+        closers, settings, reasoning_from_file,
+        ": a reasoning block would open where every call ends, so the calls after it would be read as reasoning",
+        ": a reasoning block would close where every call ends, so the calls before it could be read as reasoning");
+}
+
+std::vector<std::pair<std::string, std::string>> scanned_closers(const DeclaredSyntax& s) {
+    std::vector<std::pair<std::string, std::string>> out;
+    const auto add = [&](const std::string& path, const Spelling& list) {
+        for (std::size_t i = 0; i < list.size(); ++i) out.emplace_back(place(path, list, i), list[i]);
+    };
+    add("syntax.call.close", s.call.close);
+    if (s.section) add("syntax.section.close", s.section->close);
+    return out;
 }
 
 std::vector<std::pair<std::string, std::string>> scanned_openers(const DeclaredSyntax& s) {
@@ -561,6 +610,8 @@ Profile profile_from_json(const json& file) {
         }
     }
     detail::check_openers_against_reasoning(openers, p.settings, reasoning_given);
+    detail::check_closers_against_reasoning(detail::scanned_closers(*p.settings.declared_syntax), p.settings,
+                                            reasoning_given);
     return p;
 }
 
@@ -594,11 +645,11 @@ void apply_input_settings(Profile& p, const json& settings) {
         const json* v = f.get(tag);
         if (!v) continue;
         std::string& target = std::string(tag) == "tag_open" ? s.tag_open : s.tag_close;
-        target = string_of(*v, f.path(tag));
+        target = marker_of(*v, f.path(tag));
         if (target.empty()) fail(f.path(tag), "empty string");
     }
     if (const json* v = f.get("fallback_max_bytes")) s.fallback_max_bytes = size_of(*v, f.path("fallback_max_bytes"));
-    if (const json* v = f.get("intent_markers")) s.intent_markers = strings_of(*v, f.path("intent_markers"));
+    if (const json* v = f.get("intent_markers")) s.intent_markers = markers_of(*v, f.path("intent_markers"));
     if (const json* v = f.get("reasoning_start")) s.reasoning_start = reasoning_start_of(*v, f.path("reasoning_start"));
     if (const json* v = f.get("reasoning_format")) s.reasoning_format = reasoning_format_of(*v, f.path("reasoning_format"));
 }

@@ -18,6 +18,7 @@
 
 #include "end_watch.hpp"
 #include "marker_index.hpp"
+#include "needle_search.hpp"
 #include "toolgram/toolgram.hpp"
 
 namespace toolgram::detail {
@@ -65,7 +66,7 @@ public:
             return entry.found;
         entry.valid = true;
         entry.searched_from = from;
-        entry.found = entry.indexed ? index_->find(needle, from) : text_.find(needle, from);
+        entry.found = entry.indexed ? index_->find(needle, from) : find_needle(text_, needle, from);
         return entry.found;
     }
 

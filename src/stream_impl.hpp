@@ -22,6 +22,7 @@
 
 #include "end_watch.hpp"
 #include "json_writer.hpp"
+#include "needle_search.hpp"
 #include "parser_impl.hpp"
 #include "scan_context.hpp"
 #include "string_prefix.hpp"
@@ -112,13 +113,24 @@ using SpanQueue = std::priority_queue<Span, std::vector<Span>, std::greater<>>;
 // or the end. Only that much is held back, not a whole needle's length.
 struct NeedleSet {
     std::vector<std::string> needles;
-    std::array<bool, 256> first{};  // bytes that start a needle (both cases when folding)
+    std::array<bool, 256> first{};  // bytes that start a short needle (both cases when folding)
     std::size_t longest = 0;
+    std::size_t longest_short = 0;  // of those up to detail::long_needle bytes, held back by comparing
     bool ignore_case = false;
-    // For find_first_of_needles: the needles by their first two bytes, (key, index) sorted,
-    // and the one-byte needles (index) apart. Exact case only.
+    // For find_first_of_needles: the short needles by their first two bytes, (key, index)
+    // sorted, and the one-byte needles (index) apart. Exact case only.
     std::vector<std::pair<unsigned, std::size_t>> by_pair;
     std::vector<std::size_t> single;
+    // Needles past detail::long_needle: held back with their Knuth-Morris-Pratt state,
+    // carried from one chunk to the next (the buffer only grows), so each byte is read
+    // once per needle rather than the needle's length per chunk.
+    struct LongTail {
+        std::size_t needle = 0;
+        std::vector<std::size_t> fail;  // the failure function
+        std::size_t pos = 0, k = 0;     // the text before pos read: k bytes of the needle match its end
+        const char* base = nullptr;     // the text read (a moved buffer starts over)
+    };
+    mutable std::vector<LongTail> long_tails;
 
     NeedleSet() = default;
     explicit NeedleSet(std::vector<std::string> n, bool fold = false) : needles(std::move(n)), ignore_case(fold) {
@@ -126,6 +138,19 @@ struct NeedleSet {
             const std::string& x = needles[i];
             if (x.empty()) continue;
             longest = std::max(longest, x.size());
+            if (x.size() > detail::long_needle) {
+                LongTail t;
+                t.needle = i;
+                t.fail.assign(x.size() + 1, 0);
+                for (std::size_t j = 1, k = 0; j < x.size(); ++j) {
+                    while (k > 0 && !same(x[j], x[k])) k = t.fail[k];
+                    if (same(x[j], x[k])) ++k;
+                    t.fail[j + 1] = k;
+                }
+                long_tails.push_back(std::move(t));
+                continue;
+            }
+            longest_short = std::max(longest_short, x.size());
             const auto c = static_cast<unsigned char>(x[0]);
             first[c] = true;
             if (fold) first[static_cast<unsigned char>(std::tolower(c))] = first[static_cast<unsigned char>(std::toupper(c))] = true;
@@ -137,39 +162,65 @@ struct NeedleSet {
     static unsigned pair_key(char a, char b) {
         return static_cast<unsigned>(static_cast<unsigned char>(a)) << 8 | static_cast<unsigned char>(b);
     }
+    bool same(char a, char b) const { return ignore_case ? detail::fold_ascii(a) == detail::fold_ascii(b) : a == b; }
 };
 
 inline std::size_t partial_tail(std::string_view text, const NeedleSet& set) {
-    const std::size_t start = text.size() + 1 > set.longest ? text.size() + 1 - set.longest : 0;
+    // A long needle's partial match: where the longest end of the text that begins it
+    // starts, from the state the last call left (only a needle's length back can matter).
+    std::size_t long_tail = text.size();
+    for (auto& t : set.long_tails) {
+        const std::string& n = set.needles[t.needle];
+        const std::size_t m = n.size();
+        if (t.base != text.data() || t.pos > text.size()) t = {t.needle, std::move(t.fail), 0, 0, text.data()};
+        const std::size_t start = text.size() >= m - 1 ? text.size() - (m - 1) : 0;
+        if (t.pos < start) t.pos = start, t.k = 0;
+        for (; t.pos < text.size(); ++t.pos) {
+            while (t.k > 0 && !set.same(text[t.pos], n[t.k])) t.k = t.fail[t.k];
+            if (set.same(text[t.pos], n[t.k])) ++t.k;
+            if (t.k == m) t.k = t.fail[t.k];  // a whole needle is no partial one
+        }
+        long_tail = std::min(long_tail, text.size() - t.k);
+    }
+    const std::size_t start = text.size() + 1 > set.longest_short ? text.size() + 1 - set.longest_short : 0;
     auto same = [&](char a, char b) {
         return set.ignore_case ? std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b))
                                : a == b;
     };
     for (std::size_t p = start; p < text.size(); ++p) {
+        if (p >= long_tail) break;
         if (!set.first[static_cast<unsigned char>(text[p])]) continue;
         const std::size_t rest = text.size() - p;
         for (const auto& n : set.needles) {
-            if (n.size() <= rest) continue;
+            if (n.size() <= rest || n.size() > detail::long_needle) continue;
             std::size_t k = 0;
             while (k < rest && same(text[p + k], n[k])) ++k;
             if (k == rest) return p;
         }
     }
-    return text.size();
+    return long_tail;
 }
 
 // The earliest occurrence of any needle of `set` (exact case) that starts before `limit`,
 // searching from `from`, and which needle (the first listed, where several start there);
-// {npos, 0} for none. One pass over [from, limit): at a byte that starts some needle, only
-// the needles opening with the two bytes there are compared, so text dense in `<` costs a
-// lookup a byte, not a comparison per needle (the stream read each needle's own
-// string_view::find before). A needle may run past `limit`; it must start before it.
+// {npos, 0} for none. One pass over [from, limit) for the short needles: at a byte that
+// starts one, only those opening with the two bytes there are compared, so text dense in
+// `<` costs a lookup a byte, not a comparison per needle (the stream read each needle's
+// own string_view::find before). A long needle (past detail::long_needle) is searched on
+// its own in linear time (detail::find_needle). A needle may run past `limit`; it must
+// start before it.
 inline std::pair<std::size_t, std::size_t> find_first_of_needles(std::string_view text, const NeedleSet& set,
                                                                  std::size_t from, std::size_t limit) {
     limit = std::min(limit, text.size());
-    for (std::size_t p = from; p < limit; ++p) {
+    std::size_t best = npos, best_which = 0;
+    for (const auto& t : set.long_tails) {
+        const std::size_t f = detail::find_needle(text, set.needles[t.needle], from);
+        if (f < limit && (f < best || (f == best && t.needle < best_which))) best = f, best_which = t.needle;
+    }
+    const std::size_t end = best == npos ? limit : best + 1;
+    for (std::size_t p = from; p < end; ++p) {
         if (!set.first[static_cast<unsigned char>(text[p])]) continue;
-        std::size_t which = npos;
+        std::size_t which = p == best ? best_which : npos;
         for (const std::size_t i : set.single)
             if (text[p] == set.needles[i][0]) which = std::min(which, i);
         if (p + 1 < text.size()) {
@@ -180,7 +231,7 @@ inline std::pair<std::size_t, std::size_t> find_first_of_needles(std::string_vie
         }
         if (which != npos) return {p, which};
     }
-    return {npos, 0};
+    return best == npos ? std::pair<std::size_t, std::size_t>{npos, 0} : std::pair{best, best_which};
 }
 
 // Text sent so far, kept as its length and two 64-bit FNV-1a digests (different offset

@@ -247,6 +247,19 @@ std::size_t StreamParser::Impl::update_content_markers() {
             break;
         }
     }
+    // Long markers (past detail::long_needle) are not in the pass above: each is searched
+    // on its own in linear time (detail::find_needle), as parser.cpp's search does.
+    for (const auto& t : set.long_tails) {
+        const std::string& m = set.needles[t.needle];
+        for (;;) {
+            const std::size_t at = detail::find_needle(buf, m, cm_pos[t.needle]);
+            if (at == npos || at >= limit) break;
+            if (!found(at, t.needle)) {
+                limit = at;
+                break;
+            }
+        }
+    }
     cm_from = std::max(cm_from, limit);
     std::size_t known = buf.size();
     for (std::size_t& pos : cm_pos) {

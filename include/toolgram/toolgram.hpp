@@ -188,6 +188,14 @@ enum class ReasoningFormat {
                  // found, so a call inside one is judged as written inside reasoning.
 };
 
+// The longest marker a profile file, a JSONL line's or a coverage record's settings, the
+// Python package's settings or the CLI's --tag-open/--tag-close may give (a syntax token,
+// a reasoning delimiter, a tag, a content or intent marker), in bytes: longer ones are
+// refused where they are read, naming the field. Real markers are a few dozen bytes; the
+// searches stay linear in the text for any length (settings built in code are not
+// checked), and the bound keeps what each match compares small.
+inline constexpr std::size_t max_marker_bytes = 256;
+
 struct Settings {
     // The tag grammar's delimiters, configurable at run time.
     std::string tag_open = "[TOOL_CALL]";

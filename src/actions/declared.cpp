@@ -267,6 +267,7 @@ void check(const Settings& settings) {
                                     "none (Settings::declared_syntax)");
     check_declared_syntax(*settings.declared_syntax);
     check_openers_against_reasoning(scanned_openers(*settings.declared_syntax), settings, true);
+    check_closers_against_reasoning(scanned_closers(*settings.declared_syntax), settings, true);
 }
 
 }  // namespace

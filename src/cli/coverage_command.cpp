@@ -63,7 +63,8 @@ const char* help =
     "                  set, run apart (shards, other machines): report them as one run. The\n"
     "                  merged report equals the report of all their inputs run together\n"
     "\n"
-    "Exit codes: 0 done, 2 usage, 3 an input or OLD.json that cannot be read or used (the report\n"
+    "Exit codes: 0 done, 2 usage, 3 an input or OLD.json that cannot be read or used (a field of\n"
+    "the wrong type, named; reports whose counts add up past 2^64 - 1 are refused, not wrapped; the report\n"
     "is still written when only some lines or cases were bad: a FIFO, folder or symlink loop\n"
     "where a case's file should be, a line or case longer than limits.max_input_bytes + 1 MiB,\n"
     "JSON nested deeper than 256 levels), 4 the report could not be written to stdout.\n";
@@ -162,7 +163,11 @@ int run(const std::vector<std::string>& args) {
                 throw coverage::InputFileError(path + ": " + e.what());
             }
         }
-        report = coverage::merge(std::move(parts));
+        try {
+            report = coverage::merge(std::move(parts));
+        } catch (const std::invalid_argument& e) {
+            throw coverage::InputFileError(e.what());  // counts that add up past what a count holds
+        }
     } else {
         const coverage::Inputs in = coverage::load_inputs(inputs, load);
         report = coverage::run_coverage(in, jobs);

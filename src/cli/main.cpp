@@ -133,6 +133,9 @@ std::size_t count_option(const std::string& flag, const std::string& v, std::siz
 // profile files refuse it for that reason.
 std::string tag_option(const std::string& flag, const std::string& v) {
     if (v.empty()) throw UsageError(flag + " needs a non-empty tag");
+    if (v.size() > toolgram::max_marker_bytes)
+        throw UsageError(flag + ": " + std::to_string(v.size()) + " bytes, longer than the " +
+                         std::to_string(toolgram::max_marker_bytes) + " bytes a marker may be");
     return v;
 }
 
@@ -179,7 +182,8 @@ const char* parse_help =
     "                        no tool be called.\n"
     "  --openai              print an OpenAI chat-completion assistant message instead\n"
     "  --jobs N              --jsonl: answer lines on N threads (default: every core); the output\n"
-    "                        is the same, in input order\n"
+    "                        is the same, in input order. At most 4N lines and 64 MiB of them\n"
+    "                        are in flight at once (a longer line alone)\n"
     "  --jsonl               input lines are {\"id\",\"text\",\"tools\"?,\"profile\"?,\"settings\"?}; prints\n"
     "                        one result per line with the same id, as each line is read. A line's\n"
     "                        settings (tool_required, accept_calls_in_reasoning, accept_healed_calls,\n"
@@ -477,6 +481,10 @@ JsonlAnswer answer_line(const ParseOptions& o, const ToolList& default_tools, co
     return a;
 }
 
+// The most bytes of input lines `parse --jsonl --jobs N` holds in flight, whatever N
+// (the help and README give it).
+constexpr std::size_t jsonl_bytes_in_flight = std::size_t{64} << 20;
+
 // One result a line, each written and flushed as soon as its line (and every line before
 // it) is answered: a batch fed through a pipe gets its answers as it goes, and whatever
 // happens later (a crash, a kill) cannot take back results already made. A line longer
@@ -502,9 +510,13 @@ int run_jsonl(const ParseOptions& o, const ToolList& default_tools) {
     };
     auto work = [&](JsonlLine& line) { return answer_line(o, default_tools, line, limit); };
     std::optional<toolgram::cli::OrderedPool<JsonlLine, JsonlAnswer>> pool;
-    // Four lines in flight per thread: enough to keep each busy, few enough that memory
-    // stays a few lines' worth.
-    if (o.jobs > 1) pool.emplace(o.jobs, std::size_t{4} * o.jobs, work, emit);
+    // Four lines in flight per thread, enough to keep each busy, and at most
+    // jsonl_bytes_in_flight bytes of them (one longer line alone): lines may each be
+    // 17 MiB, and a parse takes a few times its input, so a count alone let memory grow
+    // with --jobs (1.9 GB at 16, 5.2 GB at 64 on the longest lines).
+    if (o.jobs > 1)
+        pool.emplace(o.jobs, std::size_t{4} * o.jobs, work, emit,
+                     [](const JsonlLine& line) { return line.text.size(); }, jsonl_bytes_in_flight);
     for (;;) {
         JsonlLine line;
         toolgram::detail::LineReader::Status status;

@@ -308,6 +308,29 @@ TEST_CASE("chat templates: comments and if-tests write nothing", "[chat_template
     CHECK(toolgram::match_chat_template("{% raw %}{% if x %}<TOOLCALL>{% endif %}{% endraw %}").profile == "nemotron");
 }
 
+// Issue 29, item 15: each marker's first 256 occurrences were kept, comments and if-tests
+// included, so 256 commented `<function=` hid the written one and Qwen3-Coder's template
+// was named hermes with confidence. Occurrences that write nothing are skipped first.
+TEST_CASE("chat templates: markers in comments and if-tests do not use up the occurrences counted", "[chat_template]") {
+    const std::string qwen3_coder =
+        "{{- '<tool_call>\\n<function=' + name + '>\\n<parameter=' + k + '>' }}</tool_call>";
+    for (const std::string& unwritten : {std::string("{# <function=NAME> #}"), std::string("{% if '<function=' in content %}{% endif %}"),
+                                         std::string("{%- elif '<function=' in m -%}")}) {
+        CAPTURE(unwritten);
+        std::string text;
+        for (int i = 0; i < 1000; ++i) text += unwritten;
+        const TemplateMatch m = toolgram::match_chat_template(text + qwen3_coder);
+        CHECK(m.verdict == Verdict::matched);
+        CHECK(m.profile == "qwen3_coder");
+        // Alone, the same unwritten markers write nothing.
+        CHECK(toolgram::match_chat_template(text).verdict == Verdict::unknown);
+    }
+    // {% raw %} still writes its tags as text, comments included.
+    std::string raw = "{% raw %}";
+    for (int i = 0; i < 300; ++i) raw += "{# <TOOLCALL> #}";
+    CHECK(toolgram::match_chat_template(raw + "{% endraw %}").profile == "nemotron");
+}
+
 // Whether a template's generation prompt leaves reasoning open (llama.cpp's "thinking
 // forced open"), read off the real templates: the opener, and the branch it is written in.
 TEST_CASE("chat templates: whether the generation prompt opens reasoning", "[chat_template][reasoning]") {

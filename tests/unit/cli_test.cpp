@@ -6,6 +6,9 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +19,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cli/ordered_pool.hpp"
 #include "grammar_def.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
@@ -762,6 +766,55 @@ TEST_CASE("cli --profile-file: an invalid file is an input error naming the fiel
     CHECK(clash.err == "toolgram: --profile and --profile-file both name a profile: give one\n");
 }
 
+// Issue 29, item 3: a marker of any length was taken, and every place it may start cost
+// its length (a 140 KB intent marker over 2.8 MB ran past 5 minutes). Markers are now
+// refused past max_marker_bytes where they are read: a JSONL line's settings, a profile
+// file, --tag-open/--tag-close (the Python package reads its settings as JSONL lines are).
+TEST_CASE("cli: a marker longer than max_marker_bytes is refused where it is read, naming the field", "[cli][settings]") {
+    Scratch s;
+    REQUIRE(toolgram::max_marker_bytes == 256);
+    const std::string longest(256, 'm'), too_long = std::string(257, 'm');
+    const std::string past = ": 257 bytes, longer than the 256 bytes a marker may be";
+    // A JSONL line's settings: that line fails, the others are answered.
+    const json lines[] = {
+        {{"id", "intent"}, {"text", "x"}, {"settings", {{"intent_markers", {"CALL_TOOL", too_long}}}}},
+        {{"id", "tag"}, {"text", "x"}, {"settings", {{"tag_close", too_long}}}},
+        {{"id", "fits"}, {"text", longest + " {\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}"},
+         {"settings", {{"intent_markers", {longest}}}}},
+    };
+    std::string batch;
+    for (const auto& l : lines) batch += l.dump() + "\n";
+    const std::string tools = s.write("tools.json", tools_json);
+    const Run r = run_cli(s, "parse --jsonl " + shell_quote(s.write("batch.jsonl", batch)) + " --tools " + shell_quote(tools));
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto out = lines_of(r.out);
+    REQUIRE(out.size() == 3);
+    CHECK(json::parse(out[0])["error"]["message"] == "line 1: settings.intent_markers[1]" + past);
+    CHECK(json::parse(out[1])["error"]["message"] == "line 2: settings.tag_close" + past);
+    CHECK(json::parse(out[2])["error"].is_null());
+    CHECK(json::parse(out[2])["calls"].size() == 1);  // the intent marker of 256 bytes is read
+    // A profile file: its syntax tokens and its settings' markers.
+    const std::string input = s.write("in.txt", "hello");
+    const std::string long_open = s.write(
+        "open.json", json({{"name", "x"}, {"syntax", {{"call", {{"open", json::array({"<c>", too_long})}, {"close", "</c>"}}}}}}).dump());
+    Run p = run_cli(s, "parse " + shell_quote(input) + " --profile-file " + shell_quote(long_open));
+    CHECK(p.exit_code == 3);
+    CHECK(p.err == "toolgram: profile file " + long_open + ": syntax.call.open[1]" + past + "\n");
+    const std::string long_reasoning = s.write(
+        "reasoning.json", json({{"name", "x"},
+                                {"syntax", {{"call", {{"open", "<c>"}, {"close", "</c>"}}}}},
+                                {"settings", {{"reasoning", {{{"open", "<r>"}, {"close", too_long}}}}}}})
+                              .dump());
+    p = run_cli(s, "parse " + shell_quote(input) + " --profile-file " + shell_quote(long_reasoning));
+    CHECK(p.exit_code == 3);
+    CHECK(p.err == "toolgram: profile file " + long_reasoning + ": settings.reasoning[0].close" + past + "\n");
+    // The command line's tags.
+    p = run_cli(s, "parse " + shell_quote(input) + " --tag-open " + too_long);
+    CHECK(p.exit_code == 2);
+    CHECK(p.err == "toolgram: --tag-open" + past + "\n");
+}
+
 TEST_CASE("cli: an empty tools list lets no tool be called and no tools at all is said on stderr and in telemetry",
           "[cli][tools]") {
     Scratch s;
@@ -849,6 +902,44 @@ TEST_CASE("cli parse --jsonl: \"tools\": null fails its line with how to say eit
     const Run c = run_cli(s, "coverage " + shell_quote(runs) + " --tools " + shell_quote(tools) + " --format json");
     INFO(c.out << c.err);
     CHECK((c.out + c.err).find("is null, which says neither which list applies") != std::string::npos);
+}
+
+// Issue 29, item 9: `parse --jsonl --jobs N` held 4N lines whatever their size (1.9 GB at
+// --jobs 16 on the longest lines). Its pool now also bounds the bytes in flight: lines
+// weigh their bytes, the weight of unemitted lines stays within the bound (one heavier
+// line goes in alone), and the answers still come out in input order.
+TEST_CASE("parse --jsonl's pool bounds the bytes in flight, not only the lines, and keeps the order", "[cli][jobs]") {
+    struct Task {
+        std::size_t index, bytes;
+    };
+    std::mutex m;
+    std::size_t in_work = 0, most_in_work = 0;
+    std::vector<std::size_t> emitted;
+    toolgram::cli::OrderedPool<Task, std::size_t> pool(
+        8, 64,
+        [&](Task& t) {
+            {
+                std::lock_guard lock(m);
+                in_work += t.bytes;
+                most_in_work = std::max(most_in_work, in_work);
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            std::lock_guard lock(m);
+            in_work -= t.bytes;
+            return t.index;
+        },
+        [&](std::size_t& i) { emitted.push_back(i); }, [](const Task& t) { return t.bytes; }, 100);
+    // 8 threads and a window of 64 lines, but only three lines of 30 bytes fit in 100.
+    for (std::size_t i = 0; i < 40; ++i) pool.submit({i, 30});
+    // A line heavier than the bound goes alone, once the lines before it are out.
+    pool.submit({40, 250});
+    for (std::size_t i = 41; i < 50; ++i) pool.submit({i, 30});
+    pool.finish();
+    std::vector<std::size_t> order(50);
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    CHECK(emitted == order);
+    CHECK(pool.peak_weight() == 250);  // the heavy line alone; 90 at most otherwise
+    CHECK(most_in_work == 250);
 }
 
 }  // namespace cli_test

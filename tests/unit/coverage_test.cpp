@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <string>
@@ -779,6 +780,136 @@ TEST_CASE("a damaged report is refused, naming the field", "[coverage][merge]") 
     CHECK(refused([](json& j) { j["models"][0]["grammars"].push_back(j["models"][0]["grammars"][0]); })
               .find("listed twice") != std::string::npos);
     CHECK(refused([](json&) {}) == "accepted");
+}
+
+// Issue 29, item 11: --diff read the old report's outputs with defaults and no types, so a
+// damaged one ended in "internal error", exit 1; --merge took any list as "calls" and
+// rendered it. Both now refuse the field by name.
+TEST_CASE("--diff and --merge refuse an old report's field of the wrong type, naming it", "[coverage][merge][cli]") {
+    Scratch s;
+    const cov::Report now = fixture_report(s);
+    const json good = cov::to_json(now);
+    auto diff_error = [&](const std::function<void(json&)>& damage) {
+        json old = good;
+        damage(old);
+        try {
+            cov::diff(now, old);
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    CHECK(diff_error([](json& j) { j["outputs"][0]["content"] = 7; }) == "outputs[0].content: not a string");
+    CHECK(diff_error([](json& j) { j["outputs"][0]["calls"] = json::array({5}); }) == "outputs[0].calls[0]: not an object");
+    CHECK(diff_error([](json& j) { j["outputs"][0]["calls"] = json::array({{{"name", "f"}}}); }) ==
+          "outputs[0].calls[0].arguments: missing");
+    CHECK(diff_error([](json& j) { j["outputs"][0]["calls"] = 3; }) == "outputs[0].calls: not an array");
+    CHECK(diff_error([](json& j) { j["outputs"][1]["error"] = 1; }) == "outputs[1].error: not a string");
+    CHECK(diff_error([](json& j) { j["outputs"][2]["grammar"] = json::array(); }) == "outputs[2].grammar: not a string");
+    // A removed output (an id only the old run has) whose model is a number.
+    CHECK(diff_error([](json& j) {
+              j["outputs"].push_back({{"id", "gone"}, {"model", 5}, {"calls", json::array()}, {"content", ""}});
+          }) == "outputs[10].model: not a string");
+    CHECK(diff_error([](json& j) { j["format"] = 1; }) == "not a toolgram coverage report (write one with --format json)");
+    CHECK(diff_error([](json&) {}) == "accepted");
+    // The reader --merge uses: calls and rejections are lists of objects of their shape.
+    auto read_error = [&](const std::function<void(json&)>& damage) {
+        json j = good;
+        damage(j);
+        try {
+            cov::report_from_json(j);
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    CHECK(read_error([](json& j) { j["outputs"][0]["calls"] = json::array({5}); }) == "outputs[0].calls[0]: not an object");
+    CHECK(read_error([](json& j) { j["outputs"][0]["calls"][0]["name"] = 5; }) == "outputs[0].calls[0].name: not a string");
+    CHECK(read_error([](json& j) { j["outputs"][0]["calls"][0]["arguments"] = "{}"; }) ==
+          "outputs[0].calls[0].arguments: not an object");
+    CHECK(read_error([](json& j) { j["outputs"][0]["rejected"] = json::array({"x"}); }) ==
+          "outputs[0].rejected[0]: not an object");
+    CHECK(read_error([](json& j) { j["outputs"][0]["rejected"] = json::array({{{"name", "x"}, {"grammar", "g"}}}); }) ==
+          "outputs[0].rejected[0].reason: missing");
+    CHECK(read_error([](json&) {}) == "accepted");
+
+    // On the command line: exit 3 and the field, not "internal error" and exit 1.
+    json content7 = good;
+    content7["outputs"][0]["content"] = 7;
+    const std::string bad_old = s.write("content7.json", content7.dump());
+    const std::string in = shell_quote(s.write("in.jsonl", fixture));
+    const std::string tools = shell_quote(s.write("tools.json", tools_json));
+    const Run diffed = run_cli(s, in + " --tools " + tools + " --diff " + shell_quote(bad_old));
+    CHECK(diffed.exit_code == 3);
+    CHECK(diffed.out.empty());
+    CHECK(diffed.err == "toolgram: " + bad_old + ": outputs[0].content: not a string\n");
+    json calls5 = good;
+    calls5["outputs"][0]["calls"] = json::array({5});
+    const std::string bad_part = s.write("calls5.json", calls5.dump());
+    const Run merged = run_cli(s, "--merge " + shell_quote(bad_part));
+    CHECK(merged.exit_code == 3);
+    CHECK(merged.out.empty());
+    CHECK(merged.err == "toolgram: " + bad_part + ": outputs[0].calls[0]: not an object\n");
+}
+
+// Issue 29, item 12: merged counts wrapped past 2^64 without a word.
+TEST_CASE("merged counts that add up past 2^64 - 1 are refused, naming the count", "[coverage][merge][cli]") {
+    Scratch s;
+    const json good = cov::to_json(fixture_report(s));
+    const std::string max = std::to_string(std::numeric_limits<std::size_t>::max());
+    const std::string past = ", the largest count a report holds: refused rather than wrapped";
+    auto merge_error = [&](const std::function<void(json&)>& damage) {
+        json big = good;
+        damage(big);
+        std::vector<cov::Report> parts{cov::report_from_json(big), cov::report_from_json(good)};
+        try {
+            cov::merge(std::move(parts));
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string("merged");
+    };
+    const std::size_t top = std::numeric_limits<std::size_t>::max();
+    REQUIRE(good["models"][0]["model"] == "alpha");
+    REQUIRE(good["models"][0]["grammars"][0]["grammar"] == "hermes");
+    CHECK(merge_error([&](json& j) { j["models"][0]["outputs"] = top; }) ==
+          "the merged reports' model \"alpha\": outputs add up past " + max + past);
+    CHECK(merge_error([&](json& j) { j["models"][0]["grammars"][0]["calls"] = top; }) ==
+          "the merged reports' model \"alpha\", grammar \"hermes\": calls add up past " + max + past);
+    CHECK(merge_error([&](json& j) {
+              auto& rules = j["models"][0]["grammars"][0]["rules"];
+              rules.begin().value()["start"] = top;
+          }).rfind("the merged reports' model \"alpha\", grammar \"hermes\": rules[\"", 0) == 0);
+    // One short of the top adds up: refused only past it.
+    CHECK(merge_error([&](json& j) { j["models"][0]["outputs"] = top - good["models"][0]["outputs"].get<std::size_t>(); }) ==
+          "merged");
+
+    json big = good;
+    big["models"][0]["outputs"] = top;
+    const std::string a = s.write("a.json", big.dump()), b = s.write("b.json", good.dump());
+    const Run r = run_cli(s, "--merge " + shell_quote(a) + " " + shell_quote(b));
+    CHECK(r.exit_code == 3);
+    CHECK(r.out.empty());
+    CHECK(r.err == "toolgram: the merged reports' model \"alpha\": outputs add up past " + max + past + "\n");
+}
+
+// Issue 29, item 4: the ids merge gives copies of one id (the time is checked in
+// toolgram_scaling: n copies cost n steps, not n^2 / 2).
+TEST_CASE("merge keeps ids unique: copies of one id get #2, #3, … skipping ids already given", "[coverage][merge]") {
+    Scratch s;
+    const cov::Report one = fixture_report(s);
+    std::vector<cov::Report> parts;
+    for (const char* id : {"x", "x#3", "x", "x", "x", "x#2"}) {
+        cov::Report r;
+        cov::OutputRecord o = one.outputs.front();
+        o.id = id;
+        r.outputs.push_back(o);
+        parts.push_back(std::move(r));
+    }
+    const cov::Report m = cov::merge(std::move(parts));
+    std::vector<std::string> ids;
+    for (const auto& o : m.outputs) ids.push_back(o.id);
+    CHECK(ids == std::vector<std::string>{"x", "x#3", "x#2", "x#4", "x#5", "x#2#2"});
 }
 
 }  // namespace coverage_test

@@ -329,6 +329,40 @@ TEST_CASE("a profile file whose openers begin with a reasoning delimiter is refu
         }
     }
 
+    SECTION("refused: a closer that begins with a reasoning delimiter loses every call after the first") {
+        // Issue 29, item 13: with a call closer `</think>`, a call that is not read whole
+        // (or reasoning_start inside) ends a reasoning block at its closer, and the calls
+        // before it become reasoning; with `<think>`, every call opens one. Loaded before.
+        const std::string ends = ": a reasoning block would close where every call ends, so the calls before it could "
+                                 "be read as reasoning";
+        const std::string opens = ": a reasoning block would open where every call ends, so the calls after it would be "
+                                  "read as reasoning";
+        CHECK(error_of(file({{"call", {{"open", "<call>"}, {"close", "</think>"}}}})) ==
+              "syntax.call.close: \"</think>\" starts with settings.reasoning[0].close (\"</think>\"" + defaults + ends);
+        CHECK(error_of(file({{"call", {{"open", "<call>"}, {"close", json::array({"</call>", "<think>"})}}}})) ==
+              "syntax.call.close[1]: \"<think>\" starts with settings.reasoning[0].open (\"<think>\"" + defaults + opens);
+        CHECK(error_of(file({{"call", {{"open", "<call>"}, {"close", "</end>"}}}},
+                            {{"reasoning", {{{"open", "<r>"}, {"close", "</end>"}}}}})) ==
+              "syntax.call.close: \"</end>\" starts with settings.reasoning[0].close (\"</end>\")" + ends);
+        CHECK(error_of(file({{"section", {{"open", "<calls>"}, {"close", "[/THINK]\n"}}},
+                             {"call", {{"open", "<fn="}, {"close", "</fn>"}}},
+                             {"header", {{"end", ">"}}}})) ==
+              "syntax.section.close: \"[/THINK]\\n\" starts with settings.reasoning[1].close (\"[/THINK]\"" + defaults +
+                  ends);
+        // A syntax built in code meets the same check when the Parser is built.
+        toolgram::Profile p = toolgram::profile_from_json(file({{"call", {{"open", "<call>"}, {"close", "</call>"}}}}));
+        auto syntax = std::make_shared<toolgram::DeclaredSyntax>(*p.settings.declared_syntax);
+        syntax->call.close = {"</think>"};
+        p.settings.declared_syntax = syntax;
+        try {
+            Parser parser(p);
+            FAIL("the Parser took a syntax whose closer ends reasoning");
+        } catch (const std::invalid_argument& e) {
+            CHECK(std::string(e.what()) == "profile \"clash\": syntax.call.close: \"</think>\" starts with "
+                                           "settings.reasoning[0].close (\"</think>\")" + ends);
+        }
+    }
+
     SECTION("loaded: meetings that leave every call readable") {
         const std::string text = "Sure.\n<call>{\"name\": \"list_files\", \"arguments\": {\"path\": \"/tmp\"}}</call>\nDone.";
         const json listed = json::array({call("call_0", "list_files", {{"path", "/tmp"}})});
@@ -343,9 +377,6 @@ TEST_CASE("a profile file whose openers begin with a reasoning delimiter is refu
              file({{"call", call_markers}}, {{"content_markers", {"<call>"}}}), text},
             {"a content marker equal to the call closer", file({{"call", call_markers}}, {{"content_markers", {"</call>"}}}),
              text},
-            {"a call closer equal to a reasoning closer (a delimiter inside a call read whole is its text)",
-             file({{"call", {{"open", "<call>"}, {"close", "</think>"}}}}),
-             "Sure.\n<call>{\"name\": \"list_files\", \"arguments\": {\"path\": \"/tmp\"}}</think>\nDone."},
             {"a reasoning opener inside the call opener, not at its start", file({{"call", {{"open", "[<think>]"}, {"close", "</call>"}}}}),
              "Sure.\n[<think>]{\"name\": \"list_files\", \"arguments\": {\"path\": \"/tmp\"}}</call>\nDone."},
             {"a call opener that is a prefix of a reasoning opener",

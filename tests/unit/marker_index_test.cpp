@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "marker_index.hpp"
+#include "needle_search.hpp"
 #include "regions.hpp"
 #include "scan_context.hpp"
+#include "stream_impl.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace marker_index_test {
@@ -159,6 +161,120 @@ TEST_CASE("the marker index finds each needle where string_view::find and find_c
         }
     }
     CHECK(compared > 100000);
+}
+
+// Issue 29, item 3: needles past detail::long_needle are found by a linear pass of their
+// own (in the index, find_ci, find_needle, a stream's held-back tail). They answer what
+// the plain searches answer, on texts of the needles' own period (where comparing at each
+// start costs the needle's length) with the needles cut, whole, overlapping and in any case.
+TEST_CASE("long needles are found where string_view::find and a plain ci search find them", "[marker_index][needle]") {
+    using toolgram::detail::LinearNeedle;
+    auto repeat = [](std::string_view unit, std::size_t size) {
+        std::string s;
+        while (s.size() < size) s += unit;
+        s.resize(size);
+        return s;
+    };
+    const std::vector<std::string> exact = {repeat("<a", 65) + "b", repeat("ab", 130), repeat("<tool_call>", 300)};
+    const std::vector<std::string> folded = {repeat("Need_Tool: ", 100) + "YES"};
+    MarkerSet set;
+    set.add("<tool_call>");
+    for (const auto& n : exact) set.add(n);
+    for (const auto& n : folded) set.add(n, true);
+    auto fold = [](std::string s) {
+        for (char& c : s) c = toolgram::detail::fold_ascii(c);
+        return s;
+    };
+    auto naive_ci = [&](std::string_view hay, std::string_view needle) { return fold(std::string(hay)).find(fold(std::string(needle))); };
+    std::mt19937 rng(29);
+    std::vector<std::string> pieces = {"<a", "b", "ab", "<tool_call>", "NEED_TOOL: ", "need_tool: ", "yes", "x"};
+    for (const auto& n : exact) pieces.push_back(n);
+    for (const auto& n : folded) pieces.push_back(n);
+    const int widest = GENERATE(512, 0);
+    for (int round = 0; round < 150; ++round) {
+        std::string text;
+        const std::size_t count = rng() % 30;
+        for (std::size_t i = 0; i < count; ++i) {
+            const std::string& p = pieces[rng() % pieces.size()];
+            text += rng() % 3 == 0 ? p.substr(0, rng() % (p.size() + 1)) : p;
+        }
+        CAPTURE(text);
+        const MarkerIndex index(set, text, widest);
+        for (const auto& n : exact) {
+            REQUIRE(index.covers(n));
+            for (std::size_t from = 0; from <= text.size() + 1; from += 7) {
+                CAPTURE(n, from);
+                REQUIRE(index.find(n, from) == std::string_view(text).find(n, from));
+                REQUIRE(toolgram::detail::find_needle(text, n, from) == std::string_view(text).find(n, from));
+            }
+            // What a stream holds back: the longest end of the text that begins the needle.
+            std::size_t tail = text.size();
+            for (std::size_t p = text.size() >= n.size() ? text.size() - n.size() + 1 : 0; p < text.size(); ++p)
+                if (n.compare(0, text.size() - p, text, p, text.size() - p) == 0) {
+                    tail = p;
+                    break;
+                }
+            REQUIRE(LinearNeedle(n, false).partial_tail(text) == tail);
+        }
+        for (const auto& n : folded) {
+            for (std::size_t end = 0; end <= text.size(); end += 7) {
+                CAPTURE(n, end);
+                const std::string_view upto = std::string_view(text).substr(0, end);
+                REQUIRE(index.find(n, 0, true, end) == naive_ci(upto, n));
+                REQUIRE(toolgram::detail::find_ci(upto, n) == naive_ci(upto, n));
+            }
+        }
+        for (std::size_t from = 0; from <= text.size(); from += 7) {
+            std::size_t first = std::string_view(text).find("<tool_call>", from);
+            for (const auto& n : exact) first = std::min(first, std::string_view(text).find(n, from));
+            for (const auto& n : folded) {
+                const std::size_t f = naive_ci(std::string_view(text).substr(from), n);
+                if (f != npos) first = std::min(first, from + f);
+            }
+            REQUIRE(index.next(from) == first);
+        }
+    }
+}
+
+// A stream holds back the end of its buffer that may begin a needle; for a long needle
+// the matching state is carried from chunk to chunk. Fed a byte at a time and in chunks,
+// over a buffer that grows (and moves), it holds back what a plain comparison would.
+TEST_CASE("a stream holds back a long needle's partial match as a plain comparison does", "[marker_index][needle]") {
+    using toolgram::detail::streaming::NeedleSet;
+    std::string periodic;
+    while (periodic.size() < 130) periodic += "<a";
+    const std::vector<std::string> needles = {periodic + "b", std::string(100, 'x') + "CALL", "<tool_call>"};
+    auto plain = [&](std::string_view text, bool fold) {
+        auto same = [&](char a, char b) {
+            return fold ? toolgram::detail::fold_ascii(a) == toolgram::detail::fold_ascii(b) : a == b;
+        };
+        for (std::size_t p = 0; p < text.size(); ++p)
+            for (const auto& n : needles) {
+                const std::size_t rest = text.size() - p;
+                if (n.size() <= rest) continue;
+                std::size_t k = 0;
+                while (k < rest && same(text[p + k], n[k])) ++k;
+                if (k == rest) return p;
+            }
+        return text.size();
+    };
+    std::mt19937 rng(7);
+    const std::vector<std::string> pieces = {"<a", "b", "x", "xxxxxxxxxx", "call", "CALL", "<tool_call>", "<tool", periodic};
+    for (const bool fold : {false, true}) {
+        for (int round = 0; round < 60; ++round) {
+            const NeedleSet set(needles, fold);
+            std::string text;
+            for (std::size_t i = rng() % 40; i > 0; --i) text += pieces[rng() % pieces.size()];
+            std::string buf;
+            for (std::size_t at = 0; at < text.size();) {
+                const std::size_t chunk = 1 + rng() % 40;
+                buf.append(text, at, chunk);
+                at += chunk;
+                CAPTURE(fold, buf);
+                REQUIRE(toolgram::detail::streaming::partial_tail(buf, set) == plain(buf, fold));
+            }
+        }
+    }
 }
 
 TEST_CASE("a needle the index does not cover is searched in the text", "[marker_index]") {
