@@ -785,7 +785,7 @@ TEST_CASE("a damaged report is refused, naming the field", "[coverage][merge]") 
 // Issue 29, item 11: --diff read the old report's outputs with defaults and no types, so a
 // damaged one ended in "internal error", exit 1; --merge took any list as "calls" and
 // rendered it. Both now refuse the field by name.
-TEST_CASE("--diff and --merge refuse an old report's field of the wrong type, naming it", "[coverage][merge][cli]") {
+TEST_CASE("coverage --diff and --merge refuse an old report's field of the wrong type, naming it", "[coverage][merge][cli]") {
     Scratch s;
     const cov::Report now = fixture_report(s);
     const json good = cov::to_json(now);

@@ -163,7 +163,7 @@ TEST_CASE("schema bounds: an unusable schema's message quotes at most 100 bytes 
     CHECK(toolgram::to_json(r).dump().find(std::string(200, 'n')) == std::string::npos);
 }
 
-TEST_CASE("schema bounds: an unknown tool name is quoted, not echoed; a rejection's text is bounded",
+TEST_CASE("schema bounds: an unknown tool name is quoted not echoed and a rejection's text is bounded",
           "[schema][bounds][hostile]") {
     REQUIRE(Result{}.telemetry.rejected.empty());
     REQUIRE(toolgram::Rejection::max_text_bytes == 64 * 1024);
