@@ -33,6 +33,7 @@
 #include "json_document.hpp"
 #include "json_writer.hpp"
 #include "profile_file.hpp"
+#include "utf8.hpp"
 #include "toolgram/toolgram.hpp"
 
 namespace py = pybind11;
@@ -77,16 +78,6 @@ py::object to_python(const json& j) {
 
 struct TooDeep {};
 struct TooLarge {};
-
-// At most ~100 bytes of a caller's text in a message (cut at a UTF-8 boundary), so a
-// megabyte key is not echoed whole.
-std::string excerpt(const std::string& s) {
-    constexpr std::size_t most = 100;
-    if (s.size() <= most) return s;
-    std::size_t cut = most;
-    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-    return s.substr(0, cut) + "… (" + std::to_string(s.size()) + " bytes)";
-}
 
 // Python data is bounded like the file it stands for, by depth and by size. Depth alone
 // does not bound it: a list holding the same sub-list twice, 30 levels deep, is 2^30 leaves
@@ -160,7 +151,7 @@ json from_python(py::handle h, int depth, const char* what, Budget& budget) {
             // key as text: keeping the last would let `rm_rf` replace `get_weather` unseen.
             // Refused as a file's key given twice is (json_document.hpp).
             if (out.contains(key))
-                throw py::value_error(std::string(what) + ": the key \"" + excerpt(key) +
+                throw py::value_error(std::string(what) + ": the key \"" + toolgram::detail::excerpt(key) +
                                       "\" is given twice");
             out[std::move(key)] = from_python(item.second, depth + 1, what, budget);
         }
