@@ -771,7 +771,10 @@ std::string shown_key(const std::string& s) { return json(s).dump(-1, ' ', false
 template <class Where>
 void add_counts(std::map<std::string, std::size_t>& into, const std::map<std::string, std::size_t>& from,
                 const Where& where) {
-    for (const auto& [k, v] : from) {
+    // (Not structured bindings: clang 14, which builds the fuzzers, cannot capture them.)
+    for (const auto& entry : from) {
+        const std::string& k = entry.first;
+        const std::size_t v = entry.second;
         std::size_t& sum = into[k];
         add_count(sum, v, [&] { return where() + "[" + shown_key(k) + "]"; });
         sum += v;
@@ -809,7 +812,9 @@ void add_cell(GrammarCell& into, const GrammarCell& from, const std::string& mod
     // threads, whose counts come from real parses).
     add_count(into.rules.blocks, from.rules.blocks, at("blocks"));
     into.rules.blocks += from.rules.blocks;
-    for (const auto& [key, count] : from.rules.rules) {
+    for (const auto& rule : from.rules.rules) {
+        const auto& key = rule.first;
+        const auto& count = rule.second;
         detail::RuleCount& sum = into.rules.rules[key];
         const auto rule_at = [&](const char* field) {
             return [&, field] { return at("rules")() + "[" + shown_key(key) + "]." + field; };
