@@ -618,6 +618,11 @@ PYBIND11_MODULE(_toolgram, m) {
             d["name"] = p.name;
             d["description"] = p.description;
             d["models"] = p.models;
+            // Where an output is taken to start (the family's templates decide the default,
+            // as `toolgram profiles` prints it).
+            d["reasoning_start"] = p.settings.reasoning_start == toolgram::ReasoningStart::inside    ? "inside"
+                                   : p.settings.reasoning_start == toolgram::ReasoningStart::outside ? "outside"
+                                                                                                     : "guess";
             py::list grammars;
             for (const auto& g : p.grammars) {
                 py::dict gd;
@@ -629,7 +634,7 @@ PYBIND11_MODULE(_toolgram, m) {
             out.append(d);
         }
         return out;
-    }, "The built-in profiles: [{'name', 'description', 'models', 'grammars': [{'grammar', 'role'}]}].");
+    }, "The built-in profiles: [{'name', 'description', 'models', 'reasoning_start', 'grammars': [{'grammar', 'role'}]}].");
 
     m.def("profile_aliases", [] {
         py::list out;

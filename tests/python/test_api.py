@@ -393,6 +393,18 @@ def test_profiles_and_instruction_equal_the_cli(tmp_path):
     assert names[0] == "auto" and "hermes" in names and "qwen3_coder" in names
     hermes = next(p for p in toolgram.profiles() if p["name"] == "hermes")
     assert hermes["grammars"][0] == {"grammar": "hermes", "role": "primary"}
+    # Each profile's reasoning_start default, as `toolgram profiles` prints it.
+    listing = run_cli("profiles")
+    assert listing.returncode == 0
+    cli_starts, name = {}, None
+    for line in listing.stdout.decode().splitlines():
+        if not line.startswith("\t"):
+            name = line.split("\t")[0]
+        elif line.startswith("\treasoning_start: "):
+            cli_starts[name] = line.split(": ", 1)[1]
+    py_starts = {p["name"]: p["reasoning_start"] for p in toolgram.profiles()}
+    assert py_starts == {n: s for n, s in cli_starts.items() if n in py_starts}
+    assert py_starts["hermes"] == "guess" and "outside" in py_starts.values()
     assert any(a["engine"] == "vLLM" and a["profile"] == "hermes" for a in toolgram.profile_aliases())
     tools = tmp_path / "tools.json"
     tools.write_text(json.dumps([WEATHER]))
