@@ -102,15 +102,7 @@ std::vector<Block> scan(ScanContext& ctx, const std::vector<std::pair<const Gram
         }
         while (pos < limit && !pairs.may_start(text[pos])) ++pos;
         if (pos >= limit) break;
-        // The markers that can start here (MarkerPairs), in scan order. At the text's last
-        // byte only a one-byte marker can match.
-        if (pos + 1 < text.size()) {
-            pairs.candidates(text, pos, tries);
-        } else {
-            tries.clear();
-            for (std::size_t i = 0; i < markers.size(); ++i)
-                if (markers[i].text.size() == 1 && markers[i].text[0] == text[pos]) tries.push_back(i);
-        }
+        pairs.candidates(text, pos, tries);  // the markers that can start here, in scan order
         bool advanced = false;
         for (std::size_t i : tries) {
             const std::string& marker = markers[i].text;

@@ -117,10 +117,9 @@ struct NeedleSet {
     std::size_t longest = 0;
     std::size_t longest_short = 0;  // of those up to detail::long_needle bytes, held back by comparing
     bool ignore_case = false;
-    // For find_first_of_needles: the short needles by their first two bytes, (key, index)
-    // sorted, and the one-byte needles (index) apart. Exact case only.
-    std::vector<std::pair<unsigned, std::size_t>> by_pair;
-    std::vector<std::size_t> single;
+    // For find_first_of_needles and the content-marker pass: the short needles keyed by
+    // their first two bytes (as the marker scans key theirs). Exact case only.
+    detail::MarkerPairs pairs;
     // Needles past detail::long_needle: held back with their Knuth-Morris-Pratt state,
     // carried from one chunk to the next (the buffer only grows), so each byte is read
     // once per needle rather than the needle's length per chunk.
@@ -154,13 +153,9 @@ struct NeedleSet {
             const auto c = static_cast<unsigned char>(x[0]);
             first[c] = true;
             if (fold) first[static_cast<unsigned char>(std::tolower(c))] = first[static_cast<unsigned char>(std::toupper(c))] = true;
-            if (x.size() == 1) single.push_back(i);
-            else by_pair.emplace_back(pair_key(x[0], x[1]), i);
+            pairs.add(i, x);
         }
-        std::sort(by_pair.begin(), by_pair.end());
-    }
-    static unsigned pair_key(char a, char b) {
-        return static_cast<unsigned>(static_cast<unsigned char>(a)) << 8 | static_cast<unsigned char>(b);
+        pairs.finish();
     }
     bool same(char a, char b) const { return ignore_case ? detail::fold_ascii(a) == detail::fold_ascii(b) : a == b; }
 };
@@ -218,18 +213,15 @@ inline std::pair<std::size_t, std::size_t> find_first_of_needles(std::string_vie
         if (f < limit && (f < best || (f == best && t.needle < best_which))) best = f, best_which = t.needle;
     }
     const std::size_t end = best == npos ? limit : best + 1;
+    std::vector<std::size_t> tries;
     for (std::size_t p = from; p < end; ++p) {
-        if (!set.first[static_cast<unsigned char>(text[p])]) continue;
-        std::size_t which = p == best ? best_which : npos;
-        for (const std::size_t i : set.single)
-            if (text[p] == set.needles[i][0]) which = std::min(which, i);
-        if (p + 1 < text.size()) {
-            const unsigned key = NeedleSet::pair_key(text[p], text[p + 1]);
-            for (auto it = std::lower_bound(set.by_pair.begin(), set.by_pair.end(), std::make_pair(key, std::size_t{0}));
-                 it != set.by_pair.end() && it->first == key && it->second < which; ++it)
-                if (text.compare(p, set.needles[it->second].size(), set.needles[it->second]) == 0) which = it->second;
+        if (!set.pairs.may_start(text[p])) continue;
+        set.pairs.candidates(text, p, tries);  // ascending: the first that matches is the first listed
+        for (const std::size_t i : tries) {
+            if (p == best && i > best_which) break;
+            if (text.compare(p, set.needles[i].size(), set.needles[i]) == 0) return {p, i};
         }
-        if (which != npos) return {p, which};
+        if (p == best) break;
     }
     return best == npos ? std::pair<std::size_t, std::size_t>{npos, 0} : std::pair{best, best_which};
 }

@@ -232,17 +232,11 @@ std::size_t StreamParser::Impl::update_content_markers() {
         cm_pos[i] = at + m.size();
         return true;
     };
+    std::vector<std::size_t> tries;
     for (std::size_t at = cm_from; at < limit; ++at) {
-        if (!set.first[static_cast<unsigned char>(buf[at])]) continue;
-        bool go_on = true;
-        for (const std::size_t i : set.single) go_on = go_on && (buf[at] != set.needles[i][0] || found(at, i));
-        if (go_on && at + 1 < buf.size()) {
-            const unsigned key = NeedleSet::pair_key(buf[at], buf[at + 1]);
-            for (auto it = std::lower_bound(set.by_pair.begin(), set.by_pair.end(), std::make_pair(key, std::size_t{0}));
-                 go_on && it != set.by_pair.end() && it->first == key; ++it)
-                go_on = found(at, it->second);
-        }
-        if (!go_on) {
+        if (!set.pairs.may_start(buf[at])) continue;
+        set.pairs.candidates(buf, at, tries);
+        if (!std::all_of(tries.begin(), tries.end(), [&](std::size_t i) { return found(at, i); })) {
             limit = at;
             break;
         }
