@@ -86,11 +86,16 @@ json to_json(Result&& r) {
     };
     json error = nullptr;
     if (r.error) error = error_json(*r.error);
-    json out = {{"calls", std::move(calls)},
-                {"content", std::move(r.content)},
-                {"reasoning", std::move(r.reasoning)},
-                {"telemetry", std::move(telemetry)},
-                {"error", std::move(error)}};
+    // Member by member, into room made first: an initializer list copies what it holds,
+    // and so does the object's array when it grows (its keys are const, so its members
+    // cannot move), while the content may be most of the output's size.
+    json out = json::object();
+    out.get_ref<json::object_t&>().reserve(5);
+    out["calls"] = std::move(calls);
+    out["content"] = std::move(r.content);
+    out["reasoning"] = std::move(r.reasoning);
+    out["telemetry"] = std::move(telemetry);
+    out["error"] = std::move(error);
     detail::make_valid_utf8(out);
     return out;
 }
@@ -117,11 +122,21 @@ json to_openai_message(const Result& r) {
 
 namespace {
 
-json event_json(const StreamEvent& e) {
+// A text delta as {"event", "text"}; the text moved in, not copied (one delta may hold
+// most of the output: the held text a stream sends at its end).
+json text_event(const char* name, std::string&& text) {
+    json j = json::object();
+    j.get_ref<json::object_t&>().reserve(2);  // growing would copy the text (to_json(Result&&))
+    j["event"] = name;
+    j["text"] = std::move(text);
+    return j;
+}
+
+json event_json(StreamEvent&& e) {
     using K = StreamEvent::Kind;
     switch (e.kind) {
-        case K::content: return {{"event", "content"}, {"text", e.text}};
-        case K::reasoning: return {{"event", "reasoning"}, {"text", e.text}};
+        case K::content: return text_event("content", std::move(e.text));
+        case K::reasoning: return text_event("reasoning", std::move(e.text));
         case K::call_begin:
             return {{"event", "tool_call_begin"}, {"index", e.index}, {"id", e.id}, {"name", e.name}};
         case K::call_arguments:
@@ -130,7 +145,7 @@ json event_json(const StreamEvent& e) {
             json j = {{"event", "tool_call_end"}, {"index", e.index}, {"id", e.id}, {"name", e.name}};
             if (e.call) {
                 j["accepted"] = true;
-                j["arguments"] = e.call->arguments;
+                j["arguments"] = std::move(e.call->arguments);
                 mark_healed(j, *e.call);
             } else {
                 j["accepted"] = false;
@@ -145,8 +160,10 @@ json event_json(const StreamEvent& e) {
 
 }  // namespace
 
-json to_json(const StreamEvent& e) {
-    json out = event_json(e);
+json to_json(const StreamEvent& e) { return to_json(StreamEvent(e)); }
+
+json to_json(StreamEvent&& e) {
+    json out = event_json(std::move(e));
     detail::make_valid_utf8(out);  // a delta never ends inside a character, so this is per byte as in to_json(Result)
     return out;
 }

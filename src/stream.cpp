@@ -87,10 +87,14 @@ StreamParser::Finished StreamParser::finish() {
     // rest is sent from the one-shot result below.
     if (st.guess_settles_outside()) st.advance();
     st.finished = true;
+    st.release_room();  // before the one-shot parse needs as much again
     Finished out;
     out.result = st.parser->parse(st.buf);
     st.finish(out.result);
     out.events = std::exchange(st.events, {});
+    // The text is never read again: its memory goes back before the caller turns the
+    // result into output (which may need as much again).
+    std::string().swap(st.buf);
     return out;
 }
 

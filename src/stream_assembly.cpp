@@ -8,6 +8,20 @@ namespace toolgram {
 // ---------------------------------------------------------------------------------------
 // Assembly of content and reasoning up to the frontier.
 
+// Feeds [pos, upto) to the assembler and sends what it can take, a slice at a time: text
+// decided in one go (a guess settled at the end decides the whole output) then never sits
+// whole in the assembler, in the held bytes and in the event at once.
+template <typename Send>
+void StreamParser::Impl::pour(Assembler& a, std::size_t& pos, SpanQueue& spans, std::size_t upto, const Send& send) {
+    const std::size_t end = std::min(upto, buf.size());
+    for (;;) {
+        const std::size_t to = pos < end && end - pos > text_slice ? pos + text_slice : end;
+        feed_assembler(a, pos, spans, to);
+        if (auto t = a.take(); !t.empty()) send(t);
+        if (to >= end) return;
+    }
+}
+
 void StreamParser::Impl::assemble() {
     // Before this, everything is decided: markers scanned, blocks judged, regions found.
     std::size_t f = std::min(scan, reasoning_known());
@@ -38,8 +52,7 @@ void StreamParser::Impl::assemble() {
         fc = std::min(fc, regions.back().outer_begin);
     for (; !in_content && regions_removed < regions.size() && regions[regions_removed].closed; ++regions_removed)
         content_spans.push({regions[regions_removed].outer_begin, regions[regions_removed].outer_end});
-    feed_assembler(content, cpos, content_spans, fc);
-    if (auto t = content.take(); !t.empty()) emit_text(StreamEvent::Kind::content, t);
+    pour(content, cpos, content_spans, fc, [&](std::string_view t) { emit_text(StreamEvent::Kind::content, t); });
     if (in_content) return;
 
     // Reasoning, region by region.
@@ -48,14 +61,13 @@ void StreamParser::Impl::assemble() {
         if (rpos < r.inner_begin) rpos = r.inner_begin;
         const std::size_t upto = std::min({f, r.inner_end, rstate == RState::inside && rreg + 1 == regions.size() ? r_search : far});
         Assembler& a = reasoning_parts[rreg];
-        feed_assembler(a, rpos, reasoning_spans, std::min(upto, buf.size()));
-        if (auto t = a.take(); !t.empty()) {
+        pour(a, rpos, reasoning_spans, std::min(upto, buf.size()), [&](std::string_view t) {
             if (reasoning_sent && !a_started(rreg)) emit_text(StreamEvent::Kind::reasoning, "\n\n");
             started_regions.resize(std::max(started_regions.size(), rreg + 1));
             started_regions[rreg] = true;
             emit_text(StreamEvent::Kind::reasoning, t);
             reasoning_sent = true;
-        }
+        });
         if (r.closed && rpos >= r.inner_end) {
             ++rreg;
             continue;
@@ -93,8 +105,9 @@ void StreamParser::Impl::emit_text(StreamEvent::Kind kind, std::string_view piec
     const std::string t = held.substr(0, cut);
     held.erase(0, cut);
     (kind == StreamEvent::Kind::content ? sent_content : sent_reasoning).append(t);
-    // Adjacent deltas of one kind are sent as one event.
-    if (!events.empty() && events.back().kind == kind) {
+    // Adjacent deltas of one kind are sent as one event, of at most about a slice: a long
+    // event would grow by doubling, its old and new buffers held at once.
+    if (!events.empty() && events.back().kind == kind && events.back().text.size() + t.size() <= text_slice) {
         events.back().text += t;
         return;
     }

@@ -48,6 +48,24 @@ std::optional<bool> StreamParser::Impl::wraps(const detail::Region& f, const Blo
     return std::nullopt;
 }
 
+// Settled blocks may wait long to be judged (a guess whether the output began inside
+// reasoning waits for a delimiter or the end): past max_candidates they keep no
+// candidate, only the count, as the one-shot scan keeps them (drop_past_candidate_limit),
+// so an output of thousands of tiny calls does not hold each one's documents. The
+// judge never reads those (judge_block), but for the first of a block whose call is
+// announced already, which it ends as refused.
+void StreamParser::Impl::limit_settled(Block& b) {
+    const std::size_t max = s.limits.max_candidates;
+    std::size_t keep = max > candidates_read ? max - candidates_read : 0;
+    if (keep == 0 && open && open->at == b.begin) keep = 1;
+    if (b.candidates.size() > keep) {
+        b.dropped += b.candidates.size() - keep;
+        b.candidates.erase(b.candidates.begin() + static_cast<std::ptrdiff_t>(keep), b.candidates.end());
+        b.candidates.shrink_to_fit();
+    }
+    candidates_read += b.candidates.size() + b.dropped;
+}
+
 void StreamParser::Impl::judge_settled() {
     while (!settled.empty()) {
         Block& b = settled.front();

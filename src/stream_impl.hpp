@@ -81,6 +81,11 @@ public:
         return t;
     }
     bool any_sent() const { return sent_ > 0; }
+    // Gives back the room a long run of text left behind (finish, before the one-shot parse).
+    void shrink() {
+        out_.shrink_to_fit();
+        head_.shrink_to_fit();
+    }
 
 private:
     static constexpr std::size_t compact_at = 64 * 1024;
@@ -316,6 +321,9 @@ struct StreamParser::Impl {
     std::size_t judged_end = 0;     // where the blocks judged so far end (introduced_as_example)
     bool primary_seen = false;      // fallbacks never run once a primary block exists
     std::size_t candidates_seen = 0;
+    // Candidates of the blocks settled so far, those past the limit counted too: past
+    // max_candidates a settled block keeps none (limit_settled), as the one-shot scan.
+    std::size_t candidates_read = 0;
 
     // ---- reasoning blocks (as regions.cpp's find_reasoning)
     enum class RState { guessing, outside, inside };
@@ -444,6 +452,7 @@ struct StreamParser::Impl {
     int masked(std::size_t d, std::size_t& resume) const;
 
     void add_mask(const Block& b);
+    void limit_settled(Block& b);
 
     void update_reasoning();
 
@@ -562,9 +571,21 @@ struct StreamParser::Impl {
     // Assembly of content and reasoning up to the frontier (stream_assembly.cpp).
 
     void assemble();
+    // The assembly's buffers keep the room of the longest text they held (a guess settled
+    // at the end pours the whole output through them): given back once nothing is fed.
+    void release_room() {
+        content.shrink();
+        for (auto& a : reasoning_parts) a.shrink();
+        held_content.shrink_to_fit();
+        held_reasoning.shrink_to_fit();
+    }
     std::vector<bool> started_regions;
     bool a_started(std::size_t i) const { return i < started_regions.size() && started_regions[i]; }
 
+    // Text is assembled and sent at most this much at a time (pour, emit_text).
+    static constexpr std::size_t text_slice = std::size_t{1} << 20;
+    template <typename Send>
+    void pour(Assembler& a, std::size_t& pos, SpanQueue& spans, std::size_t upto, const Send& send);
     void feed_assembler(Assembler& a, std::size_t& pos, SpanQueue& spans, std::size_t upto);
 
     void emit_text(StreamEvent::Kind kind, std::string_view piece, bool last = false);

@@ -120,6 +120,7 @@ void StreamParser::Impl::update_scan() {
                 r.block->role = Role::primary;
                 const std::size_t next = std::max(r.block->end, scan + 1);
                 add_mask(*r.block);
+                limit_settled(*r.block);
                 settled.push_back(std::move(*r.block));
                 scan = next;
                 resume_marker = 0;

@@ -105,8 +105,17 @@ bool is_valid_utf8(std::string_view s) {
 }
 
 std::string to_valid_utf8(std::string_view s) {
+    // Sized first, so a long string costs its result once: grown by appends, the buffer
+    // doubled past the input's size and, while it moved, held both.
+    std::size_t size = 0;
+    for (std::size_t i = 0; i < s.size();) {
+        bool valid = false;
+        const std::size_t n = step(s, i, valid);
+        size += valid ? n : 3;
+        i += n;
+    }
     std::string out;
-    out.reserve(s.size());
+    out.reserve(size);
     for (std::size_t i = 0; i < s.size();) {
         bool valid = false;
         const std::size_t n = step(s, i, valid);

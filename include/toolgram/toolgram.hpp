@@ -468,6 +468,8 @@ struct StreamEvent {
 
 // `{"event":"content","text":…}`, `{"event":"tool_call_begin","index":0,"id":…,"name":…}`, …
 json to_json(const StreamEvent& event);
+// The same, taking the event's text and arguments rather than copying them.
+json to_json(StreamEvent&& event);
 
 // Parses output as it arrives. Built from a Parser (which must outlive it); `feed` takes
 // chunks of any size, cut anywhere (inside a marker, inside a UTF-8 character), and

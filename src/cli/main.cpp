@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include "bounded_read.hpp"
@@ -656,8 +657,8 @@ int cmd_stream(const std::vector<std::string>& args) {
     }
     const toolgram::detail::ReadLimit limit = toolgram::detail::output_limit(parser->profile().settings.limits);
     toolgram::StreamParser stream(*parser);
-    auto print = [&](const std::vector<toolgram::StreamEvent>& events) {
-        for (const auto& e : events) print_json(toolgram::to_json(e), false);
+    auto print = [&](std::vector<toolgram::StreamEvent> events) {
+        for (auto& e : events) print_json(toolgram::to_json(std::move(e)), false);
         flush_stdout();
     };
     // --chunk bounds each feed; a read is never larger than 1 MiB whatever it says.
@@ -682,8 +683,12 @@ int cmd_stream(const std::vector<std::string>& args) {
         print(stream.feed(std::string_view(buffer.data(), got)));
     }
     toolgram::StreamParser::Finished fin = stream.finish();
-    print(fin.events);
-    print_json(json{{"event", "end"}, {"result", toolgram::to_json(std::move(fin.result))}}, o.pretty);
+    print(std::move(fin.events));
+    json end = json::object();  // member by member into room made first, not to copy the result
+    end.get_ref<json::object_t&>().reserve(2);
+    end["event"] = "end";
+    end["result"] = toolgram::to_json(std::move(fin.result));
+    print_json(end, o.pretty);
     flush_stdout();
     if (!tools) report_unvalidated();  // once the result it is said of was written
     return 0;
@@ -906,6 +911,11 @@ int run(const std::string& command, std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Buffers of a megabyte or more are mapped on their own and go back to the system when
+    // freed. glibc would otherwise raise this threshold to the size of each large buffer
+    // freed, and serve the next ones from its heap, where the input freed after a parse
+    // or a stream still counts against the memory the output then needs.
+    ::mallopt(M_MMAP_THRESHOLD, 1 << 20);
     std::ios::sync_with_stdio(false);
     std::cout.rdbuf(&stdout_buffer());
     std::vector<std::string> args(argv + 1, argv + argc);
