@@ -480,7 +480,10 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
     if (reason.empty() && tool_index >= 0 && !toolset.usable(tool_index)) {
         // Not the model's fault: no correction prompt would help, so not a format fault.
         rep.schema = "fail";
-        rep.schema_reason = "the tool's schema cannot be used: " + toolset.schema_error(tool_index);
+        // The problem is told once per call, in the refusal's reason (and once per tool by
+        // Parser::tool_problems); the verdict only names it, or a call would carry it four
+        // times over (reason, schema_reason, and their copies in the JSON's telemetry).
+        rep.schema_reason = "the tool's schema cannot be used (see the refusal's reason)";
         reason = "the schema of " + detail::excerpt(rep.name) + " cannot be used, so its calls are refused: " +
                  toolset.schema_error(tool_index);
     }

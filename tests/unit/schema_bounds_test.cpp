@@ -157,7 +157,14 @@ TEST_CASE("schema bounds: an unusable schema's message quotes at most 100 bytes 
         "the schema of " + std::string(97, 'b') + "... cannot be used, so its calls are refused: " + problem;
     CHECK(r.telemetry.rejected[0].reason == reason);
     CHECK(r.telemetry.rejected[199].reason == reason);
-    CHECK(r.telemetry.candidates[0].schema_reason == "the tool's schema cannot be used: " + problem);
+    CHECK(r.telemetry.candidates[0].schema_reason == "the tool's schema cannot be used (see the refusal's reason)");
+    // The problem once per call (the refusal, and the candidate's copy of it): it was in
+    // schema_reason and schema_validation too.
+    const std::string out = toolgram::to_json(r).dump();
+    std::size_t copies = 0;
+    const std::string quoted = problem.substr(0, problem.find('"'));  // as it stands in JSON, unescaped
+    for (std::size_t at = out.find(quoted); at != std::string::npos; at = out.find(quoted, at + 1)) ++copies;
+    CHECK(copies == 2 * 200);
     CHECK(r.telemetry.rejected[0].name == std::string(97, 'b') + "...");
     // Nothing in the result quotes the key whole (it was 4 copies of it a call).
     CHECK(toolgram::to_json(r).dump().find(std::string(200, 'n')) == std::string::npos);
