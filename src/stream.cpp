@@ -77,6 +77,32 @@ std::vector<StreamEvent> StreamParser::feed(std::string_view chunk) {
     return std::exchange(st.events, {});
 }
 
+// With a sink: the same stages, their events handed over as each completes (flush_events).
+void StreamParser::feed(std::string_view chunk, const EventSink& sink) {
+    Impl& st = *impl_;
+    if (st.finished) throw std::logic_error("StreamParser::feed after finish");
+    st.sink = &sink;
+    st.buf.append(chunk);
+    st.advance();
+    st.flush_events();
+    st.sink = nullptr;
+    if (st.sink_error) {
+        st.finished = true;
+        std::rethrow_exception(st.sink_error);
+    }
+}
+
+Result StreamParser::finish(const EventSink& sink) {
+    Impl& st = *impl_;
+    if (st.finished) throw std::logic_error("StreamParser::finish called twice");
+    st.sink = &sink;
+    Finished out = finish();
+    st.sink = nullptr;
+    if (st.sink_error) std::rethrow_exception(st.sink_error);
+    for (auto& e : out.events) sink(std::move(e));
+    return std::move(out.result);
+}
+
 StreamParser::Finished StreamParser::finish() {
     Impl& st = *impl_;
     if (st.finished) throw std::logic_error("StreamParser::finish called twice");

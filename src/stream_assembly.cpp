@@ -111,6 +111,7 @@ void StreamParser::Impl::emit_text(StreamEvent::Kind kind, std::string_view piec
         events.back().text += t;
         return;
     }
+    flush_events();  // the events before this one are complete: to the sink, if there is one
     StreamEvent e;
     e.kind = kind;
     e.text = std::string(t);

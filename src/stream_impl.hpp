@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <exception>
 #include <optional>
 #include <queue>
 #include <stdexcept>
@@ -299,6 +300,20 @@ struct StreamParser::Impl {
     bool finished = false;
     bool frozen = false;  // past the input limit, or a reader threw: the rest waits for finish
     std::vector<StreamEvent> events;
+    // Set by feed/finish given a sink: events go to it as they are made (flush_events), so
+    // a chunk that decides much text at once never holds it all in events. An exception
+    // from the sink is kept and thrown by feed/finish, past the stages' own catch.
+    const StreamParser::EventSink* sink = nullptr;
+    std::exception_ptr sink_error;
+    void flush_events() {
+        if (!sink || sink_error) return;
+        try {
+            for (auto& e : events) (*sink)(std::move(e));
+        } catch (...) {
+            sink_error = std::current_exception();
+        }
+        events.clear();
+    }
 
     // ---- the marker scan (primary grammars, as parser.cpp's scan)
     using Marker = detail::MarkerUse;  // the primary grammars' (parser_impl.hpp's role_markers[0])
@@ -583,7 +598,7 @@ struct StreamParser::Impl {
     bool a_started(std::size_t i) const { return i < started_regions.size() && started_regions[i]; }
 
     // Text is assembled and sent at most this much at a time (pour, emit_text).
-    static constexpr std::size_t text_slice = std::size_t{1} << 20;
+    static constexpr std::size_t text_slice = std::size_t{1} << 18;
     template <typename Send>
     void pour(Assembler& a, std::size_t& pos, SpanQueue& spans, std::size_t upto, const Send& send);
     void feed_assembler(Assembler& a, std::size_t& pos, SpanQueue& spans, std::size_t upto);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -497,6 +498,17 @@ public:
         Result result;
     };
     Finished finish();
+
+    // The same, handing each event to `sink` as soon as it is complete instead of returning
+    // them together: a chunk that decides much text at once (a stream left to guess
+    // whether the output began inside reasoning decides all of it at the end) is then
+    // never held whole in events. The events, their order and the result are those of
+    // the calls above. An exception the sink throws leaves feed or finish (the events
+    // after it are lost; the stream takes no more text, as after finish). The sink must
+    // not call back into this stream.
+    using EventSink = std::function<void(StreamEvent&&)>;
+    void feed(std::string_view chunk, const EventSink& sink);
+    Result finish(const EventSink& sink);
 
 private:
     struct Impl;

@@ -657,8 +657,13 @@ int cmd_stream(const std::vector<std::string>& args) {
     }
     const toolgram::detail::ReadLimit limit = toolgram::detail::output_limit(parser->profile().settings.limits);
     toolgram::StreamParser stream(*parser);
-    auto print = [&](std::vector<toolgram::StreamEvent> events) {
-        for (auto& e : events) print_json(toolgram::to_json(std::move(e)), false);
+    // Each event is printed as it is made (a chunk that decides the whole output, as a
+    // guess settled at the end does, is never held whole in events), flushed per chunk.
+    const toolgram::StreamParser::EventSink sink = [](toolgram::StreamEvent&& e) {
+        print_json(toolgram::to_json(std::move(e)), false);
+    };
+    auto feed = [&](std::string_view chunk) {
+        stream.feed(chunk, sink);
         flush_stdout();
     };
     // --chunk bounds each feed; a read is never larger than 1 MiB whatever it says.
@@ -675,19 +680,18 @@ int cmd_stream(const std::vector<std::string>& args) {
         if (got > limit.bytes - total) {
             // Everything up to the limit is streamed; then the stream ends without an
             // "end" event, as its result would not be the whole input's.
-            print(stream.feed(std::string_view(buffer.data(), limit.bytes - total)));
+            feed(std::string_view(buffer.data(), limit.bytes - total));
             throw InputError("cannot read " + file->label() + ": longer than " + std::to_string(limit.bytes) + " bytes (" +
                              limit.why + "); the stream stopped there");
         }
         total += got;
-        print(stream.feed(std::string_view(buffer.data(), got)));
+        feed(std::string_view(buffer.data(), got));
     }
-    toolgram::StreamParser::Finished fin = stream.finish();
-    print(std::move(fin.events));
+    toolgram::Result result = stream.finish(sink);
     json end = json::object();  // member by member into room made first, not to copy the result
     end.get_ref<json::object_t&>().reserve(2);
     end["event"] = "end";
-    end["result"] = toolgram::to_json(std::move(fin.result));
+    end["result"] = toolgram::to_json(std::move(result));
     print_json(end, o.pretty);
     flush_stdout();
     if (!tools) report_unvalidated();  // once the result it is said of was written

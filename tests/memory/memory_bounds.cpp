@@ -148,6 +148,17 @@ TEST_CASE("a stream guessing reasoning holds the text, the result and the last e
         // the held bytes and one event, each whole, before.
         CHECK(m.times(text.size()) < 3.6);
     }
+    SECTION("prose, the events handed to a sink") {
+        const std::string text = prose();
+        PeakMeter m;
+        toolgram::StreamParser stream(parser);
+        const toolgram::StreamParser::EventSink drop = [](toolgram::StreamEvent&&) {};
+        for (std::size_t at = 0; at < text.size(); at += 4096) stream.feed(std::string_view(text).substr(at, 4096), drop);
+        const toolgram::Result result = stream.finish(drop);
+        CHECK(result.content.size() > text.size() / 2);
+        // The text (1x) and the result (1x) with the marker index: the events go as made.
+        CHECK(m.times(text.size()) < 2.5);
+    }
     SECTION("back-to-back calls") {
         const std::string text = tiny_calls();
         PeakMeter m;

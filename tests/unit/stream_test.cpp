@@ -737,6 +737,46 @@ TEST_CASE("stream: a guess settled at the end sends the text before a call befor
     }
 }
 
+// The sink overloads hand the events over as they complete: the same events, in the same
+// order, and the same result, as the returning calls give, on every corpus case (each under
+// its own profile and guessing the reasoning, so the end decides the most) cut every 7
+// bytes. A sink's exception leaves feed, and the stream takes no more text.
+TEST_CASE("stream: events handed to a sink are the events returned in the same order", "[stream]") {
+    std::size_t compared = 0;
+    for (const auto& c : all_cases()) {
+        const json spec = json::parse(slurp(c.expect));
+        toolgram::Profile profile = profile_for(spec, c.text.parent_path());
+        profile.settings.reasoning_start = toolgram::ReasoningStart::guess;
+        const Parser parser = parser_with(profile, tools_for(spec));
+        const std::string text = slurp(c.text);
+        StreamParser returned(parser), sunk(parser);
+        std::vector<json> want, got;
+        const StreamParser::EventSink sink = [&](StreamEvent&& e) { got.push_back(toolgram::to_json(e)); };
+        for (std::size_t at = 0; at < text.size(); at += 7) {
+            const std::string_view chunk = std::string_view(text).substr(at, 7);
+            for (const auto& e : returned.feed(chunk)) want.push_back(toolgram::to_json(e));
+            sunk.feed(chunk, sink);
+            REQUIRE(got.size() == want.size());  // nothing kept back past the feed
+        }
+        auto fin = returned.finish();
+        for (const auto& e : fin.events) want.push_back(toolgram::to_json(e));
+        const toolgram::Result result = sunk.finish(sink);
+        INFO(c.text.parent_path().filename().string() << "/" << c.text.stem().string());
+        CHECK(got == want);
+        CHECK(toolgram::to_json(result) == toolgram::to_json(fin.result));
+        ++compared;
+    }
+    CHECK(compared > 500);
+
+    toolgram::Profile hermes = toolgram::builtin_profile("hermes");
+    hermes.settings.reasoning_start = toolgram::ReasoningStart::outside;  // the text goes out at once
+    const Parser parser(hermes, {});
+    StreamParser sp(parser);
+    const StreamParser::EventSink refuse = [](StreamEvent&&) { throw std::runtime_error("client gone"); };
+    CHECK_THROWS_WITH(sp.feed("Hello there.\n\nMore text", refuse), "client gone");
+    CHECK_THROWS_AS(sp.feed("more"), std::logic_error);
+}
+
 TEST_CASE("stream: feed after finish is a usage error", "[stream]") {
     const Parser parser(profile_outside("hermes"));
     StreamParser sp(parser);
