@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <unordered_set>
 #include <string>
@@ -83,10 +84,10 @@ struct Candidate {
 // order they were written in.
 inline void set_argument(Candidate& c, const std::string& key, json value);
 
-struct Block {
-    std::size_t begin = 0, end = 0;
-    Role role = Role::primary;  // set by the combinator: which part of the profile found it
-    std::vector<Candidate> candidates;
+// What few blocks have (content a block only frames, an answer it wraps), kept apart from
+// the block: a parse holds a block per call to the end, and a hostile run of tiny calls
+// must cost about its own size in blocks, not 128 bytes a call.
+struct BlockFraming {
     // Spans inside the block that are content the syntax only frames (Functionary v3.2's
     // `>>>all\n` message text): kept in content, while the rest of the block is removed as
     // syntax even when the block holds no candidate. Sorted, non-overlapping.
@@ -95,13 +96,45 @@ struct Block {
     // stands in the content where the block stood, which is removed as framing. A block
     // with an answer and no candidate is an answer, not tool syntax.
     std::optional<std::string> answer;
+};
+
+struct Block {
+    std::size_t begin = 0, end = 0;
+    std::vector<Candidate> candidates;
     // Candidates past the profile's max_candidates are never judged: the combinator keeps
     // only how many there were and whether any was read without a problem, not their
     // documents (thousands of tiny hostile calls would otherwise be held to the end).
     std::size_t dropped = 0;
+    Role role = Role::primary;  // set by the combinator: which part of the profile found it
     bool dropped_clean = false;
     // Where the block stands, set before phase two.
     bool in_reasoning = false, in_example = false;
+
+    Block() = default;
+    Block(Block&&) noexcept = default;
+    Block& operator=(Block&&) noexcept = default;
+    Block(const Block& o)
+        : begin(o.begin), end(o.end), candidates(o.candidates), dropped(o.dropped), role(o.role),
+          dropped_clean(o.dropped_clean), in_reasoning(o.in_reasoning), in_example(o.in_example),
+          framing_(o.framing_ ? std::make_unique<BlockFraming>(*o.framing_) : nullptr) {}
+    Block& operator=(const Block& o) { return *this = Block(o); }
+
+    const std::vector<std::pair<std::size_t, std::size_t>>& content() const {
+        static const std::vector<std::pair<std::size_t, std::size_t>> none;
+        return framing_ ? framing_->content : none;
+    }
+    const std::optional<std::string>& answer() const {
+        static const std::optional<std::string> none;
+        return framing_ ? framing_->answer : none;
+    }
+    BlockFraming& framing() {
+        if (!framing_) framing_ = std::make_unique<BlockFraming>();
+        return *framing_;
+    }
+    bool has_framing() const { return framing_ != nullptr; }
+
+private:
+    std::unique_ptr<BlockFraming> framing_;
 };
 
 // Adds a candidate to a block, or only counts it once the block holds max_candidates: a

@@ -63,8 +63,11 @@ void clip_to_limit(Block& b, std::size_t limit) {
     if (past == b.candidates.end()) return;
     b.end = std::max(b.begin, std::min(b.end, past->begin));
     b.candidates.erase(past, b.candidates.end());
-    std::erase_if(b.content, [&](const auto& span) { return span.first >= b.end; });
-    for (auto& span : b.content) span.second = std::min(span.second, b.end);
+    if (b.has_framing()) {
+        auto& content = b.framing().content;
+        std::erase_if(content, [&](const auto& span) { return span.first >= b.end; });
+        for (auto& span : content) span.second = std::min(span.second, b.end);
+    }
 }
 
 // Keeps the first max_candidates candidates of a scan; those past it are counted, not kept.
@@ -753,12 +756,12 @@ Verdicts judge_blocks(const Judge& judge, std::string_view text, Blocks& blocks,
         // Fallback syntax is a guess in prose: without an accepted call it stays content.
         const bool fallback_block = !block.candidates.empty() ? block.candidates.front().role == Role::fallback
                                                                : block.role == Role::fallback;
-        if (block_has_call || (!fallback_block && (block_is_syntax || !block.content.empty() || no_candidate))) {
-            if (block.answer && !block.in_reasoning) v.answers.emplace_back(block_spans[bi].first, &*block.answer);
+        if (block_has_call || (!fallback_block && (block_is_syntax || !block.content().empty() || no_candidate))) {
+            if (block.answer() && !block.in_reasoning) v.answers.emplace_back(block_spans[bi].first, &*block.answer());
             // The block's span, less the content it frames.
             Spans pieces;
             std::size_t from = block_spans[bi].first;
-            for (const auto& [b, e] : block.content) {
+            for (const auto& [b, e] : block.content()) {
                 if (b > from) pieces.emplace_back(from, b);
                 from = std::max(from, e);
             }
@@ -789,7 +792,7 @@ void summarise(std::string_view text, const Blocks& blocks, const Limits& limits
     }
     // A block that only frames content (no candidate) is message layout, not tool syntax.
     tm.saw_tool_syntax = std::any_of(blocks.begin(), blocks.end(), [](const Block& b) {
-        return !b.candidates.empty() || b.dropped > 0 || (b.content.empty() && !b.answer);
+        return !b.candidates.empty() || b.dropped > 0 || (b.content().empty() && !b.answer());
     });
     for (auto& [call, ri] : v.accepted) {
         const CandidateReport& rep = tm.candidates[ri];

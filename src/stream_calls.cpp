@@ -123,11 +123,11 @@ void StreamParser::Impl::judge_block(Block& block, const Place& pl, std::pair<st
     // Candidates the reader only counted were past the limit (add_candidate).
     candidates_seen += block.dropped;
     if (block.dropped > 0 && !pl.example) is_syntax = true;
-    if (has_call || is_syntax || !block.content.empty() || (block.candidates.empty() && block.dropped == 0)) {
+    if (has_call || is_syntax || !block.content().empty() || (block.candidates.empty() && block.dropped == 0)) {
         std::size_t from = span.first;
         auto& target = pl.reasoning && !in_content ? reasoning_spans : content_spans;
         const bool remove = !pl.reasoning || has_call;
-        for (const auto& [cb, ce] : block.content) {
+        for (const auto& [cb, ce] : block.content()) {
             if (cb > from && remove) target.push({from, cb});
             from = std::max(from, ce);
         }

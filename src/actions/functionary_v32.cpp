@@ -59,7 +59,7 @@ template <typename TextHeader, typename CodeHeader, typename Call, typename Call
 bool read_message(ScanContext& ctx, Block& out) {
     if (const std::size_t body = match_at<TextHeader>(ctx, out.end); body != std::string_view::npos) {
         const std::size_t stop = message_end(ctx, body);
-        out.content.emplace_back(body, stop);
+        out.framing().content.emplace_back(body, stop);
         out.end = stop;
         return true;
     }

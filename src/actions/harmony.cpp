@@ -134,7 +134,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
         Block b;
         b.begin = at;
         b.end = end;
-        b.content.emplace_back(end, end);
+        b.framing().content.emplace_back(end, end);
         return b;
     }
     return std::nullopt;

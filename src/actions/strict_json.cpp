@@ -115,7 +115,7 @@ std::optional<Block> read_generic(ScanContext& ctx, std::size_t begin, std::size
         Block block;
         block.begin = begin;
         block.end = end;
-        block.answer = std::string(text.substr(begin, end - begin));
+        block.framing().answer = std::string(text.substr(begin, end - begin));
         return block;
     }
     if (!r.matched || !st.has_payload || !st.payload.is_object()) return std::nullopt;
@@ -135,7 +135,7 @@ std::optional<Block> read_generic(ScanContext& ctx, std::size_t begin, std::size
     Candidate proto = candidate_from_state("generic", begin, st.payload_end, st);
     if (answer) {
         const json& response = st.payload.at("response");
-        block.answer = response.is_string() ? response.get<std::string>() : response.dump(2);
+        block.framing().answer = response.is_string() ? response.get<std::string>() : response.dump(2);
         return block;
     }
     // One wrapper key, nothing beside it: anything else leaves which part is the call
