@@ -351,6 +351,7 @@ struct StreamParser::Impl {
     // Spans of settled blocks holding a call read whole: a delimiter strictly inside one is
     // the call's text (parser.cpp masks them the same way). Sorted and disjoint.
     std::vector<std::pair<std::size_t, std::size_t>> masks;
+    std::size_t masks_dropped = 0;  // those before this index are behind the search (add_mask)
     std::size_t r_wait = npos;  // a delimiter here waits for the marker scan to pass it
 
     // ---- fences (as regions.cpp's find_fences)

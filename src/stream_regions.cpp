@@ -11,9 +11,9 @@ namespace toolgram {
 // Whether a delimiter found at `d` is masked by a call's block: 1 masked (its search
 // resumes at `resume`), 0 not, -1 not known until the marker scan passes `d`.
 int StreamParser::Impl::masked(std::size_t d, std::size_t& resume) const {
-    auto it = std::upper_bound(masks.begin(), masks.end(), d,
-                               [](std::size_t pos, const auto& span) { return pos < span.first; });
-    if (it != masks.begin()) {
+    const auto first = masks.begin() + static_cast<std::ptrdiff_t>(masks_dropped);
+    auto it = std::upper_bound(first, masks.end(), d, [](std::size_t pos, const auto& span) { return pos < span.first; });
+    if (it != first) {
         --it;
         if (it->first < d && d < it->second) {
             resume = it->second;
@@ -28,10 +28,21 @@ void StreamParser::Impl::add_mask(const Block& b) {
     if (b.end <= b.begin ||
         std::none_of(b.candidates.begin(), b.candidates.end(), [](const Candidate& c) { return c.problem.empty(); }))
         return;
+    // Once the reasoning search has left its guess it never goes back (a guess settled
+    // outside starts it again from 0): masks wholly behind where it stands are never asked
+    // about again, and an output of back-to-back calls would keep one per call.
+    if (rstate != RState::guessing) {
+        const std::size_t at = rstate == RState::inside ? r_search : r_pos;
+        while (masks_dropped < masks.size() && masks[masks_dropped].second <= at) ++masks_dropped;
+        if (masks_dropped > 1024 && masks_dropped * 2 > masks.size()) {
+            masks.erase(masks.begin(), masks.begin() + static_cast<std::ptrdiff_t>(masks_dropped));
+            masks_dropped = 0;
+        }
+    }
     masks.emplace_back(b.begin, b.end);
     // A block read from before its marker (Functionary's headless first message) may
     // overlap the one before it: merge, as parser.cpp does.
-    while (masks.size() >= 2 && masks.back().first < masks[masks.size() - 2].second) {
+    while (masks.size() >= 2 + masks_dropped && masks.back().first < masks[masks.size() - 2].second) {
         auto& prev = masks[masks.size() - 2];
         prev = {std::min(prev.first, masks.back().first), std::max(prev.second, masks.back().second)};
         masks.pop_back();
