@@ -36,6 +36,24 @@ using detail::ReadLimit;
 
 namespace {
 
+// Ids made unique in the order they come: the first keeps its id, a later copy the first
+// "#k" (k from 2) that no output holds yet, so `x`, `x#2`, `x` give `x`, `x#2`, `x#3`.
+// Each id's next k is kept: n copies of one id cost n steps, not n^2 / 2 (an id tried and
+// found taken is another output's, met once per base: linear over all).
+class UniqueIds {
+public:
+    void take(std::string& id) {
+        if (ids_.insert(id).second) return;
+        std::size_t& k = next_.try_emplace(id, 2).first->second;
+        while (!ids_.insert(id + "#" + std::to_string(k)).second) ++k;
+        id += "#" + std::to_string(k++);
+    }
+
+private:
+    std::unordered_set<std::string> ids_;
+    std::unordered_map<std::string, std::size_t> next_;  // by id as given: the k of its next "#k"
+};
+
 // ---------------------------------------------------------------------------------------
 // Inputs.
 
@@ -126,14 +144,8 @@ Sample sample_from_record(const json& in, const std::string& where, const LoadOp
 
 // Ids key the comparison with an earlier run, so each must be unique.
 void make_ids_unique(Inputs& in) {
-    std::map<std::string, std::size_t> seen;
-    for (auto& s : in.samples) {
-        const std::size_t n = ++seen[s.id];
-        if (n > 1) {
-            s.id += '#';
-            s.id += std::to_string(n);
-        }
-    }
+    UniqueIds ids;
+    for (auto& s : in.samples) ids.take(s.id);
 }
 
 // Lines are read one at a time, each within the output limit (a longer one is a problem
@@ -1016,12 +1028,10 @@ Report report_from_json(const json& doc) { return ReportReader(doc).read(); }
 Report merge(std::vector<Report> parts) {
     Report into;
     std::map<std::string, std::size_t> row_of;
-    std::unordered_set<std::string> ids;
-    std::unordered_map<std::string, std::size_t> next_suffix;  // by id as given: the k of its next "#k"
+    UniqueIds ids;
     std::size_t outputs = 0;
     for (const Report& from : parts) outputs += from.outputs.size();
     into.outputs.reserve(outputs);  // moved in once, not again at each growth
-    ids.reserve(outputs);
     for (Report& from : parts) {
         into.inputs.insert(into.inputs.end(), from.inputs.begin(), from.inputs.end());
         for (ModelRow& row : from.models) {
@@ -1042,16 +1052,10 @@ Report merge(std::vector<Report> parts) {
             }
             for (const auto& [g, c] : row.grammars) add_cell(sum.grammars[g], c, row.model, g);
         }
-        // Ids stay unique, as load_inputs keeps them (a second "x" becomes "x#2"): two
-        // shards may each hold a line with the same id. Each id's next suffix is kept, so
-        // n copies of one id cost n steps, not n^2 / 2 (the ids tried and found taken are
-        // other outputs' ids, each met once per base: linear over the whole merge).
+        // Ids stay unique, as load_inputs keeps them: two shards may each hold a line
+        // with the same id.
         for (OutputRecord& o : from.outputs) {
-            if (!ids.insert(o.id).second) {
-                std::size_t& k = next_suffix.try_emplace(o.id, 2).first->second;
-                while (!ids.insert(o.id + "#" + std::to_string(k)).second) ++k;
-                o.id += "#" + std::to_string(k++);
-            }
+            ids.take(o.id);
             into.outputs.push_back(std::move(o));
         }
         into.problems.insert(into.problems.end(), from.problems.begin(), from.problems.end());

@@ -912,4 +912,18 @@ TEST_CASE("merge keeps ids unique: copies of one id get #2, #3, … skipping ids
     CHECK(ids == std::vector<std::string>{"x", "x#3", "x#2", "x#4", "x#5", "x#2#2"});
 }
 
+// The ids of loaded outputs are unique as merge keeps them: in the order they come, a copy
+// takes the first "#k" no output before it holds (so a later record named "x#3" becomes
+// "x#3#2"). A record already named "x#2" made the third "x" a second "x#2".
+TEST_CASE("loaded outputs keep unique ids: a copy skips ids already given", "[coverage]") {
+    json records = json::array();
+    for (const char* id : {"x", "x#2", "x", "x#3", "x"})
+        records.push_back({{"id", id}, {"model", "m"}, {"text", "Hello."}});
+    const cov::Inputs in = cov::load_records(records, {});
+    REQUIRE(in.problems.empty());
+    std::vector<std::string> ids;
+    for (const auto& sample : in.samples) ids.push_back(sample.id);
+    CHECK(ids == std::vector<std::string>{"x", "x#2", "x#3", "x#3#2", "x#4"});
+}
+
 }  // namespace coverage_test
