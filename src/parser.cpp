@@ -811,7 +811,10 @@ void summarise(std::string_view text, const Blocks& blocks, const Limits& limits
 // block is the model's text as written: only the calls accepted in it leave, and the
 // tokens that frame an answer stay where they stand inside it (harmony's `<|end|>`
 // closes its analysis channel).
-void assemble_text(ScanContext& ctx, const Settings& settings, const Frame& f, Verdicts& v, Result& result) {
+// With `owned` (the text's own buffer), the content is assembled over the text, after the
+// reasoning was taken from it: nothing reads the text after this.
+void assemble_text(ScanContext& ctx, const Settings& settings, const Frame& f, Verdicts& v, Result& result,
+                   std::string* owned) {
     const std::string_view text = ctx.text();
     const bool reasoning_in_content = settings.reasoning_format == ReasoningFormat::in_content;
     Spans removed = v.removed_content;
@@ -825,7 +828,23 @@ void assemble_text(ScanContext& ctx, const Settings& settings, const Frame& f, V
             if (!reasoning_in_content || !detail::region_at(f.reasoning, at)) removed.emplace_back(at, at + marker.size());
     }
     std::sort(removed.begin(), removed.end());
-    if (v.answers.empty()) {
+    if (!reasoning_in_content) {
+        std::sort(v.removed_reasoning.begin(), v.removed_reasoning.end());
+        for (const auto& r : f.reasoning) {
+            std::string part = text_without(text, r.inner_begin, r.inner_end, v.removed_reasoning);
+            if (part.empty()) continue;
+            if (!result.reasoning.empty()) result.reasoning += "\n\n";
+            result.reasoning += part;
+        }
+    }
+    // An answer may be longer than the block it stands for (a response object pretty-printed):
+    // only content without one is written over the text.
+    if (v.answers.empty() && owned) {
+        detail::text_without_in_place(*owned, removed);
+        result.content = std::move(*owned);
+        // An output of calls keeps little of its text: the result does not keep the room.
+        if (result.content.capacity() > 2 * result.content.size() + 4096) result.content.shrink_to_fit();
+    } else if (v.answers.empty()) {
         result.content = text_without(text, 0, text.size(), removed);
     } else {
         // A block's answer takes the block's place, joined as any piece of content is: the
@@ -848,14 +867,6 @@ void assemble_text(ScanContext& ctx, const Settings& settings, const Frame& f, V
         }
         append_kept(from, text.size());
         result.content = detail::trim_copy(result.content);
-    }
-    if (reasoning_in_content) return;
-    std::sort(v.removed_reasoning.begin(), v.removed_reasoning.end());
-    for (const auto& r : f.reasoning) {
-        std::string part = text_without(text, r.inner_begin, r.inner_end, v.removed_reasoning);
-        if (part.empty()) continue;
-        if (!result.reasoning.empty()) result.reasoning += "\n\n";
-        result.reasoning += part;
     }
 }
 
@@ -889,7 +900,7 @@ void attach_format_error(const GrammarDef& first, bool teach_written, const Sett
 
 }  // namespace
 
-Result Parser::Impl::parse(std::string_view text) const {
+Result Parser::Impl::parse(std::string_view text, std::string* owned) const {
     Result result;
     result.telemetry.validated = tool_list;
     const Settings& settings = profile.settings;
@@ -919,8 +930,8 @@ Result Parser::Impl::parse(std::string_view text) const {
     };
     Verdicts v = judge_blocks(judge_one, text, blocks, block_spans, f, result.telemetry);
     summarise(text, blocks, settings.limits, v, result);
-    assemble_text(ctx, settings, f, v, result);
     attach_format_error(*first_grammar, profile.name == "auto", settings, tools, text, v, result);
+    assemble_text(ctx, settings, f, v, result, owned);  // last: it may write over the text
     return result;
 }
 
@@ -932,6 +943,21 @@ Parser::Parser(Profile profile, std::vector<Tool> tools)
 Parser::~Parser() = default;
 Parser::Parser(Parser&&) noexcept = default;
 Parser& Parser::operator=(Parser&&) noexcept = default;
+
+Result Parser::parse(std::string&& text) const {
+    try {
+        return impl_->parse(text, &text);
+    } catch (const std::exception& e) {
+        // As below. The text is whole still: only the last stage writes over it, and it
+        // cannot throw.
+        Result r;
+        r.content = std::move(text);
+        r.error = FormatError{std::string("internal error: ") + e.what(), 0, 1, 1, "", ""};
+        return r;
+    }
+}
+
+Result Parser::parse(const char* text) const { return parse(std::string_view(text)); }
 
 Result Parser::parse(std::string_view text) const {
     try {

@@ -127,7 +127,8 @@ struct Parser::Impl {
         for (const auto& m : s.intent_markers) marker_set.add(m, true);
     }
 
-    Result parse(std::string_view text) const;
+    // `owned`, when given, holds `text`: the content is assembled over it, last.
+    Result parse(std::string_view text, std::string* owned = nullptr) const;
 
     struct Judgement {
         CandidateReport report;
@@ -194,6 +195,9 @@ std::string trim_copy(std::string_view s);
 // Text of [begin, end) without the removed spans (sorted), joined and trimmed.
 std::string text_without(std::string_view text, std::size_t begin, std::size_t end,
                          const std::vector<std::pair<std::size_t, std::size_t>>& removed);
+// The same over the whole of `text`, written over it: each join is no longer than the
+// whitespace it stands for, so what is written never passes what is still to be read.
+void text_without_in_place(std::string& text, const std::vector<std::pair<std::size_t, std::size_t>>& removed);
 // The arguments as the JSON text a client receives (OpenAI's `arguments` string).
 std::string arguments_text(const json& arguments);
 

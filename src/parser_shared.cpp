@@ -128,6 +128,42 @@ std::string text_without(std::string_view text, std::size_t begin, std::size_t e
     return out;
 }
 
+void text_without_in_place(std::string& text, const std::vector<std::pair<std::size_t, std::size_t>>& removed) {
+    auto is_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+    auto strength = [](std::string_view gap) {
+        const auto nl = std::count(gap.begin(), gap.end(), '\n');
+        return nl >= 2 ? 3 : nl == 1 ? 2 : gap.empty() ? 0 : 1;
+    };
+    std::size_t w = 0;  // written so far: text[0, w) is the content up to here
+    // append_piece, over the buffer: a piece is [from, to) with from >= w.
+    auto piece = [&](std::size_t from, std::size_t to) {
+        std::size_t head = from;
+        while (head < to && is_space(text[head])) ++head;
+        std::size_t tail = w;
+        while (tail > 0 && is_space(text[tail - 1])) --tail;
+        const int s = std::max(strength(std::string_view(text).substr(tail, w - tail)),
+                               strength(std::string_view(text).substr(from, head - from)));
+        // The join is never longer than the whitespace on the side that gave its strength,
+        // so it ends at or before `head`: nothing of the piece's text is written over.
+        const char* join = tail == 0 ? "" : s == 3 ? "\n\n" : s == 2 ? "\n" : s == 1 ? " " : "";
+        const std::size_t join_len = std::strlen(join);
+        std::memcpy(text.data() + tail, join, join_len);
+        std::memmove(text.data() + tail + join_len, text.data() + head, to - head);
+        w = tail + join_len + (to - head);
+    };
+    const std::size_t n = text.size();
+    std::size_t pos = 0;
+    for (const auto& [b, e] : removed) {
+        if (e <= pos || b >= n) continue;
+        if (b > pos) piece(pos, b);
+        pos = std::max(pos, e);
+    }
+    if (pos < n) piece(pos, n);
+    text.resize(w);
+    text.resize(text.find_last_not_of(" \t\r\n") + 1);  // npos + 1 == 0: all blank
+    text.erase(0, text.find_first_not_of(" \t\r\n"));
+}
+
 std::string arguments_text(const json& arguments) {
     return compact_json(arguments);  // dump's bytes (compact, replace handler), several times faster
 }

@@ -115,12 +115,11 @@ StreamParser::Finished StreamParser::finish() {
     st.finished = true;
     st.release_room();  // before the one-shot parse needs as much again
     Finished out;
-    out.result = st.parser->parse(st.buf);
+    // The text is never read again: its buffer becomes the result's content.
+    out.result = st.parser->parse(std::move(st.buf));
+    std::string().swap(st.buf);
     st.finish(out.result);
     out.events = std::exchange(st.events, {});
-    // The text is never read again: its memory goes back before the caller turns the
-    // result into output (which may need as much again).
-    std::string().swap(st.buf);
     return out;
 }
 

@@ -425,6 +425,11 @@ public:
 
     // Never throws on any input: malformed syntax is a rejection or a format_error.
     Result parse(std::string_view text) const;
+    // The same, taking the text: its buffer becomes the result's content, assembled over
+    // it, so a long output is not held twice (parse, then drop the text, holds both at
+    // once). The string is left empty, or holding what was not needed.
+    Result parse(std::string&& text) const;
+    Result parse(const char* text) const;  // a literal is a string_view, not a string to take
 
     const Profile& profile() const;
     const std::vector<Tool>& tools() const;

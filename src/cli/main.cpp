@@ -612,8 +612,7 @@ int cmd_parse(const std::vector<std::string>& args) {
     report_tool_problems(*parser);
     // The profile first: its limits say how much of the input to read.
     std::string text = read_input(o.file, toolgram::detail::output_limit(parser->profile().settings.limits));
-    toolgram::Result r = parser->parse(text);
-    std::string().swap(text);  // the result holds what is printed: the input's memory goes back first
+    toolgram::Result r = parser->parse(std::move(text));  // the input's buffer becomes the content
     if (o.summary) std::cout << summary_line("", r) << "\n";
     else print_json(o.openai ? toolgram::to_openai_message(r) : toolgram::to_json(std::move(r)), o.pretty);
     flush_stdout();
