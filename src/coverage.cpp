@@ -40,17 +40,59 @@ namespace {
 // "#k" (k from 2) that no output holds yet, so `x`, `x#2`, `x` give `x`, `x#2`, `x#3`.
 // Each id's next k is kept: n copies of one id cost n steps, not n^2 / 2 (an id tried and
 // found taken is another output's, met once per base: linear over all).
+//
+// The ids taken are kept in one buffer, found through an open-addressing table of their
+// hashes: a merge of a million outputs made a node a string in a std::unordered_set, and
+// its time grew with the cache misses of chasing them (20x at 8x the outputs).
 class UniqueIds {
 public:
+    void reserve(std::size_t n) {
+        std::size_t want = 16;
+        while (want < 2 * n) want *= 2;
+        if (want > slots_.size()) rehash(want);
+    }
     void take(std::string& id) {
-        if (ids_.insert(id).second) return;
+        if (insert(id)) return;
         std::size_t& k = next_.try_emplace(id, 2).first->second;
-        while (!ids_.insert(id + "#" + std::to_string(k)).second) ++k;
+        while (!insert(id + "#" + std::to_string(k))) ++k;
         id += "#" + std::to_string(k++);
     }
 
 private:
-    std::unordered_set<std::string> ids_;
+    struct Slot {
+        std::uint64_t hash = 0;
+        std::size_t offset = 0, size = 0;  // the id in text_; size npos: the slot is free
+    };
+    static constexpr std::size_t free_slot = static_cast<std::size_t>(-1);
+
+    bool insert(std::string_view id) {
+        if (2 * (count_ + 1) > slots_.size()) rehash(std::max<std::size_t>(16, 2 * slots_.size()));
+        const std::uint64_t h = std::hash<std::string_view>{}(id);
+        const std::size_t mask = slots_.size() - 1;
+        std::size_t i = h & mask;
+        for (; slots_[i].size != free_slot; i = (i + 1) & mask) {
+            const Slot& s = slots_[i];
+            if (s.hash == h && s.size == id.size() && std::string_view(text_).substr(s.offset, s.size) == id) return false;
+        }
+        slots_[i] = {h, text_.size(), id.size()};
+        text_.append(id);
+        ++count_;
+        return true;
+    }
+    void rehash(std::size_t n) {
+        std::vector<Slot> old(n, Slot{0, 0, free_slot});
+        old.swap(slots_);
+        for (const Slot& s : old) {
+            if (s.size == free_slot) continue;
+            std::size_t i = s.hash & (n - 1);
+            while (slots_[i].size != free_slot) i = (i + 1) & (n - 1);
+            slots_[i] = s;
+        }
+    }
+
+    std::vector<Slot> slots_;
+    std::string text_;  // every id taken, one after another
+    std::size_t count_ = 0;
     std::unordered_map<std::string, std::size_t> next_;  // by id as given: the k of its next "#k"
 };
 
@@ -145,6 +187,7 @@ Sample sample_from_record(const json& in, const std::string& where, const LoadOp
 // Ids key the comparison with an earlier run, so each must be unique.
 void make_ids_unique(Inputs& in) {
     UniqueIds ids;
+    ids.reserve(in.samples.size());
     for (auto& s : in.samples) ids.take(s.id);
 }
 
@@ -1032,6 +1075,7 @@ Report merge(std::vector<Report> parts) {
     std::size_t outputs = 0;
     for (const Report& from : parts) outputs += from.outputs.size();
     into.outputs.reserve(outputs);  // moved in once, not again at each growth
+    ids.reserve(outputs);
     for (Report& from : parts) {
         into.inputs.insert(into.inputs.end(), from.inputs.begin(), from.inputs.end());
         for (ModelRow& row : from.models) {
