@@ -599,6 +599,7 @@ Frame frame_output(ScanContext& ctx, const Settings& settings, Result& result) {
 // masks only where its gate may open, after intent: a stream holds the text from the
 // intent on anyway, and needs no wait for fallbacks before it.
 void mask_calls_in_reasoning(ScanContext& ctx, Frame& f, const Blocks& blocks) {
+    if (f.reasoning.empty()) return;  // nothing to find again: no span a block is listed
     detail::Masked calls_text;
     for (const auto& b : blocks) {
         if ((b.role == Role::primary || f.intent_before(b.begin)) &&
@@ -606,11 +607,12 @@ void mask_calls_in_reasoning(ScanContext& ctx, Frame& f, const Blocks& blocks) {
              std::any_of(b.candidates.begin(), b.candidates.end(), [](const Candidate& c) { return c.problem.empty(); })))
             calls_text.emplace_back(b.begin, b.end);
     }
-    if (calls_text.empty() || f.reasoning.empty()) return;
+    if (calls_text.empty()) return;
     // Disjoint for find_reasoning's binary search: a block read from before its marker
     // (a headless Functionary message) may overlap an earlier one.
     std::sort(calls_text.begin(), calls_text.end());
     detail::Masked merged;
+    merged.reserve(calls_text.size());
     for (const auto& span : calls_text) {
         if (!merged.empty() && span.first < merged.back().second)
             merged.back().second = std::max(merged.back().second, span.second);
@@ -817,7 +819,7 @@ void assemble_text(ScanContext& ctx, const Settings& settings, const Frame& f, V
                    std::string* owned) {
     const std::string_view text = ctx.text();
     const bool reasoning_in_content = settings.reasoning_format == ReasoningFormat::in_content;
-    Spans removed = v.removed_content;
+    Spans removed = std::move(v.removed_content);  // not read again: a span a block, not copied
     if (reasoning_in_content) removed.insert(removed.end(), v.removed_reasoning.begin(), v.removed_reasoning.end());
     else
         for (const auto& r : f.reasoning) removed.emplace_back(r.outer_begin, r.outer_end);
@@ -922,13 +924,14 @@ Result Parser::Impl::parse(std::string_view text, std::string* owned) const {
     std::vector<std::string> markers;
     const bool primary = blocks.empty() || blocks.front().role == Role::primary;
     for (const auto& m : role_markers[primary ? 0 : 1]) markers.push_back(m.text);
-    const Spans block_spans = place_blocks(text, f, markers, blocks);
+    Spans block_spans = place_blocks(text, f, markers, blocks);
 
     // Phase two, then the result written from its verdicts.
     const auto judge_one = [this](Candidate& c, bool intent_shown, std::size_t fallback_count) {
         return judge(c, intent_shown, fallback_count);
     };
     Verdicts v = judge_blocks(judge_one, text, blocks, block_spans, f, result.telemetry);
+    Spans().swap(block_spans);  // judged: a span a block, given back before the text is assembled
     summarise(text, blocks, settings.limits, v, result);
     attach_format_error(*first_grammar, profile.name == "auto", settings, tools, text, v, result);
     assemble_text(ctx, settings, f, v, result, owned);  // last: it may write over the text
