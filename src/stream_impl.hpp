@@ -588,12 +588,16 @@ struct StreamParser::Impl {
 
     void assemble();
     // The assembly's buffers keep the room of the longest text they held (a guess settled
-    // at the end pours the whole output through them): given back once nothing is fed.
+    // at the end pours the whole output through them), and the masks stay while a guess
+    // waits: given back once nothing is fed, before finish's one-shot parse.
     void release_room() {
         content.shrink();
         for (auto& a : reasoning_parts) a.shrink();
         held_content.shrink_to_fit();
         held_reasoning.shrink_to_fit();
+        // Nothing is searched for any more: a mask a call (reasoning_start guess keeps all).
+        std::vector<std::pair<std::size_t, std::size_t>>().swap(masks);
+        masks_dropped = 0;
     }
     std::vector<bool> started_regions;
     bool a_started(std::size_t i) const { return i < started_regions.size() && started_regions[i]; }
