@@ -652,12 +652,15 @@ void end_reasoning_at_calls(std::string_view text, Frame& f, const Blocks& block
 
 // Guards that depend on where a block stands (inside reasoning, shown as an example),
 // and fences that only wrap syntax. Returns each block's span to remove from the text.
-// `markers`: the scan's, where prose after a fence gives way to tool syntax
-// (detail::disowned_after_fence).
-Spans place_blocks(std::string_view text, const Frame& f, const std::vector<std::string>& markers,
+// `uses`: the scan's markers, where prose after a fence gives way to tool syntax
+// (detail::disowned_after_fence); their texts are gathered only when a block stands in a
+// fence, not on every parse.
+Spans place_blocks(std::string_view text, const Frame& f, const std::vector<detail::MarkerUse>& uses,
                    Blocks& blocks) {
     Spans block_spans;
     block_spans.reserve(blocks.size());  // one each: grown by doubling, it would hold twice that
+    std::vector<std::string> markers;
+    bool markers_taken = false;
     std::size_t block_before_end = 0;  // no text of a block introduces the next
     for (auto& b : blocks) {
         const detail::Region* in_reasoning = detail::region_at(f.reasoning, b.begin);
@@ -665,8 +668,12 @@ Spans place_blocks(std::string_view text, const Frame& f, const std::vector<std:
             !in_reasoning && detail::introduced_as_example(text, b.begin, f.fences, std::min(block_before_end, b.begin));
         // A fenced call the paragraph after its fence disowns ("not a real call") is an
         // example too.
-        if (const detail::Region* fence = detail::region_at(f.fences, b.begin); !in_reasoning && !example && fence)
+        if (const detail::Region* fence = detail::region_at(f.fences, b.begin); !in_reasoning && !example && fence) {
+            if (!markers_taken)
+                for (const auto& m : uses) markers.push_back(m.text);
+            markers_taken = true;
             example = *detail::disowned_after_fence(text, *fence, markers, true);
+        }
         block_before_end = std::max(block_before_end, b.end);
         b.in_reasoning = in_reasoning != nullptr;
         b.in_example = example;
@@ -716,6 +723,13 @@ Verdicts judge_blocks(const Judge& judge, std::string_view text, Blocks& blocks,
     v.removed_content.reserve(blocks.size());  // most blocks remove one span, each from the content
     const std::size_t fallback_count = count_fallbacks(blocks);
     detail::IdAssigner ids;
+    // Every candidate gets a report and may make a call: room for all of them at once, so a
+    // call-dense output does not copy its reports and calls each time the vectors grow
+    // (a report is ~250 bytes; the growth was a tenth of a dense parse).
+    std::size_t total = 0;
+    for (const auto& block : blocks) total += block.candidates.size();
+    tm.candidates.reserve(tm.candidates.size() + total);
+    v.accepted.reserve(total);
     for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
         auto& block = blocks[bi];
         bool block_has_call = false;
@@ -796,6 +810,7 @@ void summarise(std::string_view text, const Blocks& blocks, const Limits& limits
     tm.saw_tool_syntax = std::any_of(blocks.begin(), blocks.end(), [](const Block& b) {
         return !b.candidates.empty() || b.dropped > 0 || (b.content().empty() && !b.answer());
     });
+    result.calls.reserve(v.accepted.size());
     for (auto& [call, ri] : v.accepted) {
         const CandidateReport& rep = tm.candidates[ri];
         if (tm.grammar.empty()) tm.grammar = rep.grammar;
@@ -921,10 +936,8 @@ Result Parser::Impl::parse(std::string_view text, std::string* owned) const {
                       f.intent);
     mask_calls_in_reasoning(ctx, f, blocks);
     if (settings.reasoning_ends_at_call) end_reasoning_at_calls(text, f, blocks);
-    std::vector<std::string> markers;
     const bool primary = blocks.empty() || blocks.front().role == Role::primary;
-    for (const auto& m : role_markers[primary ? 0 : 1]) markers.push_back(m.text);
-    Spans block_spans = place_blocks(text, f, markers, blocks);
+    Spans block_spans = place_blocks(text, f, role_markers[primary ? 0 : 1], blocks);
 
     // Phase two, then the result written from its verdicts.
     const auto judge_one = [this](Candidate& c, bool intent_shown, std::size_t fallback_count) {
