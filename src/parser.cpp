@@ -35,7 +35,7 @@ namespace {
 
 // A parse's blocks. A deque, not a vector: an output of back-to-back calls holds a block
 // per call, and a vector growing by doubling would hold its old and new arrays at once
-// (1.5 times the blocks, at ~130 bytes each, on a 16 MiB output of tiny calls).
+// (1.5 times the blocks, on a 16 MiB output of tiny calls).
 using Blocks = std::deque<Block>;
 
 // The input in [begin, end) as a rejection quotes it: at most Rejection::max_text_bytes,
@@ -599,7 +599,7 @@ Frame frame_output(ScanContext& ctx, const Settings& settings, Result& result) {
 // masks only where its gate may open, after intent: a stream holds the text from the
 // intent on anyway, and needs no wait for fallbacks before it.
 void mask_calls_in_reasoning(ScanContext& ctx, Frame& f, const Blocks& blocks) {
-    if (f.reasoning.empty()) return;  // nothing to find again: no span a block is listed
+    if (f.reasoning.empty()) return;  // no reasoning to find again: no list of every block's span
     detail::Masked calls_text;
     for (const auto& b : blocks) {
         if ((b.role == Role::primary || f.intent_before(b.begin)) &&
