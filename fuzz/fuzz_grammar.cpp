@@ -87,7 +87,7 @@ void check_block(const Block& b, std::size_t size, std::string_view how) {
             fail("block", "a problem from " + where + " is placed past the input");
     }
     std::size_t pos = b.begin;
-    for (const auto& [from, to] : b.content) {
+    for (const auto& [from, to] : b.content()) {
         if (from < pos || from > to || to > b.end)
             fail("block", "framed content from " + where + " is unsorted or outside its block");
         pos = to;
@@ -105,7 +105,7 @@ std::string describe(const std::optional<Block>& b) {
                c.arguments.dump(-1, ' ', false, toolgram::json::error_handler_t::replace) + " " + c.problem + "@" +
                std::to_string(c.problem_offset) + (c.healed ? " healed" : "") + (c.cut ? " cut" : "") + "]";
     }
-    for (const auto& [from, to] : b->content) {
+    for (const auto& [from, to] : b->content()) {
         out += '{';
         out += std::to_string(from) + "-" + std::to_string(to) + "}";
     }
