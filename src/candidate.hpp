@@ -7,6 +7,7 @@
 // holds zero or more candidates and is what content extraction removes.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -136,6 +137,19 @@ struct Block {
 private:
     std::unique_ptr<BlockFraming> framing_;
 };
+
+// Keeps a block's first `room` candidates; the others are only counted (dropped), as past
+// max_candidates: the one-shot scan's limit across blocks, and the stream's for blocks
+// that wait to be judged.
+inline void keep_first_candidates(Block& b, std::size_t room) {
+    if (b.candidates.size() <= room) return;
+    const auto first_dropped = b.candidates.begin() + static_cast<std::ptrdiff_t>(room);
+    b.dropped_clean = b.dropped_clean || std::any_of(first_dropped, b.candidates.end(),
+                                                     [](const Candidate& c) { return c.problem.empty(); });
+    b.dropped += b.candidates.size() - room;
+    b.candidates.erase(first_dropped, b.candidates.end());
+    b.candidates.shrink_to_fit();  // an emptied vector would still hold its candidates' room
+}
 
 // Adds a candidate to a block, or only counts it once the block holds max_candidates: a
 // block that is a run of calls (Functionary's messages) keeps no more documents than a

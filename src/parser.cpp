@@ -72,15 +72,7 @@ void clip_to_limit(Block& b, std::size_t limit) {
 
 // Keeps the first max_candidates candidates of a scan; those past it are counted, not kept.
 void drop_past_candidate_limit(Block& b, std::size_t& kept, std::size_t max_candidates) {
-    const std::size_t room = max_candidates > kept ? max_candidates - kept : 0;
-    if (b.candidates.size() > room) {
-        const auto first_dropped = b.candidates.begin() + static_cast<std::ptrdiff_t>(room);
-        b.dropped_clean = b.dropped_clean || std::any_of(first_dropped, b.candidates.end(),
-                                                         [](const Candidate& c) { return c.problem.empty(); });
-        b.dropped += b.candidates.size() - room;
-        b.candidates.erase(first_dropped, b.candidates.end());
-        b.candidates.shrink_to_fit();  // an emptied vector would still hold its candidates' room
-    }
+    detail::keep_first_candidates(b, max_candidates > kept ? max_candidates - kept : 0);
     kept += b.candidates.size();
 }
 

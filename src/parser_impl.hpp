@@ -190,6 +190,16 @@ bool type_text_arguments(Candidate& c, const json* schema, std::size_t max_depth
 const std::string* wrapper_key(const json& arguments, const json* schema);
 // Joins a piece of content to what came before it: the whitespace at the cut becomes the
 // strongest break on either side (blank line, newline, space), never both added.
+// The joining rule of content pieces: whitespace at a cut becomes the strongest break
+// either side of it holds, 3 a blank line, 2 a newline, 1 a space, 0 none (join_break's
+// text; never longer than the whitespace that gave it, which text_without_in_place needs).
+inline int break_strength(std::string_view gap) {
+    const auto nl = std::count(gap.begin(), gap.end(), '\n');
+    return nl >= 2 ? 3 : nl == 1 ? 2 : gap.empty() ? 0 : 1;
+}
+inline const char* join_break(int strength) {
+    return strength == 3 ? "\n\n" : strength == 2 ? "\n" : strength == 1 ? " " : "";
+}
 void append_piece(std::string& out, std::string_view piece);
 std::string trim_copy(std::string_view s);
 // Text of [begin, end) without the removed spans (sorted), joined and trimmed.

@@ -78,18 +78,13 @@ bool type_text_arguments(Candidate& c, const json* schema, std::size_t max_depth
 // whitespace at a cut becomes the strongest break found on either side of it (a blank
 // line, a newline, or a space), never the two sides added together.
 void append_piece(std::string& out, std::string_view piece) {
-    auto strength = [](std::string_view gap) {
-        const auto nl = std::count(gap.begin(), gap.end(), '\n');
-        return nl >= 2 ? 3 : nl == 1 ? 2 : gap.empty() ? 0 : 1;
-    };
-    auto canonical = [](int s) { return s == 3 ? "\n\n" : s == 2 ? "\n" : s == 1 ? " " : ""; };
     std::size_t head = 0;
     while (head < piece.size() && std::isspace(static_cast<unsigned char>(piece[head]))) ++head;
     std::size_t tail = out.size();
     while (tail > 0 && std::isspace(static_cast<unsigned char>(out[tail - 1]))) --tail;
-    const int s = std::max(strength(std::string_view(out).substr(tail)), strength(piece.substr(0, head)));
+    const int s = std::max(break_strength(std::string_view(out).substr(tail)), break_strength(piece.substr(0, head)));
     out.resize(tail);
-    if (tail > 0) out += canonical(s);  // leading whitespace of the content is trimmed anyway
+    if (tail > 0) out += join_break(s);  // leading whitespace of the content is trimmed anyway
     out.append(piece.substr(head));
 }
 
@@ -130,10 +125,6 @@ std::string text_without(std::string_view text, std::size_t begin, std::size_t e
 
 void text_without_in_place(std::string& text, const std::vector<std::pair<std::size_t, std::size_t>>& removed) {
     auto is_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
-    auto strength = [](std::string_view gap) {
-        const auto nl = std::count(gap.begin(), gap.end(), '\n');
-        return nl >= 2 ? 3 : nl == 1 ? 2 : gap.empty() ? 0 : 1;
-    };
     std::size_t w = 0;  // written so far: text[0, w) is the content up to here
     // append_piece, over the buffer: a piece is [from, to) with from >= w.
     auto piece = [&](std::size_t from, std::size_t to) {
@@ -141,11 +132,11 @@ void text_without_in_place(std::string& text, const std::vector<std::pair<std::s
         while (head < to && is_space(text[head])) ++head;
         std::size_t tail = w;
         while (tail > 0 && is_space(text[tail - 1])) --tail;
-        const int s = std::max(strength(std::string_view(text).substr(tail, w - tail)),
-                               strength(std::string_view(text).substr(from, head - from)));
+        const int s = std::max(break_strength(std::string_view(text).substr(tail, w - tail)),
+                               break_strength(std::string_view(text).substr(from, head - from)));
         // The join is never longer than the whitespace on the side that gave its strength,
         // so it ends at or before `head`: nothing of the piece's text is written over.
-        const char* join = tail == 0 ? "" : s == 3 ? "\n\n" : s == 2 ? "\n" : s == 1 ? " " : "";
+        const char* join = tail == 0 ? "" : join_break(s);
         const std::size_t join_len = std::strlen(join);
         std::memcpy(text.data() + tail, join, join_len);
         std::memmove(text.data() + tail + join_len, text.data() + head, to - head);

@@ -58,11 +58,7 @@ void StreamParser::Impl::limit_settled(Block& b) {
     const std::size_t max = s.limits.max_candidates;
     std::size_t keep = max > candidates_read ? max - candidates_read : 0;
     if (keep == 0 && open && open->at == b.begin) keep = 1;
-    if (b.candidates.size() > keep) {
-        b.dropped += b.candidates.size() - keep;
-        b.candidates.erase(b.candidates.begin() + static_cast<std::ptrdiff_t>(keep), b.candidates.end());
-        b.candidates.shrink_to_fit();
-    }
+    detail::keep_first_candidates(b, keep);
     candidates_read += b.candidates.size() + b.dropped;
 }
 

@@ -90,16 +90,12 @@ public:
 
 private:
     static constexpr std::size_t compact_at = 64 * 1024;
-    static int strength(std::string_view gap) {
-        const auto nl = std::count(gap.begin(), gap.end(), '\n');
-        return nl >= 2 ? 3 : nl == 1 ? 2 : gap.empty() ? 0 : 1;
-    }
     void join() {
         std::size_t tail = out_.size();
         while (tail > 0 && is_space(out_[tail - 1])) --tail;
-        const int s = std::max(strength(std::string_view(out_).substr(tail)), strength(head_));
+        const int s = std::max(detail::break_strength(std::string_view(out_).substr(tail)), detail::break_strength(head_));
         out_.resize(tail);
-        if (tail > 0) out_ += s == 3 ? "\n\n" : s == 2 ? "\n" : s == 1 ? " " : "";
+        if (tail > 0) out_ += detail::join_break(s);
         head_.clear();
         in_head_ = false;
     }
