@@ -152,13 +152,16 @@ std::optional<Block> read_call_section(ScanContext& ctx, std::size_t at, ReadCal
     if (const std::size_t closed = match_at<Close>(ctx, next); closed != std::string_view::npos) {
         section.end = closed;
     } else if (opened != std::string_view::npos) {
+        // Cut off at the end of output, the closer was due after the last call: that call
+        // is healed. The calls before it were each closed and followed by another, so
+        // nothing was supplied for them (and a stream may judge them before the end).
         const bool at_end = next >= text.size();
         for (auto& c : section.candidates) {
             if (!c.problem.empty()) continue;
             if (std::find(c.notes.begin(), c.notes.end(), "missing_end_tag") == c.notes.end())
                 c.notes.push_back("missing_end_tag");
-            c.healed = c.healed || at_end;
         }
+        if (at_end && section.candidates.back().problem.empty()) section.candidates.back().healed = true;
     }
     return section;
 }
