@@ -28,6 +28,11 @@
 
 namespace toolgram::detail {
 
+struct SectionMark {
+    std::size_t candidates = 0;
+    std::size_t end = 0;  // an offset in the text read
+};
+
 struct EndWatch {
     const char* end = nullptr;  // the end of the text that has arrived
     bool touched = false;
@@ -39,6 +44,11 @@ struct EndWatch {
     // rule asks for so many bytes at a place); unknown once a reader asked otherwise.
     const char* needed = nullptr;
     bool needed_known = true;
+    // Of the block a section reader is building (read_call_section): after each call read
+    // before anything looked at the end, the section's candidates so far and where that
+    // call ends; the last two such marks. Those candidates are the same in any
+    // continuation of the text (the stream judges them before the section closes).
+    SectionMark final_marks[2];  // [0] the last, [1] the one before
 };
 
 inline thread_local EndWatch* active_end_watch = nullptr;
@@ -78,6 +88,15 @@ inline void note_wanted(const char* end, std::string_view needle) {
 }
 inline void note_wanted(std::string_view text, std::string_view needle) { note_wanted(text.data() + text.size(), needle); }
 
+// A section reader has `n` candidates so far, its last call ending at `end`: final if
+// nothing has looked at the end yet.
+inline void note_final_candidates(std::size_t n, std::size_t end) noexcept {
+    EndWatch* w = active_end_watch;
+    if (!w || w->touched) return;
+    w->final_marks[1] = w->final_marks[0];
+    w->final_marks[0] = {n, end};
+}
+
 class EndWatchScope {
 public:
     explicit EndWatchScope(std::string_view text) : saved_(active_end_watch) {
@@ -98,6 +117,9 @@ public:
     // may let it finish. Only a hint of when to read again (the read that follows is
     // judged final or not as any other); empty when the read named none, or too many.
     std::vector<std::string> take_wanted() { return std::move(watch_.wanted); }
+    // The leading candidates a section reader read for good (note_final_candidates): the
+    // last mark, and the one before.
+    SectionMark final_mark(int which) const { return watch_.final_marks[which]; }
 
 private:
     EndWatch watch_;

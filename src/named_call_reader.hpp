@@ -146,6 +146,7 @@ std::optional<Block> read_call_section(ScanContext& ctx, std::size_t at, ReadCal
         }
         section.end = call->end;
         if (cut) break;
+        note_final_candidates(section.candidates.size(), section.end);  // a stream may judge these now
     }
     if (section.candidates.empty()) return std::nullopt;
     const std::size_t next = skip_space(text, section.end);

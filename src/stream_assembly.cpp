@@ -129,7 +129,7 @@ void StreamParser::Impl::finish(const Result& r) {
         if (!same) {
             std::string reason = "not a complete call when the output ended";
             for (const auto& c : r.telemetry.candidates)
-                if (c.begin == open->at && !c.accepted) reason = c.reason;
+                if ((c.begin == open->at || c.begin == open->candidate_begin) && !c.accepted) reason = c.reason;
             end_rejected(reason);
         }
     }

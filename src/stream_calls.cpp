@@ -57,7 +57,7 @@ std::optional<bool> StreamParser::Impl::wraps(const detail::Region& f, const Blo
 void StreamParser::Impl::limit_settled(Block& b) {
     const std::size_t max = s.limits.max_candidates;
     std::size_t keep = max > candidates_read ? max - candidates_read : 0;
-    if (keep == 0 && open && open->at == b.begin) keep = 1;
+    if (open && open->at == b.begin) keep = std::max(keep, open->candidate + 1);
     detail::keep_first_candidates(b, keep);
     candidates_read += b.candidates.size() + b.dropped;
 }
@@ -91,30 +91,14 @@ void StreamParser::Impl::judge_settled() {
 
 void StreamParser::Impl::judge_block(Block& block, const Place& pl, std::pair<std::size_t, std::size_t> span) {
     primary_seen = true;
-    bool has_call = false, is_syntax = false;
-    for (std::size_t ci = 0; ci < block.candidates.size(); ++ci) {
-        Candidate& c = block.candidates[ci];
-        c.in_reasoning = pl.reasoning != nullptr;
-        c.in_example = pl.example;
-        ++candidates_seen;
-        if (!c.in_example) is_syntax = true;
-        const bool continues = ci == 0 && open && open->at == block.begin;
-        if (candidates_seen > s.limits.max_candidates) {
-            if (continues) end_rejected("candidate limit reached");
-            continue;
-        }
-        auto judged = p.judge(c, s.tool_required, 0);
-        if (judged.report.accepted) {
-            has_call = true;
-            Call call;
-            call.name = judged.report.name;
-            call.arguments = c.arguments;
-            call.id = ids.take(c.id);
-            call.healed = judged.report.healed;
-            end_accepted(std::move(call), continues);
-        } else if (continues) {
-            end_rejected(judged.report.reason);
-        }
+    // A section's candidates judged before it closed (judge_ahead) are not judged again.
+    const std::size_t first = std::min(first_unjudged(block.begin), block.candidates.size());
+    bool has_call = first > 0 && ahead.has_call, is_syntax = first > 0 && ahead.is_syntax;
+    ahead = Ahead();
+    for (std::size_t ci = first; ci < block.candidates.size(); ++ci) {
+        if (!pl.example) is_syntax = true;
+        const bool continues = open && open->at == block.begin && open->candidate == ci;
+        if (judge_candidate(block.candidates[ci], pl, continues)) has_call = true;
     }
     // Candidates the reader only counted were past the limit (add_candidate).
     candidates_seen += block.dropped;
@@ -129,6 +113,67 @@ void StreamParser::Impl::judge_block(Block& block, const Place& pl, std::pair<st
         }
         if (from < span.second && remove) target.push({from, span.second});
     }
+}
+
+// One candidate judged, in the order of the output, as the one-shot parse judges it: an
+// accepted call is sent (or the announced one ended with it), a refused one that was
+// announced is ended with its reason. True when accepted.
+bool StreamParser::Impl::judge_candidate(Candidate& c, const Place& pl, bool continues) {
+    c.in_reasoning = pl.reasoning != nullptr;
+    c.in_example = pl.example;
+    ++candidates_seen;
+    if (candidates_seen > s.limits.max_candidates) {
+        if (continues) end_rejected("candidate limit reached");
+        return false;
+    }
+    auto judged = p.judge(c, s.tool_required, 0);
+    if (!judged.report.accepted) {
+        if (continues) end_rejected(judged.report.reason);
+        return false;
+    }
+    Call call;
+    call.name = judged.report.name;
+    call.arguments = c.arguments;
+    call.id = ids.take(c.id);
+    call.healed = judged.report.healed;
+    end_accepted(std::move(call), continues);
+    return true;
+}
+
+// A section (read_call_section: Kimi's, DeepSeek's) is one block whose closer may come
+// long after its first call; judged only then, its second call would go out when the
+// section closed. So each call the section's read has read for good (the end watch's
+// final candidates: no continuation of the text changes it) is judged as soon as another
+// call follows it, in order, by the same judge that judges it once the section is read
+// whole; judge_block then skips it. The last call read waits: whether the output ends
+// after it, its section's closer cut off (then it is healed), is not known yet. Nothing
+// else of what follows reaches a call already read: its place is that of the block's
+// start, and the candidates before it were judged before it, here as in the one-shot.
+//
+// `b` was read from read_from(at): its first candidate is the first not judged yet, and
+// `mark` says how many of its candidates to judge (a whole number of calls) and where the
+// last of those calls ends, where the next reads start. Those judged leave `b`, whose
+// first candidate is then again the first not judged.
+void StreamParser::Impl::judge_ahead(std::size_t at, Block& b, detail::SectionMark mark) {
+    if (!settled.empty() || mark.candidates == 0 || mark.candidates >= b.candidates.size()) return;
+    // Past the candidate limit the rest waits for judge_block, which counts it as the
+    // one-shot scan does.
+    if (candidates_seen + mark.candidates > s.limits.max_candidates) return;
+    const Place pl = place_of(at);
+    // A fenced block is judged whole: whether its fence only wraps it is known at its end.
+    if (!pl.known || pl.fence) return;
+    if (ahead.at != at) ahead = Ahead{at, 0, at};
+    assemble();  // the text before the block goes out before its calls
+    primary_seen = true;
+    for (std::size_t i = 0; i < mark.candidates; ++i, ++ahead.judged) {
+        Candidate& c = b.candidates[i];
+        c.role = Role::primary;
+        if (!pl.example) ahead.is_syntax = true;
+        const bool continues = open && open->at == at && open->candidate == ahead.judged;
+        if (judge_candidate(c, pl, continues)) ahead.has_call = true;
+    }
+    ahead.resume = mark.end;
+    b.candidates.erase(b.candidates.begin(), b.candidates.begin() + static_cast<std::ptrdiff_t>(mark.candidates));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -182,8 +227,9 @@ void StreamParser::Impl::end_accepted(Call call, bool continues) {
 void StreamParser::Impl::provisional_at_breaks(const GrammarDef* g, std::size_t at) {
     // The search looks back only to the block's start (or the last string's end): a
     // block with no break in it (`[[[[…`) was searched back to the text's start at every
-    // chunk, quadratic in the output.
-    const std::size_t floor = std::max(at, string_end);
+    // chunk, quadratic in the output. (A section is read past its calls judged ahead.)
+    const std::size_t from = read_from(at);
+    const std::size_t floor = std::max(from, string_end);
     std::size_t p = buf.size();
     for (int tries = 0; tries < 4; ++tries) {
         if (p <= floor + 1) return;
@@ -193,21 +239,28 @@ void StreamParser::Impl::provisional_at_breaks(const GrammarDef* g, std::size_t 
         const std::string_view view = std::string_view(buf).substr(0, p + 1);
         detail::ScanContext ctx(view, s);
         ctx.use_tools(&this->p.toolset);
-        std::optional<Block> b = g->read_at(ctx, at);
-        if (b && provisional(*b)) return;
+        std::optional<Block> b = g->read_at(ctx, from);
+        if (b && provisional(at, *b)) return;
     }
 }
 
-// A block read before its end is known: announce its first call and send the members
+// A block read before its end is known: announce its first call not judged yet (read
+// from read_from(at), the read's first) and send the members
 // of its arguments that are followed by another (the last may still grow). True when
 // the block gave a call to announce. `through_string`: the last member is a string the
 // text ends in (follow_string): it is sent too, up to its closing quote.
-bool StreamParser::Impl::provisional(Block& b, bool through_string) {
-    if (!settled.empty() || b.candidates.empty()) return false;
-    const Place pl = place_of(b.begin);
+bool StreamParser::Impl::provisional(std::size_t at, const Block& b) {
+    return !b.candidates.empty() && provisional(at, b.candidates.front(), false);
+}
+
+// The same for the block at `at` (read from read_from(at)), whose first candidate not
+// judged yet is `c`.
+bool StreamParser::Impl::provisional(std::size_t at, Candidate c, bool through_string) {
+    if (!settled.empty()) return false;
+    const std::size_t ci = first_unjudged(at);
+    const Place pl = place_of(at);
     if (!pl.known || pl.example || (pl.reasoning && !s.accept_calls_in_reasoning)) return false;
     if (candidates_seen + 1 > s.limits.max_candidates) return false;
-    Candidate c = b.candidates.front();
     if (!c.problem.empty() || (c.repairs & detail::repair_duplicate_key) || !c.arguments.is_object() ||
         c.arguments.size() < 1 || c.end - c.begin > s.limits.max_candidate_bytes)
         return false;
@@ -224,7 +277,7 @@ bool StreamParser::Impl::provisional(Block& b, bool through_string) {
         if (c.name.empty()) return false;
         name = c.name;
     }
-    if (open && open->at != b.begin) return false;
+    if (open && (open->at != at || open->candidate != ci)) return false;
     // As phase two does: invalid UTF-8 becomes U+FFFD (two keys that become one are
     // refused there), then text values are typed.
     std::string merged_key;
@@ -234,7 +287,7 @@ bool StreamParser::Impl::provisional(Block& b, bool through_string) {
     // Arguments under a wrapper key are unwrapped or refused by the judge, as a whole.
     if (detail::wrapper_key(c.arguments, schema)) return false;
     if (!open) {
-        open = Open{b.begin, ids.next(c.id), name, ""};
+        open = Open{at, ids.next(c.id), name, "", ci, c.begin};
         events.push_back(call_event(StreamEvent::Kind::call_begin, open->id, open->name));
     }
     // The arguments JSON up to (not including) the last member, written member by
@@ -331,8 +384,9 @@ bool StreamParser::Impl::follow_string(const GrammarDef* g, std::size_t at) {
     // (every quote inside a JSON string is escaped), and a value's string (after a
     // ':' or '='); only then is the block worth reading (below, the read must agree).
     // Searched back only to the block's start (or the last followed string's end):
-    // the text before it may be megabytes.
-    const std::size_t floor = std::max(at, string_end);
+    // the text before it may be megabytes. (A section is read past its calls judged ahead.)
+    const std::size_t from = read_from(at);
+    const std::size_t floor = std::max(from, string_end);
     const std::string_view block(buf.data() + floor, buf.size() - floor);
     std::size_t quote = buf.size();
     for (;;) {
@@ -340,12 +394,12 @@ bool StreamParser::Impl::follow_string(const GrammarDef* g, std::size_t at) {
         if (q == npos || q == 0) return false;
         quote = floor + q;
         std::size_t backslashes = 0;
-        while (quote - backslashes > at && buf[quote - backslashes - 1] == '\\') ++backslashes;
+        while (quote - backslashes > from && buf[quote - backslashes - 1] == '\\') ++backslashes;
         if (backslashes % 2 == 0) break;
     }
     std::size_t before = quote;
-    while (before > at && is_blank(buf[before - 1])) --before;
-    if (before == at || !opens_value(buf[before - 1])) return false;
+    while (before > from && is_blank(buf[before - 1])) --before;
+    if (before == from || !opens_value(buf[before - 1])) return false;
     ++follow_tries;
     std::optional<Block> b;
     {
@@ -356,7 +410,7 @@ bool StreamParser::Impl::follow_string(const GrammarDef* g, std::size_t at) {
         } restore{buf};
         detail::ScanContext ctx(buf, s);
         ctx.use_tools(&p.toolset);
-        b = g->read_at(ctx, at);
+        b = g->read_at(ctx, from);
     }
     if (!b || b->candidates.empty()) return false;
     const Candidate& c = b->candidates.front();
@@ -369,7 +423,7 @@ bool StreamParser::Impl::follow_string(const GrammarDef* g, std::size_t at) {
     if (sp.stop != detail::StringPrefix::Stop::more || sp.end != buf.size() ||
         decoded != c.arguments.back().get_ref<const std::string&>())
         return false;
-    if (!provisional(*b, true)) return false;
+    if (!provisional(at, c, true)) return false;
     tail = Tail();
     tail.at = at;
     tail.pos = buf.size();
@@ -404,11 +458,7 @@ bool StreamParser::Impl::follow_text(const Block& b, std::size_t at) {
     c.cut = false;
     c.cut_text.reset();
     detail::set_argument(c, cut.key, std::move(decoded));
-    Block announced;
-    announced.begin = b.begin;
-    announced.end = b.end;
-    announced.candidates.push_back(std::move(c));
-    if (!provisional(announced, true)) return false;
+    if (!provisional(at, std::move(c), true)) return false;
     if (sp.stop != detail::StringPrefix::Stop::more) return true;  // announced; nothing more to follow
     t.pos = sp.end;
     tail = t;

@@ -390,8 +390,26 @@ struct StreamParser::Impl {
         std::size_t at = 0;  // the block's begin
         std::string id, name;
         std::string sent;  // arguments text sent so far
+        std::size_t candidate = 0;  // which of the block's candidates (a section's calls go one by one)
+        std::size_t candidate_begin = 0;
     };
     std::optional<Open> open;
+    // A section's calls judged before the section closed (judge_ahead): the block's begin,
+    // how many of its candidates, where the call that ends them ends (reads of the block
+    // before it is settled start there), and what they showed, for judge_block.
+    struct Ahead {
+        std::size_t at = npos;
+        std::size_t judged = 0;
+        std::size_t resume = 0;
+        bool has_call = false, is_syntax = false;
+    };
+    Ahead ahead;
+    // The first of the block's candidates not judged yet (a section's, past those ahead),
+    // the first candidate of a read from read_from(at).
+    std::size_t first_unjudged(std::size_t at) const { return ahead.at == at ? ahead.judged : 0; }
+    // Where the block at `at` is read while it waits: past the calls judged ahead, so each
+    // read costs what is still open of it, not the whole section again.
+    std::size_t read_from(std::size_t at) const { return ahead.at == at ? ahead.resume : at; }
     std::size_t restarts = 0;  // calls re-sent because a read changed after deltas went out
     // The open call's last argument, a JSON string still being written, followed byte by
     // byte (see "Following a string argument").
@@ -499,6 +517,9 @@ struct StreamParser::Impl {
         bool final = false;
         std::vector<std::string> wanted;  // not final: strings it looked for at the end
         std::size_t needed = npos;        // not final: how far the text must reach (npos: unknown)
+        // Not final: the leading candidates a section's read read for good, less its last
+        // call's (judge_ahead), and where the call that ends them ends; none: {0, 0}.
+        detail::SectionMark ahead;
     };
     Read read(const Marker& m, std::size_t at);
 
@@ -549,6 +570,10 @@ struct StreamParser::Impl {
 
     void judge_block(Block& block, const Place& pl, std::pair<std::size_t, std::size_t> span);
 
+    bool judge_candidate(Candidate& c, const Place& pl, bool continues);
+
+    void judge_ahead(std::size_t at, Block& b, detail::SectionMark mark);
+
     // -----------------------------------------------------------------------------------
     // Call events (stream_calls.cpp).
 
@@ -560,7 +585,8 @@ struct StreamParser::Impl {
 
     void provisional_at_breaks(const GrammarDef* g, std::size_t at);
 
-    bool provisional(Block& b, bool through_string = false);
+    bool provisional(std::size_t at, const Block& b);
+    bool provisional(std::size_t at, Candidate c, bool through_string);
 
     // -----------------------------------------------------------------------------------
     // Following a string argument (stream_calls.cpp).

@@ -23,6 +23,15 @@ auto StreamParser::Impl::read(const Marker& m, std::size_t at) -> Read {
     if (!r.final) {
         r.wanted = watch.take_wanted();
         r.needed = watch.needed(buf.data());
+        // The calls a section's read read for good, but for its last (judge_ahead).
+        const std::size_t size = r.block ? r.block->candidates.size() : 0;
+        for (int k = 0; k < 2; ++k) {
+            const detail::SectionMark mark = watch.final_mark(k);
+            if (mark.candidates > 0 && mark.candidates < size) {
+                r.ahead = mark;
+                break;
+            }
+        }
     }
     return r;
 }
@@ -83,19 +92,24 @@ void StreamParser::Impl::update_scan() {
             const bool early = !finished && resume_marker == i && n < next_try;
             bool tag_read = false;
             if (!finished && resume_marker == i && !worth_reading(m, tag_read)) return;
-            Read r = read(m, scan);
+            // A section whose first calls were judged ahead is read past them while it
+            // waits, and counted from there; once that read is final, the block is read
+            // whole, once, to be settled.
+            const std::size_t from = read_from(scan);
+            Read r = read(m, from);
+            if (r.final && from != scan) r = read(m, scan);
             if (!r.final) {
                 resume_marker = i;
-                const std::size_t len = n - scan;
+                const std::size_t len = n - from;
                 // (A read on a tag's end keeps the quarter counted from the last.)
-                if (!tag_read) next_try = scan + std::max(len + 8, len + len / 4);
+                if (!tag_read) next_try = from + std::max(len + 8, len + len / 4);
                 // Reads brought on early (by an awaited string, or by the bytes the
                 // rules asked for) that still do not end the block are few per quarter
                 // of growth, so the reads of a block stay linear in its length.
                 if (!early) early_reads = follow_tries = 0;
                 else if (!tag_read) ++early_reads;
                 wanted = std::move(r.wanted);
-                wanted_from = std::max(scan, wanted_resume_point());
+                wanted_from = std::max(from, wanted_resume_point());
                 wanted_since = n;
                 // The bytes a rule asked for are worth waiting for only once the block
                 // holds a whole call: inside a value still being written, every next
@@ -104,8 +118,9 @@ void StreamParser::Impl::update_scan() {
                     r.block && std::any_of(r.block->candidates.begin(), r.block->candidates.end(),
                                            [](const Candidate& c) { return c.problem.empty() && !c.cut; });
                 needed_at = whole_call ? r.needed : npos;
+                if (r.block) judge_ahead(scan, *r.block, r.ahead);
                 // A block already past the candidate size limit cannot be announced.
-                if (!m.broken && len <= s.limits.max_candidate_bytes && !(r.block && provisional(*r.block)) &&
+                if (!m.broken && len <= s.limits.max_candidate_bytes && !(r.block && provisional(scan, *r.block)) &&
                     !(r.block && follow_text(*r.block, scan)) && !follow_string(m.grammar, scan))
                     provisional_at_breaks(m.grammar, scan);
                 return;

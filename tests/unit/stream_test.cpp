@@ -864,14 +864,13 @@ TEST_CASE("stream: blanks waiting when what was sent is dropped still join the n
 }
 
 // Issue 29, "Speed on ordinary work": families that write their calls inside one section
-// (kimi_k2's <|tool_calls_section_begin|>…<|tool_calls_section_end|>, DeepSeek V3.1's
-// <｜tool▁calls▁begin｜>…<｜tool▁calls▁end｜>) should announce each call, and stream its
-// arguments, as it is written, as the families whose calls are independent blocks do;
-// today only the section's first call goes out before the section closes (perfbench's
-// calls10: 10% of the arguments at half the message). Hidden ([.]) until the stream
-// does so: run it by name, or with "[sections]".
+// (kimi_k2's <|tool_calls_section_begin|>…<|tool_calls_section_end|>, DeepSeek V3.1's and
+// R1's <｜tool▁calls▁begin｜>…<｜tool▁calls▁end｜>, Solar Open's, PLaMo 3's) should announce each call, and stream its
+// arguments, as it is written, as the families whose calls are independent blocks do
+// (only the section's first call went out before the section closed: perfbench's
+// calls10 sent 10% of the arguments at half the message).
 TEST_CASE("stream: each call of a section is announced as it is written, before the section closes",
-          "[.][stream][sections]") {
+          "[stream][sections]") {
     std::vector<toolgram::Call> calls;
     for (int i = 0; i < 10; ++i) {
         std::string query;
@@ -883,7 +882,10 @@ TEST_CASE("stream: each call of a section is announced as it is written, before 
         return toolgram::json(c.arguments).dump(-1, ' ', false, toolgram::json::error_handler_t::replace);
     };
     for (const auto& [name, closer] : {std::pair<std::string, std::string>{"kimi_k2", "<|tool_call_end|>"},
-                                       {"deepseek_v31", "<｜tool▁call▁end｜>"}}) {
+                                       {"deepseek_v31", "<｜tool▁call▁end｜>"},
+                                       {"deepseek_r1", "<｜tool▁call▁end｜>"},
+                                       {"solar_open", "<|tool_call:end|>"},
+                                       {"plamo3", "<|plamo:end_tool_request:plamo|>"}}) {
         const toolgram::Profile p = profile_outside(name);
         const Parser parser(p, corpus_tools());
         const std::string text = "Let me look these up.\n" + toolgram::render_calls(p, calls);
@@ -918,6 +920,39 @@ TEST_CASE("stream: each call of a section is announced as it is written, before 
         }
         const Streamed all = stream(parser, text, cuts_every(text.size(), 5));
         CHECK(disagreement(all, want).empty());
+    }
+}
+
+// Judging a section's calls before the section closes must decide each as the one-shot
+// parse does: a call refused in the middle, the candidate limit reached inside the
+// section, and a section cut off after its last call (only that call healed), at every
+// chunk size.
+TEST_CASE("stream: a section's calls judged before it closes decide as the one-shot parse", "[stream][sections]") {
+    std::vector<toolgram::Call> calls;
+    for (int i = 0; i < 6; ++i)
+        calls.push_back({"", i == 2 ? "no_such_tool" : "get_weather", {{"city", "City" + std::to_string(i)}}});
+    toolgram::Profile p = profile_outside("kimi_k2");
+    const std::string section = toolgram::render_calls(p, calls);
+    const std::string closer = "<|tool_calls_section_end|>";
+    REQUIRE(section.size() > closer.size());
+    const std::string cut = section.substr(0, section.size() - closer.size());
+    for (const std::size_t limit : {std::size_t{3}, std::size_t{100}}) {
+        p.settings.limits.max_candidates = limit;
+        const Parser parser(p, corpus_tools());
+        for (const std::string& text : {"Checking.\n" + section + "\nDone.", "Checking.\n" + cut}) {
+            const toolgram::Result want = parser.parse(text);
+            CAPTURE(limit, text);
+            REQUIRE(want.calls.size() == (limit == 3 ? 2u : 5u));
+            // Cut off after its last call, that call alone is healed.
+            for (std::size_t i = 0; i < want.calls.size(); ++i)
+                CHECK(want.calls[i].healed == (text.size() < section.size() && limit == 100 && i + 1 == want.calls.size()));
+            for (const std::size_t chunk : {1, 3, 7, 40}) {
+                CAPTURE(chunk);
+                const Streamed got = stream(parser, text, cuts_every(text.size(), chunk));
+                CHECK(disagreement(got, want).empty());
+                CHECK(count(got.events, Kind::call_begin) == want.calls.size());
+            }
+        }
     }
 }
 
