@@ -642,19 +642,23 @@ void end_reasoning_at_calls(std::string_view text, Frame& f, const Blocks& block
     }
 }
 
+// The spans to remove for blocks whose fence only wraps them (the fence with the block),
+// by block index, ascending; every other block's span is its own.
+using WrappedSpans = std::vector<std::pair<std::size_t, std::pair<std::size_t, std::size_t>>>;
+
 // Guards that depend on where a block stands (inside reasoning, shown as an example),
-// and fences that only wrap syntax. Returns each block's span to remove from the text.
+// and fences that only wrap syntax. Returns the spans of the blocks fences wrap.
 // `uses`: the scan's markers, where prose after a fence gives way to tool syntax
 // (detail::disowned_after_fence); their texts are gathered only when a block stands in a
 // fence, not on every parse.
-Spans place_blocks(std::string_view text, const Frame& f, const std::vector<detail::MarkerUse>& uses,
+WrappedSpans place_blocks(std::string_view text, const Frame& f, const std::vector<detail::MarkerUse>& uses,
                    Blocks& blocks) {
-    Spans block_spans;
-    block_spans.reserve(blocks.size());  // one each: grown by doubling, it would hold twice that
+    WrappedSpans wrapped;  // few: a span a block was the most held at a call-dense parse's peak
     std::vector<std::string> markers;
     bool markers_taken = false;
     std::size_t block_before_end = 0;  // no text of a block introduces the next
-    for (auto& b : blocks) {
+    for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
+        Block& b = blocks[bi];
         const detail::Region* in_reasoning = detail::region_at(f.reasoning, b.begin);
         bool example =
             !in_reasoning && detail::introduced_as_example(text, b.begin, f.fences, std::min(block_before_end, b.begin));
@@ -673,15 +677,13 @@ Spans place_blocks(std::string_view text, const Frame& f, const std::vector<deta
             c.in_reasoning = b.in_reasoning;
             c.in_example = example;
         }
-        std::pair<std::size_t, std::size_t> span{b.begin, b.end};
         if (const detail::Region* fence = detail::region_at(f.fences, b.begin);
             fence && !example && detail::fence_only_wraps(text, *fence, b.begin, b.end)) {
-            span = {fence->outer_begin, std::max(fence->outer_end, b.end)};
+            wrapped.push_back({bi, {fence->outer_begin, std::max(fence->outer_end, b.end)}});
             for (auto& c : b.candidates) c.notes.push_back("tags_inside_fence");
         }
-        block_spans.push_back(span);
     }
-    return block_spans;
+    return wrapped;
 }
 
 // What phase two decided, for the stages that write the result.
@@ -709,7 +711,7 @@ std::size_t count_fallbacks(const Blocks& blocks) {
 // Every candidate judged once (`judge` is Parser::Impl::judge), reported in telemetry, and
 // the text of each block that is tool syntax marked for removal.
 template <typename Judge>
-Verdicts judge_blocks(const Judge& judge, std::string_view text, Blocks& blocks, const Spans& block_spans,
+Verdicts judge_blocks(const Judge& judge, std::string_view text, Blocks& blocks, const WrappedSpans& wrapped,
                       const Frame& f, Telemetry& tm) {
     Verdicts v;
     v.removed_content.reserve(blocks.size());  // most blocks remove one span, each from the content
@@ -722,8 +724,11 @@ Verdicts judge_blocks(const Judge& judge, std::string_view text, Blocks& blocks,
     for (const auto& block : blocks) total += block.candidates.size();
     tm.candidates.reserve(tm.candidates.size() + total);
     v.accepted.reserve(total);
+    std::size_t next_wrapped = 0;
     for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
         auto& block = blocks[bi];
+        std::pair<std::size_t, std::size_t> span{block.begin, block.end};
+        if (next_wrapped < wrapped.size() && wrapped[next_wrapped].first == bi) span = wrapped[next_wrapped++].second;
         bool block_has_call = false;
         bool block_is_syntax = false;
         // Past the limit nothing is judged or reported one by one (that would let hostile
@@ -765,17 +770,17 @@ Verdicts judge_blocks(const Judge& judge, std::string_view text, Blocks& blocks,
         const bool fallback_block = !block.candidates.empty() ? block.candidates.front().role == Role::fallback
                                                                : block.role == Role::fallback;
         if (block_has_call || (!fallback_block && (block_is_syntax || !block.content().empty() || no_candidate))) {
-            if (block.answer() && !block.in_reasoning) v.answers.emplace_back(block_spans[bi].first, &*block.answer());
+            if (block.answer() && !block.in_reasoning) v.answers.emplace_back(span.first, &*block.answer());
             // The block's span, less the content it frames.
-            Spans pieces;
-            std::size_t from = block_spans[bi].first;
-            for (const auto& [b, e] : block.content()) {
-                if (b > from) pieces.emplace_back(from, b);
-                from = std::max(from, e);
+            if (!block.in_reasoning || block_has_call) {
+                auto& target = block.in_reasoning ? v.removed_reasoning : v.removed_content;
+                std::size_t from = span.first;
+                for (const auto& [b, e] : block.content()) {
+                    if (b > from) target.emplace_back(from, b);
+                    from = std::max(from, e);
+                }
+                if (from < span.second) target.emplace_back(from, span.second);
             }
-            if (from < block_spans[bi].second) pieces.emplace_back(from, block_spans[bi].second);
-            auto& target = block.in_reasoning ? v.removed_reasoning : v.removed_content;
-            if (!block.in_reasoning || block_has_call) target.insert(target.end(), pieces.begin(), pieces.end());
         }
     }
     return v;
@@ -915,8 +920,8 @@ Result Parser::Impl::parse(std::string_view text, std::string* owned) const {
     const Settings& settings = profile.settings;
     ScanContext ctx(text, settings);
     ctx.use_tools(&toolset);
-    const detail::MarkerIndex index(marker_set, text);
-    ctx.use_index(&index);
+    std::optional<detail::MarkerIndex> index(std::in_place, marker_set, text);
+    ctx.use_index(&*index);
 
     Frame f = frame_output(ctx, settings, result);
 
@@ -928,15 +933,18 @@ Result Parser::Impl::parse(std::string_view text, std::string* owned) const {
                       f.intent);
     mask_calls_in_reasoning(ctx, f, blocks);
     if (settings.reasoning_ends_at_call) end_reasoning_at_calls(text, f, blocks);
+    // Every marker and delimiter is found: the index (a bit per byte, twice) is given back
+    // before the blocks are judged, when the most is held.
+    ctx.use_index(nullptr);
+    index.reset();
     const bool primary = blocks.empty() || blocks.front().role == Role::primary;
-    Spans block_spans = place_blocks(text, f, role_markers[primary ? 0 : 1], blocks);
+    const WrappedSpans wrapped = place_blocks(text, f, role_markers[primary ? 0 : 1], blocks);
 
     // Phase two, then the result written from its verdicts.
     const auto judge_one = [this](Candidate& c, bool intent_shown, std::size_t fallback_count) {
         return judge(c, intent_shown, fallback_count);
     };
-    Verdicts v = judge_blocks(judge_one, text, blocks, block_spans, f, result.telemetry);
-    Spans().swap(block_spans);  // judged: a span a block, given back before the text is assembled
+    Verdicts v = judge_blocks(judge_one, text, blocks, wrapped, f, result.telemetry);
     summarise(text, blocks, settings.limits, v, result);
     attach_format_error(*first_grammar, profile.name == "auto", settings, tools, text, v, result);
     assemble_text(ctx, settings, f, v, result, owned);  // last: it may write over the text

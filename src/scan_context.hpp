@@ -31,8 +31,13 @@ public:
 
     std::string_view text() const { return text_; }
     const Settings& settings() const { return *settings_; }
-    // The marker index over this text (it must outlive the context), or none.
-    void use_index(const MarkerIndex* index) { index_ = index; }
+    // The marker index over this text (it must outlive the context), or none. Given back
+    // (none) before its end, the searches cached so far stand and the next ones read the
+    // text itself.
+    void use_index(const MarkerIndex* index) {
+        index_ = index;
+        for (auto& entry : cache_) entry.second.indexed = index_ && index_->covers(entry.first);
+    }
     const MarkerIndex* index() const { return index_; }
     // The parser's tools (they must outlive the context), or none: readers that must tell
     // a parameter's tag from text that looks like one ask which parameters a tool declares.
