@@ -18,7 +18,11 @@ using json = nlohmann::ordered_json;
 // a long run of a string goes to the stream directly.
 class Sink {
 public:
-    explicit Sink(std::ostream* out, std::string start = {}) : out_(out), buf_(std::move(start)) {}
+    explicit Sink(std::ostream* out, std::string start = {}, bool make_valid = false)
+        : make_valid(make_valid), out_(out), buf_(std::move(start)) {}
+    // Invalid UTF-8 is written with toolgram's replacement (write_compact_json_made_valid),
+    // not nlohmann's.
+    const bool make_valid;
     void put(char c) {
         buf_ += c;
         if (buf_.size() >= flush_at) flush();
@@ -60,6 +64,11 @@ void write_string_body(Sink& sink, std::string_view v) {
         const auto c = static_cast<unsigned char>(v[i]);
         if (c >= 0x80) {
             const std::size_t n = valid_utf8_length(v, i);
+            if (n == 0 && sink.make_valid) {
+                sink.put("\xEF\xBF\xBD");
+                i += invalid_utf8_length(v, i);
+                continue;
+            }
             if (n == 0) {
                 // The rest by nlohmann: its replacement of ill-formed bytes is the rule. Its
                 // decoder is between characters here, as at a string's start, so the rest
@@ -141,6 +150,12 @@ void write_value(Sink& sink, const json& root) {
 
 void write_compact_json(std::ostream& out, const json& value) {
     Sink sink(&out);
+    write_value(sink, value);
+    sink.flush();
+}
+
+void write_compact_json_made_valid(std::ostream& out, const json& value) {
+    Sink sink(&out, {}, true);
     write_value(sink, value);
     sink.flush();
 }

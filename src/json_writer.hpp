@@ -6,7 +6,8 @@
 // writer gives the same bytes as `j.dump(-1, ' ', false, json::error_handler_t::replace)`
 // (tests/unit/json_writer_test.cpp holds it to that, and every fuzz harness's output check), copying runs that
 // need no escape eight bytes at a time and writing in pieces of bounded size. Numbers,
-// and any string that is not valid UTF-8, are written by nlohmann itself.
+// and any string that is not valid UTF-8, are written by nlohmann itself; or, for a
+// document not made valid yet (the CLI's results), with toolgram's own replacement.
 #pragma once
 
 #include <ostream>
@@ -20,6 +21,14 @@ namespace toolgram::detail {
 // Writes `value` to `out` as compact JSON, the bytes nlohmann's compact dump (with the
 // replace error handler) gives.
 void write_compact_json(std::ostream& out, const nlohmann::ordered_json& value);
+
+// Writes `value` as make_valid_utf8 (utf8.hpp) would make it, then compact JSON: each
+// maximal invalid subsequence of a string or key as U+FFFD, the rest as above. For a
+// result whose content is most of the input and holds invalid bytes, the valid copy
+// make_valid_utf8 would build beside it is never made. Keys made equal by the
+// replacement are written as they stand (make_valid_utf8 would merge them): for
+// documents whose keys are valid, as results' are.
+void write_compact_json_made_valid(std::ostream& out, const nlohmann::ordered_json& value);
 
 // The same into a string.
 std::string compact_json(const nlohmann::ordered_json& value);

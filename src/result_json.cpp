@@ -3,6 +3,8 @@
 // Output JSON is always valid UTF-8: content, reasoning, names and telemetry keep the
 // model's bytes in `Result`, and any invalid sequence among them becomes U+FFFD here, so
 // `to_json(r).dump()` never throws (nlohmann's default dump refuses invalid UTF-8).
+#include "result_json.hpp"
+
 #include "json_writer.hpp"
 #include "toolgram/toolgram.hpp"
 #include "utf8.hpp"
@@ -50,7 +52,7 @@ void mark_healed(json& call, const Call& c) {
 
 json to_json(const Result& r) { return to_json(Result(r)); }
 
-json to_json(Result&& r) {
+json detail::result_document(Result&& r) {
     json calls = json::array();
     for (auto& c : r.calls) {
         json call = {{"id", c.id}, {"name", c.name}, {"arguments", std::move(c.arguments)}};
@@ -96,6 +98,11 @@ json to_json(Result&& r) {
     out["reasoning"] = std::move(r.reasoning);
     out["telemetry"] = std::move(telemetry);
     out["error"] = std::move(error);
+    return out;
+}
+
+json to_json(Result&& r) {
+    json out = detail::result_document(std::move(r));
     detail::make_valid_utf8(out);
     return out;
 }

@@ -68,6 +68,12 @@ std::size_t valid_utf8_length(std::string_view s, std::size_t i) {
     return valid ? n : 0;
 }
 
+std::size_t invalid_utf8_length(std::string_view s, std::size_t i) {
+    bool valid = false;
+    const std::size_t n = step(s, i, valid);
+    return valid ? 0 : n;
+}
+
 void append_utf8(std::uint32_t cp, std::string& out) {
     if (cp < 0x80) {
         out += static_cast<char>(cp);

@@ -23,6 +23,10 @@ bool is_valid_utf8(std::string_view s);
 // not one (ill-formed, or cut by the end of `s`).
 std::size_t valid_utf8_length(std::string_view s, std::size_t i);
 
+// The length of the maximal invalid subsequence at s[i] (what one U+FFFD replaces), or 0
+// when a well-formed character stands there.
+std::size_t invalid_utf8_length(std::string_view s, std::size_t i);
+
 // Appends code point `cp` (at most U+10FFFF, not a surrogate) in UTF-8.
 void append_utf8(std::uint32_t cp, std::string& out);
 

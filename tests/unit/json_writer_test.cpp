@@ -11,7 +11,9 @@
 
 #include "corpus_cases.hpp"
 #include "json_writer.hpp"
+#include "result_json.hpp"
 #include "toolgram/toolgram.hpp"
+#include "utf8.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace json_writer_test {
@@ -35,6 +37,17 @@ void check_same(const ojson& v) {
     CHECK(streamed(v) == want);
 }
 
+// write_compact_json_made_valid: what make_valid_utf8 then the writer give.
+std::string made_valid(const ojson& v) {
+    std::ostringstream out;
+    d::write_compact_json_made_valid(out, v);
+    return out.str();
+}
+std::string valid_then_written(ojson v) {
+    d::make_valid_utf8(v);
+    return d::compact_json(v);
+}
+
 }  // namespace
 
 TEST_CASE("json writer: every escape, at every offset of the eight-byte scan") {
@@ -55,6 +68,28 @@ TEST_CASE("json writer: invalid UTF-8 comes out as nlohmann's replace handler wr
         check_same(ojson(s));
         check_same(ojson::object({{s, s}}));
     }
+}
+
+TEST_CASE("json writer: made valid as it writes, each maximal invalid subsequence as make_valid_utf8 replaces it") {
+    for (const std::string s : {"\xFF", "ab\xC3", "\xE6\x97 tail", "ok \xED\xA0\x80 surrogate", "\xC0\xAF overlong",
+                                "mixed \xC3\xA9\xFF\"\n\x01 end", "\xF4\x90\x80\x80 past U+10FFFF", "\xE6\x97\xFF\xF0\x9F\x98",
+                                "valid \xC3\xA9 only"}) {
+        CAPTURE(s);
+        CHECK(made_valid(ojson(s)) == valid_then_written(ojson(s)));
+        CHECK(made_valid(ojson::object({{"k", s}, {"a", ojson::array({s, 1, s})}})) ==
+              valid_then_written(ojson::object({{"k", s}, {"a", ojson::array({s, 1, s})}})));
+        CHECK(made_valid(ojson::object({{s, 1}})) == valid_then_written(ojson::object({{s, 1}})));
+    }
+    // Long runs of invalid bytes between valid ones, past the writer's buffer.
+    std::string big;
+    for (int i = 0; i < 40000; ++i) big += "abc \xff\xfe text \xc3 more \xe6\x97\xa5 ";
+    CHECK(made_valid(ojson(big)) == valid_then_written(ojson(big)));
+    // A result's document: to_json is result_document made valid.
+    toolgram::Result r;
+    r.content = big;
+    r.reasoning = "think \xC3";
+    r.calls.push_back({"call_0", "get_weather", ojson::object({{"city", "Paris"}})});
+    CHECK(made_valid(d::result_document(toolgram::Result(r))) == d::compact_json(toolgram::to_json(r)));
 }
 
 TEST_CASE("json writer: containers, scalars and a long string written in pieces") {
@@ -84,6 +119,7 @@ TEST_CASE("json writer: the result of every corpus case is written as dump write
         INFO(c.text.string());
         CHECK(d::compact_json(j) == reference(j));
         CHECK(toolgram::to_json(toolgram::Result(r)) == j);  // the moving overload gives the same document
+        CHECK(made_valid(d::result_document(toolgram::Result(r))) == d::compact_json(j));  // the CLI's way
         ++cases;
     }
     CHECK(cases > 1000);
