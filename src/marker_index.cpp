@@ -180,7 +180,9 @@ namespace {
 
 MarkerIndex::MarkerIndex(const MarkerSet& set, std::string_view text, int widest) : set_(&set), text_(text) {
     long_.reset(text.size());
-    short_.reset(text.size());
+    // A bit per byte of the text: only for a set that has one-byte needles.
+    if (std::any_of(set.needles_.begin(), set.needles_.end(), [](const auto& n) { return n.text.size() == 1; }))
+        short_.reset(text.size());
     starts_.resize(set.needles_.size());
     list_limit_ = 4096 + text.size() / 32;  // at most an eighth of the text's size in positions
     if (set.empty() || text.empty()) return;
@@ -284,7 +286,7 @@ std::size_t MarkerIndex::next(std::size_t from) const {
 }
 
 std::size_t MarkerIndex::Bitmap::next(std::size_t from, std::size_t size) const {
-    if (from >= size) return npos;
+    if (from >= size || bits.empty()) return npos;  // empty: no needle of its kind
     const std::size_t w = from >> 6;
     if (const std::uint64_t m = bits[w] & (~std::uint64_t{0} << (from & 63)))
         return (w << 6) + static_cast<std::size_t>(__builtin_ctzll(m));

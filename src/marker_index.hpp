@@ -114,7 +114,7 @@ private:
     const MarkerSet* set_ = nullptr;
     std::string_view text_;
     // One-byte needles (`{`, `[`) apart: in JSON they are everywhere, and a search for any
-    // longer needle would walk past each of them.
+    // longer needle would walk past each of them. (Left empty for a set that has none.)
     Bitmap long_, short_;
     // While the hits are few (as in any real output), also each needle's own starts, in
     // order: a search is then a binary search, walking no other needle's hits. Past
