@@ -27,6 +27,9 @@
 // of a call takes one read more than its closer alone, grammars/param_value.hpp.) Two more
 // may come when a string value opens or a tag closes, to follow a string argument from its
 // start (see "Following a string argument"); while one is followed, the block is not read.
+// A section's calls are judged as each is followed by the next (judge_ahead); the reads
+// of the section then start after them and are counted from there, so a section costs
+// its calls' reads and one whole read at its end, not a whole read per call.
 //
 // This file holds the feed (the stages in order) and the public API; the stages are
 // defined in stream_regions.cpp, stream_scan.cpp, stream_calls.cpp and stream_assembly.cpp,
