@@ -133,7 +133,7 @@ bool StreamParser::Impl::judge_candidate(Candidate& c, const Place& pl, bool con
     }
     Call call;
     call.name = judged.report.name;
-    call.arguments = c.arguments;
+    call.arguments = std::move(c.arguments);  // the candidate is not read again (its block goes)
     call.id = ids.take(c.id);
     call.healed = judged.report.healed;
     end_accepted(std::move(call), continues);
