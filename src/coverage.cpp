@@ -77,6 +77,12 @@ public:
 private:
     static std::uint64_t hash(std::string_view id) { return std::hash<std::string_view>{}(id); }
     void take(std::string& id, std::uint64_t h) {
+        // The first id given with a '#' may be a "#k" made before: from now on those are
+        // looked up, so all of them go into the table.
+        if (!made_in_table_ && id.find('#') != std::string::npos) {
+            made_in_table_ = true;
+            rehash(std::max<std::size_t>(16, slots_.size()));
+        }
         const auto [at, added] = find_or_add(id, h);
         if (added) return;
         // Another output holds the id: its first "#k" not taken, k from where its last copy stopped.
@@ -89,10 +95,17 @@ private:
             const auto end = std::to_chars(std::begin(digits), std::end(digits), k).ptr;
             candidate_.resize(base);
             candidate_.append(digits, end);
+            if (!made_in_table_) {
+                // No id given so far holds a '#', and made ones never meet (each is its id's
+                // with a k of its own): this one is free.
+                add_unslotted(candidate_);
+                break;
+            }
             if (find_or_add(candidate_, hash(candidate_)).second) break;
         }
         ids_[at].next_k = k + 1;
         id.append(candidate_, base - 1);
+        if (!made_in_table_) return;
         // Copies of one id tend to come together (records that all carry one id): the
         // slot of a later copy's "#k" is fetched now, as queue() fetches a given id's.
         char digits[24];
@@ -127,15 +140,21 @@ private:
             const std::size_t n = (slots_[i] & 0xffffffffu) - 1;
             if (text_of(n) == id) return {n, false};
         }
+        add_unslotted(id);
+        slots_[i] = tag | ids_.size();
+        return {ids_.size() - 1, true};
+    }
+    // An id taken, kept in order but not (yet) in the table.
+    void add_unslotted(std::string_view id) {
         if (ids_.size() >= 0xffffffffu) throw std::length_error("more than 2^32 - 1 output ids");
-        slots_[i] = tag | (ids_.size() + 1);
         text_.append(id);
         ids_.push_back({text_.size()});
-        return {ids_.size() - 1, true};
     }
     void rehash(std::size_t n) {
         slots_.assign(n, 0);
         for (std::size_t id = 0; id < ids_.size(); ++id) {
+            // Before an id is given with a '#', those with one are all made ones.
+            if (!made_in_table_ && text_of(id).find('#') != std::string_view::npos) continue;
             const std::uint64_t h = hash(text_of(id));
             std::size_t i = home(h);
             while (slots_[i] != 0) i = (i + 1) & (n - 1);
@@ -147,6 +166,11 @@ private:
     std::vector<Id> ids_;    // in the order taken
     std::string text_;       // every id taken, one after another
     std::string candidate_;  // the "id#k" being tried
+    // Whether the "#k" made are in the table. Until an id is given with a '#', none need
+    // be: a made one is met again only as a given id (the next copy of its id tries a
+    // greater k, another id's copies make other texts), and each costs no lookup, no
+    // slot: a million copies of one id stay in the cache.
+    bool made_in_table_ = false;
     struct Queued {
         std::string* id;
         std::uint64_t hash;
