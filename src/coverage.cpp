@@ -47,7 +47,8 @@ namespace {
 // the id's number), so the table of a million ids is 16 MiB, not the 48 of whole hashes,
 // offsets and sizes (or a node a string in a std::unordered_set): every id lands in a
 // slot at random, and at 8x the outputs the table outgrew the cache and each insertion
-// waited on memory. The next k of an id copied lives beside the id, not in a map by string.
+// waited on memory. The next k of an id copied lives beside the id, not in a map by string,
+// and a copy's "#k" is looked up only when an id given may hold it (made_in_table_).
 class UniqueIds {
 public:
     void reserve(std::size_t n) {
@@ -56,8 +57,8 @@ public:
         if (want > slots_.size()) rehash(want);
         ids_.reserve(n);
     }
-    // The id made unique, a few ids later: the id's slot is fetched now, and is in the cache when the
-    // ids queued before it have been taken. The id must stay where it is until flush().
+    // The id made unique, a few ids later: its slot is fetched now, and is in the cache by
+    // the time the ids queued before it are taken. The id must stay where it is until flush().
     void queue(std::string& id) {
         const std::uint64_t h = hash(id);
         if (!slots_.empty()) __builtin_prefetch(&slots_[home(h)]);
