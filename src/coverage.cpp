@@ -52,9 +52,8 @@ namespace {
 class UniqueIds {
 public:
     void reserve(std::size_t n) {
-        std::size_t want = 16;
-        while (want < 2 * n) want *= 2;
-        if (want > slots_.size()) rehash(want);
+        if (n > max_ids) throw std::length_error("more than 2^30 output ids");
+        if (slots_for(n) > slots_.size()) rehash(slots_for(n));
         ids_.reserve(n);
     }
     // The id made unique, a few ids later: its slot is fetched now, and is in the cache by
@@ -82,7 +81,7 @@ private:
         // looked up, so all of them go into the table.
         if (!made_in_table_ && id.find('#') != std::string::npos) {
             made_in_table_ = true;
-            rehash(std::max<std::size_t>(16, slots_.size()));
+            rehash(std::max(slots_for(ids_.size() + 1), slots_.size()));
         }
         const auto [at, added] = find_or_add(id, h);
         if (added) return;
@@ -120,10 +119,19 @@ private:
         std::size_t end;         // where the id ends in text_ (it starts where the one before ends)
         std::size_t next_k = 2;  // the k its next copy tries first
     };
-    // A slot: 0 is free; else the low 32 bits of the id's hash (above) and its number + 1.
-    // The slot's place comes from the hash's high 32 bits, so the two halves are independent.
-    using Slot = std::uint64_t;
+    // A slot: 0 is free; else the id's number + 1 in its low index_bits_ bits (the table
+    // has twice as many slots as ids), above them what fits of the hash's low bits. The
+    // slot's place comes from the hash's high 32 bits, so the two parts are independent.
+    using Slot = std::uint32_t;
+    Slot tag_of(std::uint64_t h) const { return static_cast<Slot>(h) << index_bits_; }
+    Slot index_mask() const { return (Slot{1} << index_bits_) - 1; }
 
+    // The table for n ids: a power of two, at least twice n (a probe then ends soon).
+    static std::size_t slots_for(std::size_t n) {
+        std::size_t want = 16;
+        while (want < 2 * n) want *= 2;
+        return want;
+    }
     std::size_t home(std::uint64_t h) const { return (h >> 32) & (slots_.size() - 1); }
     std::string_view text_of(std::size_t i) const {
         const std::size_t begin = i == 0 ? 0 : ids_[i - 1].end;
@@ -132,38 +140,42 @@ private:
 
     // The id's number, and whether it was added (not there before).
     std::pair<std::size_t, bool> find_or_add(std::string_view id, std::uint64_t h) {
-        if (2 * (ids_.size() + 1) > slots_.size()) rehash(std::max<std::size_t>(16, 2 * slots_.size()));
-        const Slot tag = (h & 0xffffffffu) << 32;
+        if (slots_for(ids_.size() + 1) > slots_.size()) rehash(std::max(slots_for(ids_.size() + 1), 2 * slots_.size()));
+        const Slot tag = tag_of(h), index = index_mask();
         const std::size_t mask = slots_.size() - 1;
         std::size_t i = home(h);
         for (; slots_[i] != 0; i = (i + 1) & mask) {
-            if ((slots_[i] & ~Slot{0xffffffffu}) != tag) continue;
-            const std::size_t n = (slots_[i] & 0xffffffffu) - 1;
+            if ((slots_[i] & ~index) != tag) continue;
+            const std::size_t n = (slots_[i] & index) - 1;
             if (text_of(n) == id) return {n, false};
         }
         add_unslotted(id);
-        slots_[i] = tag | ids_.size();
+        slots_[i] = tag | static_cast<Slot>(ids_.size());
         return {ids_.size() - 1, true};
     }
     // An id taken, kept in order but not (yet) in the table.
     void add_unslotted(std::string_view id) {
-        if (ids_.size() >= 0xffffffffu) throw std::length_error("more than 2^32 - 1 output ids");
+        if (ids_.size() >= max_ids) throw std::length_error("more than 2^30 output ids");
         text_.append(id);
         ids_.push_back({text_.size()});
     }
     void rehash(std::size_t n) {
         slots_.assign(n, 0);
+        index_bits_ = 0;
+        while ((std::size_t{1} << index_bits_) < n) ++index_bits_;
         for (std::size_t id = 0; id < ids_.size(); ++id) {
             // Before an id is given with a '#', those with one are all made ones.
             if (!made_in_table_ && text_of(id).find('#') != std::string_view::npos) continue;
             const std::uint64_t h = hash(text_of(id));
             std::size_t i = home(h);
             while (slots_[i] != 0) i = (i + 1) & (n - 1);
-            slots_[i] = ((h & 0xffffffffu) << 32) | (id + 1);
+            slots_[i] = tag_of(h) | static_cast<Slot>(id + 1);
         }
     }
 
+    static constexpr std::size_t max_ids = std::size_t{1} << 30;  // the table's slots then fit 31 bits of index
     std::vector<Slot> slots_;
+    unsigned index_bits_ = 0;  // log2 of the slots
     std::vector<Id> ids_;    // in the order taken
     std::string text_;       // every id taken, one after another
     std::string candidate_;  // the "id#k" being tried
