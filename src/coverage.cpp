@@ -43,8 +43,8 @@ namespace {
 // found taken is another output's, met once per base: linear over all).
 //
 // The ids taken sit one after another in one buffer, found through an open-addressing
-// table reserved for the whole merge. A slot is 8 bytes (32 bits of the id's hash beside
-// the id's number), so the table of a million ids is 16 MiB, not the 48 of whole hashes,
+// table reserved for the whole merge. A slot is 4 bytes (the id's number, and what fits
+// of its hash), so the table of a million ids is 8 MiB, not the 48 of whole hashes,
 // offsets and sizes (or a node a string in a std::unordered_set): every id lands in a
 // slot at random, and at 8x the outputs the table outgrew the cache and each insertion
 // waited on memory. The next k of an id copied lives beside the id, not in a map by string,
