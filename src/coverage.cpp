@@ -6,14 +6,15 @@
 #include "coverage.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <charconv>
+#include <cstdint>
 #include <exception>
 #include <limits>
 #include <set>
 #include <system_error>
 #include <thread>
-#include <unordered_map>
-#include <unordered_set>
 
 #include "bounded_read.hpp"
 #include "json_document.hpp"
@@ -41,59 +42,154 @@ namespace {
 // Each id's next k is kept: n copies of one id cost n steps, not n^2 / 2 (an id tried and
 // found taken is another output's, met once per base: linear over all).
 //
-// The ids taken are kept in one buffer, found through an open-addressing table of their
-// hashes: a merge of a million outputs made a node a string in a std::unordered_set, and
-// its time grew with the cache misses of chasing them (20x at 8x the outputs).
+// The ids taken sit one after another in one buffer, found through an open-addressing
+// table reserved for the whole merge. A slot is 4 bytes (the id's number, and what fits
+// of its hash), so the table of a million ids is 8 MiB, not the 48 of whole hashes,
+// offsets and sizes (or a node a string in a std::unordered_set): every id lands in a
+// slot at random, and at 8x the outputs the table outgrew the cache and each insertion
+// waited on memory. The next k of an id copied lives beside the id, not in a map by string,
+// and a copy's "#k" is looked up only when an id given may hold it (made_in_table_).
 class UniqueIds {
 public:
     void reserve(std::size_t n) {
-        std::size_t want = 16;
-        while (want < 2 * n) want *= 2;
-        if (want > slots_.size()) rehash(want);
+        if (n > max_ids) throw std::length_error("more than 2^30 output ids");
+        if (slots_for(n) > slots_.size()) rehash(slots_for(n));
+        ids_.reserve(n);
     }
-    void take(std::string& id) {
-        if (insert(id)) return;
-        std::size_t& k = next_.try_emplace(id, 2).first->second;
-        while (!insert(id + "#" + std::to_string(k))) ++k;
-        id += "#" + std::to_string(k++);
+    // The id made unique, a few ids later: its slot is fetched now, and is in the cache by
+    // the time the ids queued before it are taken. The id must stay where it is until flush().
+    void queue(std::string& id) {
+        const std::uint64_t h = hash(id);
+        if (!slots_.empty()) __builtin_prefetch(&slots_[home(h)]);
+        Queued& q = queued_[queued_count_++ % queued_.size()];
+        if (queued_count_ > queued_.size()) take(*q.id, q.hash);
+        q = {&id, h};
+    }
+    void flush() {
+        const std::size_t first = queued_count_ > queued_.size() ? queued_count_ - queued_.size() : 0;
+        for (std::size_t i = first; i < queued_count_; ++i) {
+            const Queued& q = queued_[i % queued_.size()];
+            take(*q.id, q.hash);
+        }
+        queued_count_ = 0;
     }
 
 private:
-    struct Slot {
-        std::uint64_t hash = 0;
-        std::size_t offset = 0, size = 0;  // the id in text_; size npos: the slot is free
-    };
-    static constexpr std::size_t free_slot = static_cast<std::size_t>(-1);
-
-    bool insert(std::string_view id) {
-        if (2 * (count_ + 1) > slots_.size()) rehash(std::max<std::size_t>(16, 2 * slots_.size()));
-        const std::uint64_t h = std::hash<std::string_view>{}(id);
-        const std::size_t mask = slots_.size() - 1;
-        std::size_t i = h & mask;
-        for (; slots_[i].size != free_slot; i = (i + 1) & mask) {
-            const Slot& s = slots_[i];
-            if (s.hash == h && s.size == id.size() && std::string_view(text_).substr(s.offset, s.size) == id) return false;
+    static std::uint64_t hash(std::string_view id) { return std::hash<std::string_view>{}(id); }
+    void take(std::string& id, std::uint64_t h) {
+        // The first id given with a '#' may be a "#k" made before: from now on those are
+        // looked up, so all of them go into the table.
+        if (!made_in_table_ && id.find('#') != std::string::npos) {
+            made_in_table_ = true;
+            rehash(std::max(slots_for(ids_.size() + 1), slots_.size()));
         }
-        slots_[i] = {h, text_.size(), id.size()};
+        const auto [at, added] = find_or_add(id, h);
+        if (added) return;
+        // Another output holds the id: its first "#k" not taken, k from where its last copy stopped.
+        std::size_t k = ids_[at].next_k;
+        candidate_.assign(id);
+        candidate_ += '#';
+        const std::size_t base = candidate_.size();
+        for (;; ++k) {
+            char digits[24];
+            const auto end = std::to_chars(std::begin(digits), std::end(digits), k).ptr;
+            candidate_.resize(base);
+            candidate_.append(digits, end);
+            if (!made_in_table_) {
+                // No id given so far holds a '#', and made ones never meet (each is its id's
+                // with a k of its own): this one is free.
+                add_unslotted(candidate_);
+                break;
+            }
+            if (find_or_add(candidate_, hash(candidate_)).second) break;
+        }
+        ids_[at].next_k = k + 1;
+        id.append(candidate_, base - 1);
+        if (!made_in_table_) return;
+        // Copies of one id tend to come together (records that all carry one id): the
+        // slot of a later copy's "#k" is fetched now, as queue() fetches a given id's.
+        char digits[24];
+        const auto end = std::to_chars(std::begin(digits), std::end(digits), k + queued_.size()).ptr;
+        candidate_.resize(base);
+        candidate_.append(digits, end);
+        __builtin_prefetch(&slots_[home(hash(candidate_))]);
+    }
+
+    struct Id {
+        std::size_t end;         // where the id ends in text_ (it starts where the one before ends)
+        std::size_t next_k = 2;  // the k its next copy tries first
+    };
+    // A slot: 0 is free; else the id's number + 1 in its low index_bits_ bits (the table
+    // has twice as many slots as ids), above them what fits of the hash's low bits. The
+    // slot's place comes from the hash's high 32 bits, so the two parts are independent.
+    using Slot = std::uint32_t;
+    Slot tag_of(std::uint64_t h) const { return static_cast<Slot>(h) << index_bits_; }
+    Slot index_mask() const { return (Slot{1} << index_bits_) - 1; }
+
+    // The table for n ids: a power of two, at least twice n (a probe then ends soon).
+    static std::size_t slots_for(std::size_t n) {
+        std::size_t want = 16;
+        while (want < 2 * n) want *= 2;
+        return want;
+    }
+    std::size_t home(std::uint64_t h) const { return (h >> 32) & (slots_.size() - 1); }
+    std::string_view text_of(std::size_t i) const {
+        const std::size_t begin = i == 0 ? 0 : ids_[i - 1].end;
+        return std::string_view(text_).substr(begin, ids_[i].end - begin);
+    }
+
+    // The id's number, and whether it was added (not there before).
+    std::pair<std::size_t, bool> find_or_add(std::string_view id, std::uint64_t h) {
+        if (slots_for(ids_.size() + 1) > slots_.size()) rehash(std::max(slots_for(ids_.size() + 1), 2 * slots_.size()));
+        const Slot tag = tag_of(h), index = index_mask();
+        const std::size_t mask = slots_.size() - 1;
+        std::size_t i = home(h);
+        for (; slots_[i] != 0; i = (i + 1) & mask) {
+            if ((slots_[i] & ~index) != tag) continue;
+            const std::size_t n = (slots_[i] & index) - 1;
+            if (text_of(n) == id) return {n, false};
+        }
+        add_unslotted(id);
+        slots_[i] = tag | static_cast<Slot>(ids_.size());
+        return {ids_.size() - 1, true};
+    }
+    // An id taken, kept in order but not (yet) in the table.
+    void add_unslotted(std::string_view id) {
+        if (ids_.size() >= max_ids) throw std::length_error("more than 2^30 output ids");
         text_.append(id);
-        ++count_;
-        return true;
+        ids_.push_back({text_.size()});
     }
     void rehash(std::size_t n) {
-        std::vector<Slot> old(n, Slot{0, 0, free_slot});
-        old.swap(slots_);
-        for (const Slot& s : old) {
-            if (s.size == free_slot) continue;
-            std::size_t i = s.hash & (n - 1);
-            while (slots_[i].size != free_slot) i = (i + 1) & (n - 1);
-            slots_[i] = s;
+        slots_.assign(n, 0);
+        index_bits_ = 0;
+        while ((std::size_t{1} << index_bits_) < n) ++index_bits_;
+        for (std::size_t id = 0; id < ids_.size(); ++id) {
+            // Before an id is given with a '#', those with one are all made ones.
+            if (!made_in_table_ && text_of(id).find('#') != std::string_view::npos) continue;
+            const std::uint64_t h = hash(text_of(id));
+            std::size_t i = home(h);
+            while (slots_[i] != 0) i = (i + 1) & (n - 1);
+            slots_[i] = tag_of(h) | static_cast<Slot>(id + 1);
         }
     }
 
+    static constexpr std::size_t max_ids = std::size_t{1} << 30;  // the table's slots then fit 31 bits of index
     std::vector<Slot> slots_;
-    std::string text_;  // every id taken, one after another
-    std::size_t count_ = 0;
-    std::unordered_map<std::string, std::size_t> next_;  // by id as given: the k of its next "#k"
+    unsigned index_bits_ = 0;  // log2 of the slots
+    std::vector<Id> ids_;    // in the order taken
+    std::string text_;       // every id taken, one after another
+    std::string candidate_;  // the "id#k" being tried
+    // Whether the "#k" made are in the table. Until an id is given with a '#', none need
+    // be: a made one is met again only as a given id (the next copy of its id tries a
+    // greater k, another id's copies make other texts), and each costs no lookup, no
+    // slot: a million copies of one id stay in the cache.
+    bool made_in_table_ = false;
+    struct Queued {
+        std::string* id;
+        std::uint64_t hash;
+    };
+    std::array<Queued, 8> queued_{};  // queue()'s ring: ids fetched, not yet taken
+    std::size_t queued_count_ = 0;    // ever queued since the last flush()
 };
 
 // ---------------------------------------------------------------------------------------
@@ -188,7 +284,8 @@ Sample sample_from_record(const json& in, const std::string& where, const LoadOp
 void make_ids_unique(Inputs& in) {
     UniqueIds ids;
     ids.reserve(in.samples.size());
-    for (auto& s : in.samples) ids.take(s.id);
+    for (auto& s : in.samples) ids.queue(s.id);
+    ids.flush();
 }
 
 // Lines are read one at a time, each within the output limit (a longer one is a problem
@@ -1077,7 +1174,8 @@ Report merge(std::vector<Report> parts) {
     into.outputs.reserve(outputs);  // moved in once, not again at each growth
     ids.reserve(outputs);
     for (Report& from : parts) {
-        into.inputs.insert(into.inputs.end(), from.inputs.begin(), from.inputs.end());
+        into.inputs.insert(into.inputs.end(), std::make_move_iterator(from.inputs.begin()),
+                           std::make_move_iterator(from.inputs.end()));
         for (ModelRow& row : from.models) {
             auto [at, added] = row_of.try_emplace(row.model, into.models.size());
             if (added) {
@@ -1099,11 +1197,13 @@ Report merge(std::vector<Report> parts) {
         // Ids stay unique, as load_inputs keeps them: two shards may each hold a line
         // with the same id.
         for (OutputRecord& o : from.outputs) {
-            ids.take(o.id);
             into.outputs.push_back(std::move(o));
+            ids.queue(into.outputs.back().id);  // in place: the outputs were reserved
         }
-        into.problems.insert(into.problems.end(), from.problems.begin(), from.problems.end());
+        into.problems.insert(into.problems.end(), std::make_move_iterator(from.problems.begin()),
+                             std::make_move_iterator(from.problems.end()));
     }
+    ids.flush();
     return into;
 }
 
