@@ -652,7 +652,7 @@ using WrappedSpans = std::vector<std::pair<std::size_t, std::pair<std::size_t, s
 // (detail::disowned_after_fence); their texts are gathered only when a block stands in a
 // fence, not on every parse.
 WrappedSpans place_blocks(std::string_view text, const Frame& f, const std::vector<detail::MarkerUse>& uses,
-                   Blocks& blocks) {
+                          Blocks& blocks) {
     WrappedSpans wrapped;  // few: a span a block was the most held at a call-dense parse's peak
     std::vector<std::string> markers;
     bool markers_taken = false;
@@ -933,7 +933,7 @@ Result Parser::Impl::parse(std::string_view text, std::string* owned) const {
                       f.intent);
     mask_calls_in_reasoning(ctx, f, blocks);
     if (settings.reasoning_ends_at_call) end_reasoning_at_calls(text, f, blocks);
-    // Every marker and delimiter is found: the index (a bit per byte, twice) is given back
+    // Every marker and delimiter is found: the index (a bit or two per byte) is given back
     // before the blocks are judged, when the most is held.
     ctx.use_index(nullptr);
     index.reset();
