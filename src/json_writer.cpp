@@ -63,13 +63,14 @@ void write_string_body(Sink& sink, std::string_view v) {
         if (i >= v.size()) break;
         const auto c = static_cast<unsigned char>(v[i]);
         if (c >= 0x80) {
-            const std::size_t n = valid_utf8_length(v, i);
-            if (n == 0 && sink.make_valid) {
+            bool valid = false;
+            const std::size_t n = utf8_sequence(v, i, valid);
+            if (!valid && sink.make_valid) {
                 sink.put("\xEF\xBF\xBD");
-                i += invalid_utf8_length(v, i);
+                i += n;
                 continue;
             }
-            if (n == 0) {
+            if (!valid) {
                 // The rest by nlohmann: its replacement of ill-formed bytes is the rule. Its
                 // decoder is between characters here, as at a string's start, so the rest
                 // comes out as in a dump of the whole. (Results are made valid first.)

@@ -188,8 +188,6 @@ bool type_text_arguments(Candidate& c, const json* schema, std::size_t max_depth
 // name="arguments" …>`), unwrapped or refused in phase two. Null otherwise; with no
 // schema, any such key counts.
 const std::string* wrapper_key(const json& arguments, const json* schema);
-// Joins a piece of content to what came before it: the whitespace at the cut becomes the
-// strongest break on either side (blank line, newline, space), never both added.
 // The joining rule of content pieces: whitespace at a cut becomes the strongest break
 // either side of it holds, 3 a blank line, 2 a newline, 1 a space, 0 none (join_break's
 // text; never longer than the whitespace that gave it, which text_without_in_place needs).
@@ -200,6 +198,8 @@ inline int break_strength(std::string_view gap) {
 inline const char* join_break(int strength) {
     return strength == 3 ? "\n\n" : strength == 2 ? "\n" : strength == 1 ? " " : "";
 }
+// Joins a piece of content to what came before it: the whitespace at the cut becomes the
+// strongest break on either side (blank line, newline, space), never both added.
 void append_piece(std::string& out, std::string_view piece);
 std::string trim_copy(std::string_view s);
 // Text of [begin, end) without the removed spans (sorted), joined and trimmed.

@@ -68,11 +68,7 @@ std::size_t valid_utf8_length(std::string_view s, std::size_t i) {
     return valid ? n : 0;
 }
 
-std::size_t invalid_utf8_length(std::string_view s, std::size_t i) {
-    bool valid = false;
-    const std::size_t n = step(s, i, valid);
-    return valid ? 0 : n;
-}
+std::size_t utf8_sequence(std::string_view s, std::size_t i, bool& valid) { return step(s, i, valid); }
 
 void append_utf8(std::uint32_t cp, std::string& out) {
     if (cp < 0x80) {

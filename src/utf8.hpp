@@ -23,9 +23,9 @@ bool is_valid_utf8(std::string_view s);
 // not one (ill-formed, or cut by the end of `s`).
 std::size_t valid_utf8_length(std::string_view s, std::size_t i);
 
-// The length of the maximal invalid subsequence at s[i] (what one U+FFFD replaces), or 0
-// when a well-formed character stands there.
-std::size_t invalid_utf8_length(std::string_view s, std::size_t i);
+// What stands at s[i]: a well-formed character (`valid` true) or the maximal invalid
+// subsequence one U+FFFD replaces (`valid` false); its length either way (at least 1).
+std::size_t utf8_sequence(std::string_view s, std::size_t i, bool& valid);
 
 // Appends code point `cp` (at most U+10FFFF, not a surrogate) in UTF-8.
 void append_utf8(std::uint32_t cp, std::string& out);
