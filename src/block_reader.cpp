@@ -302,7 +302,7 @@ bool read_call_object_from(Object& object, Candidate& c) {
 
 
 template <typename Payload>
-void candidates_from(Payload& payload, const Candidate& proto, NameRule rule, std::vector<Candidate>& out) {
+void candidates_from(Payload& payload, const Candidate& proto, NameRule rule, CandidateList& out) {
     if (payload.is_object()) {
         if (auto it = payload.find("tool_calls"); it != payload.end() && it->is_array()) {
             candidates_from(*it, proto, rule, out);
@@ -345,10 +345,10 @@ void candidates_from(Payload& payload, const Candidate& proto, NameRule rule, st
 
 bool read_call_object(const json& object, Candidate& c) { return read_call_object_from(object, c); }
 
-void candidates_from_payload(const json& payload, const Candidate& proto, NameRule rule, std::vector<Candidate>& out) {
+void candidates_from_payload(const json& payload, const Candidate& proto, NameRule rule, CandidateList& out) {
     candidates_from(payload, proto, rule, out);
 }
-void take_candidates_from_payload(json& payload, const Candidate& proto, NameRule rule, std::vector<Candidate>& out) {
+void take_candidates_from_payload(json& payload, const Candidate& proto, NameRule rule, CandidateList& out) {
     candidates_from(payload, proto, rule, out);
 }
 

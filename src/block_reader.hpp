@@ -173,9 +173,9 @@ enum class NameRule {
 
 // Interprets a JSON payload (a call object, an array of them, {"tool_calls": […]}, OpenAI's
 // {"type":"function","function":{…}}) as candidates built on `proto`.
-void candidates_from_payload(const json& payload, const Candidate& proto, NameRule rule, std::vector<Candidate>& out);
+void candidates_from_payload(const json& payload, const Candidate& proto, NameRule rule, CandidateList& out);
 // The same, giving the payload up: arguments are moved out of it, not copied.
-void take_candidates_from_payload(json& payload, const Candidate& proto, NameRule rule, std::vector<Candidate>& out);
+void take_candidates_from_payload(json& payload, const Candidate& proto, NameRule rule, CandidateList& out);
 
 // Writes a call as a JSON object with the given keys: {"name": …, "arguments": {…}}.
 std::string call_object_text(const Call& call, std::string_view name_key = "name",

@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
+#include <new>
 #include <optional>
 #include <unordered_set>
 #include <string>
@@ -99,44 +101,175 @@ struct BlockFraming {
     std::optional<std::string> answer;
 };
 
+// A block's candidates, in one allocation whose header also holds the block's rarer parts
+// (its framing, a dropped count past 32 bits). A parse holds a block record per call to
+// the end, and a hostile run of tiny calls must cost about its own size in records: with
+// the header here, a block is 32 bytes, and one whose candidates were all dropped or
+// judged holds a null pointer. The list frees its allocation once it holds nothing.
+// Vector-like, for the few operations blocks need; iterators are pointers, invalidated
+// by any change, as a vector's are.
+class CandidateList {
+public:
+    using value_type = Candidate;
+    using iterator = Candidate*;
+    using const_iterator = const Candidate*;
+
+    CandidateList() = default;
+    CandidateList(CandidateList&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
+    CandidateList& operator=(CandidateList&& o) noexcept {
+        if (this != &o) {
+            release();
+            h_ = std::exchange(o.h_, nullptr);
+        }
+        return *this;
+    }
+    CandidateList(const CandidateList& o) {
+        if (!o.h_) return;
+        reallocate(o.size());
+        for (const Candidate& c : o) new (data() + h_->size++) Candidate(c);
+        if (o.h_->framing) h_->framing = std::make_unique<BlockFraming>(*o.h_->framing);
+        h_->dropped_over = o.h_->dropped_over;
+    }
+    CandidateList& operator=(const CandidateList& o) { return *this = CandidateList(o); }
+    ~CandidateList() { release(); }
+
+    std::size_t size() const { return h_ ? h_->size : 0; }
+    bool empty() const { return size() == 0; }
+    iterator begin() { return data(); }
+    iterator end() { return data() + size(); }
+    const_iterator begin() const { return data(); }
+    const_iterator end() const { return data() + size(); }
+    Candidate& operator[](std::size_t i) { return data()[i]; }
+    const Candidate& operator[](std::size_t i) const { return data()[i]; }
+    Candidate& front() { return data()[0]; }
+    const Candidate& front() const { return data()[0]; }
+    Candidate& back() { return data()[size() - 1]; }
+    const Candidate& back() const { return data()[size() - 1]; }
+
+    // By value, so a candidate of this very list is copied before the room can move.
+    void push_back(Candidate c) {
+        if (size() == capacity()) reallocate(std::max<std::size_t>(1, 2 * size()));
+        new (data() + h_->size) Candidate(std::move(c));
+        ++h_->size;
+    }
+    void reserve(std::size_t n) {
+        if (n > capacity()) reallocate(n);
+    }
+    iterator erase(const_iterator first, const_iterator last) {
+        const auto at = static_cast<std::size_t>(first - data());
+        const auto n = static_cast<std::size_t>(last - first);
+        if (n == 0) return data() + at;
+        Candidate* d = data();
+        std::move(d + at + n, d + h_->size, d + at);
+        for (std::size_t i = h_->size - n; i < h_->size; ++i) d[i].~Candidate();
+        h_->size -= n;
+        free_if_unused();
+        return data() + at;
+    }
+    iterator erase(const_iterator pos) { return erase(pos, pos + 1); }
+    void clear() { erase(begin(), end()); }
+    void shrink_to_fit() {
+        if (h_ && h_->size < h_->cap) reallocate(h_->size);
+        free_if_unused();
+    }
+
+    // The block's rarer parts, kept in the same header (Block's accessors).
+    BlockFraming* framing() const { return h_ ? h_->framing.get() : nullptr; }
+    BlockFraming& make_framing() {
+        if (!h_) reallocate(0);
+        if (!h_->framing) h_->framing = std::make_unique<BlockFraming>();
+        return *h_->framing;
+    }
+    std::size_t dropped_over() const { return h_ ? h_->dropped_over : 0; }
+    void add_dropped_over(std::size_t n) {
+        if (!h_) reallocate(0);
+        h_->dropped_over += n;
+    }
+
+private:
+    struct Header {
+        std::size_t size = 0, cap = 0;
+        std::unique_ptr<BlockFraming> framing;
+        std::size_t dropped_over = 0;
+    };
+    static_assert(alignof(Candidate) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
+    static constexpr std::size_t header_room = (sizeof(Header) + alignof(Candidate) - 1) / alignof(Candidate) * alignof(Candidate);
+
+    std::size_t capacity() const { return h_ ? h_->cap : 0; }
+    Candidate* data() const {
+        return h_ ? reinterpret_cast<Candidate*>(reinterpret_cast<char*>(h_) + header_room) : nullptr;
+    }
+    // New room for `cap` candidates (at least the ones held), the header moved along.
+    void reallocate(std::size_t cap) {
+        auto* fresh = new (::operator new(header_room + cap * sizeof(Candidate))) Header{};
+        fresh->cap = cap;
+        if (h_) {
+            auto* to = reinterpret_cast<Candidate*>(reinterpret_cast<char*>(fresh) + header_room);
+            Candidate* from = data();
+            for (std::size_t i = 0; i < h_->size; ++i) {
+                new (to + i) Candidate(std::move(from[i]));
+                from[i].~Candidate();
+            }
+            fresh->size = h_->size;
+            fresh->framing = std::move(h_->framing);
+            fresh->dropped_over = h_->dropped_over;
+            h_->size = 0;
+            release();
+        }
+        h_ = fresh;
+    }
+    void free_if_unused() {
+        if (h_ && h_->size == 0 && !h_->framing && h_->dropped_over == 0) release();
+    }
+    void release() {
+        if (!h_) return;
+        Candidate* d = data();
+        for (std::size_t i = 0; i < h_->size; ++i) d[i].~Candidate();
+        h_->~Header();
+        ::operator delete(h_);
+        h_ = nullptr;
+    }
+
+    Header* h_ = nullptr;
+};
+
 struct Block {
     std::size_t begin = 0, end = 0;
-    std::vector<Candidate> candidates;
+    CandidateList candidates;
+
     // Candidates past the profile's max_candidates are never judged: the combinator keeps
     // only how many there were and whether any was read without a problem, not their
     // documents (thousands of tiny hostile calls would otherwise be held to the end).
-    std::size_t dropped = 0;
+    std::size_t dropped() const { return dropped_ + candidates.dropped_over(); }
+    void add_dropped(std::size_t n) {
+        const std::size_t room = std::numeric_limits<std::uint32_t>::max() - dropped_;
+        dropped_ += static_cast<std::uint32_t>(std::min(n, room));
+        if (n > room) candidates.add_dropped_over(n - room);  // past 32 bits: in the list's header
+    }
+
+private:
+    std::uint32_t dropped_ = 0;
+
+public:
     Role role = Role::primary;  // set by the combinator: which part of the profile found it
     bool dropped_clean = false;
     // Where the block stands, set before phase two.
     bool in_reasoning = false, in_example = false;
 
-    Block() = default;
-    Block(Block&&) noexcept = default;
-    Block& operator=(Block&&) noexcept = default;
-    Block(const Block& o)
-        : begin(o.begin), end(o.end), candidates(o.candidates), dropped(o.dropped), role(o.role),
-          dropped_clean(o.dropped_clean), in_reasoning(o.in_reasoning), in_example(o.in_example),
-          framing_(o.framing_ ? std::make_unique<BlockFraming>(*o.framing_) : nullptr) {}
-    Block& operator=(const Block& o) { return *this = Block(o); }
-
     const std::vector<std::pair<std::size_t, std::size_t>>& content() const {
         static const std::vector<std::pair<std::size_t, std::size_t>> none;
-        return framing_ ? framing_->content : none;
+        const BlockFraming* f = candidates.framing();
+        return f ? f->content : none;
     }
     const std::optional<std::string>& answer() const {
         static const std::optional<std::string> none;
-        return framing_ ? framing_->answer : none;
+        const BlockFraming* f = candidates.framing();
+        return f ? f->answer : none;
     }
-    BlockFraming& framing() {
-        if (!framing_) framing_ = std::make_unique<BlockFraming>();
-        return *framing_;
-    }
-    bool has_framing() const { return framing_ != nullptr; }
-
-private:
-    std::unique_ptr<BlockFraming> framing_;
+    BlockFraming& framing() { return candidates.make_framing(); }
+    bool has_framing() const { return candidates.framing() != nullptr; }
 };
+static_assert(sizeof(void*) != 8 || sizeof(Block) == 32, "a block record is 32 bytes: a parse holds one per call");
 
 // Keeps a block's first `room` candidates; the others are only counted (dropped), as past
 // max_candidates: the one-shot scan's limit across blocks, and the stream's for blocks
@@ -146,7 +279,7 @@ inline void keep_first_candidates(Block& b, std::size_t room) {
     const auto first_dropped = b.candidates.begin() + static_cast<std::ptrdiff_t>(room);
     b.dropped_clean = b.dropped_clean || std::any_of(first_dropped, b.candidates.end(),
                                                      [](const Candidate& c) { return c.problem.empty(); });
-    b.dropped += b.candidates.size() - room;
+    b.add_dropped(b.candidates.size() - room);
     b.candidates.erase(first_dropped, b.candidates.end());
     b.candidates.shrink_to_fit();  // an emptied vector would still hold its candidates' room
 }
@@ -165,7 +298,7 @@ inline void add_candidate(Block& b, Candidate c, const Limits& limits) {
         b.candidates.push_back(std::move(c));
         return;
     }
-    ++b.dropped;
+    b.add_dropped(1);
     b.dropped_clean = b.dropped_clean || c.problem.empty();
 }
 

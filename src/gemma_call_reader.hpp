@@ -101,7 +101,7 @@ struct gemma_call_action<gc::calls<D>> {
 };
 
 inline void read_gemma_payload(const JsonBlockState&, json& payload, const Candidate& proto,
-                               std::vector<Candidate>& out) {
+                               CandidateList& out) {
     Candidate p = proto;
     p.arguments_are_text = true;
     p.text_is_quoted = true;  // a bare null is written `null`; a quoted one is text

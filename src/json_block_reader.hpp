@@ -146,7 +146,7 @@ struct json_block_action<grammar::skip_to_literal<Getter>> {
 // becomes a rejected candidate with its reason, so the loss is said, and the calls read
 // before it stand on their own.
 inline void refuse_skipped_value(const JsonBlockState& st, std::string_view text, const Candidate& proto,
-                                 std::vector<Candidate>& out) {
+                                 CandidateList& out) {
     if (st.skipped_to <= st.skipped_from) return;
     const std::string_view skipped = text.substr(st.skipped_from, st.skipped_to - st.skipped_from);
     const std::size_t value_at = skipped.find_first_of("{[");
@@ -170,10 +170,10 @@ inline void refuse_skipped_value(const JsonBlockState& st, std::string_view text
 // How a family reads its payload into candidates; the default is call objects and lists.
 // The payload is the reader's to take from: each is read once.
 using PayloadReader = void (*)(const JsonBlockState& st, json& payload, const Candidate& proto,
-                               std::vector<Candidate>& out);
+                               CandidateList& out);
 
 inline void read_call_payload(const JsonBlockState&, json& payload, const Candidate& proto,
-                              std::vector<Candidate>& out) {
+                              CandidateList& out) {
     take_candidates_from_payload(payload, proto, NameRule::required_in_syntax, out);
 }
 

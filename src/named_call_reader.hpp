@@ -61,7 +61,7 @@ struct header {
 // anything but an object); without a named header the payload is read as call objects
 // (Mistral's old list).
 inline void read_named_payload(const JsonBlockState& st, json& payload, const Candidate& proto,
-                               std::vector<Candidate>& out) {
+                               CandidateList& out) {
     if (!st.named) {
         read_call_payload(st, payload, proto, out);
         return;

@@ -703,7 +703,7 @@ std::size_t count_fallbacks(const Blocks& blocks) {
     for (const auto& b : blocks) {
         for (const auto& c : b.candidates)
             if (c.role == Role::fallback && !c.in_example && !c.in_reasoning && c.echo.empty()) ++fallback_count;
-        if (b.role == Role::fallback && !b.in_example && !b.in_reasoning) fallback_count += b.dropped;
+        if (b.role == Role::fallback && !b.in_example && !b.in_reasoning) fallback_count += b.dropped();
     }
     return fallback_count;
 }
@@ -761,9 +761,9 @@ Verdicts judge_blocks(const Judge& judge, std::string_view text, Blocks& blocks,
             tm.candidates.push_back(std::move(rep));
         }
         // Candidates dropped while scanning were past the limit: counted, never judged.
-        v.seen += block.dropped;
-        if (block.dropped > 0 && block.role == Role::primary && !block.in_example) block_is_syntax = true;
-        const bool no_candidate = block.candidates.empty() && block.dropped == 0;
+        v.seen += block.dropped();
+        if (block.dropped() > 0 && block.role == Role::primary && !block.in_example) block_is_syntax = true;
+        const bool no_candidate = block.candidates.empty() && block.dropped() == 0;
         // A block with no candidate at all is syntax that holds no call (`<TOOLCALL>[]</TOOLCALL>`):
         // readers decline what is not theirs, so what they return is tool syntax.
         // Fallback syntax is a guess in prose: without an accepted call it stays content.
@@ -796,7 +796,7 @@ void summarise(std::string_view text, const Blocks& blocks, const Limits& limits
         // spans were not kept, by design).
         std::size_t begin = text.size(), end = 0;
         for (const auto& b : blocks)
-            if (b.dropped > 0) begin = std::min(begin, b.begin), end = std::max(end, b.end);
+            if (b.dropped() > 0) begin = std::min(begin, b.begin), end = std::max(end, b.end);
         if (begin > end) begin = end = 0;
         end = std::min(end, text.size());
         tm.rejected.push_back({"", "", "candidate limit of " + std::to_string(limits.max_candidates) + " reached: " +
@@ -805,7 +805,7 @@ void summarise(std::string_view text, const Blocks& blocks, const Limits& limits
     }
     // A block that only frames content (no candidate) is message layout, not tool syntax.
     tm.saw_tool_syntax = std::any_of(blocks.begin(), blocks.end(), [](const Block& b) {
-        return !b.candidates.empty() || b.dropped > 0 || (b.content().empty() && !b.answer());
+        return !b.candidates.empty() || b.dropped() > 0 || (b.content().empty() && !b.answer());
     });
     result.calls.reserve(v.accepted.size());
     for (auto& [call, ri] : v.accepted) {

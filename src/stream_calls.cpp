@@ -59,7 +59,7 @@ void StreamParser::Impl::limit_settled(Block& b) {
     std::size_t keep = max > candidates_read ? max - candidates_read : 0;
     if (open && open->at == b.begin) keep = std::max(keep, open->candidate + 1);
     detail::keep_first_candidates(b, keep);
-    candidates_read += b.candidates.size() + b.dropped;
+    candidates_read += b.candidates.size() + b.dropped();
 }
 
 void StreamParser::Impl::judge_settled() {
@@ -101,9 +101,9 @@ void StreamParser::Impl::judge_block(Block& block, const Place& pl, std::pair<st
         if (judge_candidate(block.candidates[ci], pl, continues)) has_call = true;
     }
     // Candidates the reader only counted were past the limit (add_candidate).
-    candidates_seen += block.dropped;
-    if (block.dropped > 0 && !pl.example) is_syntax = true;
-    if (has_call || is_syntax || !block.content().empty() || (block.candidates.empty() && block.dropped == 0)) {
+    candidates_seen += block.dropped();
+    if (block.dropped() > 0 && !pl.example) is_syntax = true;
+    if (has_call || is_syntax || !block.content().empty() || (block.candidates.empty() && block.dropped() == 0)) {
         std::size_t from = span.first;
         auto& target = pl.reasoning && !in_content ? reasoning_spans : content_spans;
         const bool remove = !pl.reasoning || has_call;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -39,7 +40,7 @@ std::vector<Tool> tools_from_json(const json& tools);
 // ---------------------------------------------------------------------------------------
 // Profiles: which grammars run, in what order, and how forgiving the parser may be.
 
-enum class Role { primary, fallback };
+enum class Role : std::uint8_t { primary, fallback };
 
 // Hostile-input limits. Hitting one rejects the candidate (or skips the rest of the
 // input) with the limit named in telemetry; nothing throws and nothing else is lost.

@@ -10,7 +10,7 @@ namespace {
 
 // One element: {NAME: ARGS}. Several keys in one element are several calls (in key
 // order, which is all a JSON object keeps), reported; no key at all is a broken call.
-void read_element(const json& element, const Candidate& proto, std::size_t index, std::vector<Candidate>& out) {
+void read_element(const json& element, const Candidate& proto, std::size_t index, CandidateList& out) {
     if (!element.is_object() || element.empty()) {
         Candidate c = proto;
         c.problem = "element " + std::to_string(index) + " of the call list is not an object {\"TOOL_NAME\": {arguments}}";
@@ -27,7 +27,7 @@ void read_element(const json& element, const Candidate& proto, std::size_t index
     }
 }
 
-void read_apertus_payload(const JsonBlockState&, json& payload, const Candidate& proto, std::vector<Candidate>& out) {
+void read_apertus_payload(const JsonBlockState&, json& payload, const Candidate& proto, CandidateList& out) {
     if (payload.is_array()) {
         for (std::size_t i = 0; i < payload.size(); ++i) read_element(payload[i], proto, i, out);
         if (payload.empty()) {

@@ -49,7 +49,7 @@ void name_candidate(const BlockState& st, Candidate& c) {
     if (const std::string* q = st.attribute("qualified")) c.qualified_name = !q->empty();
 }
 
-void read_payload(const JsonBlockState& st, json& payload, const Candidate& proto, std::vector<Candidate>& out) {
+void read_payload(const JsonBlockState& st, json& payload, const Candidate& proto, CandidateList& out) {
     Candidate c = proto;
     name_candidate(st, c);
     c.arguments = std::move(payload);

@@ -23,7 +23,7 @@ struct tag_action<tg::named_open> {
 
 std::vector<std::string> markers(const Settings& s) { return {s.tag_open, "<tool ", "<tool_call>"}; }
 
-void read_payload(const JsonBlockState& st, json& payload, const Candidate& proto, std::vector<Candidate>& out) {
+void read_payload(const JsonBlockState& st, json& payload, const Candidate& proto, CandidateList& out) {
     if (!st.named) {
         read_call_payload(st, payload, proto, out);
         return;

@@ -25,7 +25,7 @@ struct xlam_action<grammar::xlam::tag_open> {
     static void apply(const Input&, JsonBlockState& st) { st.named = true; }
 };
 
-void read_xlam_payload(const JsonBlockState& st, json& payload, const Candidate& proto, std::vector<Candidate>& out) {
+void read_xlam_payload(const JsonBlockState& st, json& payload, const Candidate& proto, CandidateList& out) {
     const bool calls = st.named || (payload.is_array() ? !payload.empty() && is_call_object(payload.front())
                                                        : payload.is_object() && payload.contains("tool_calls"));
     if (calls) candidates_from_payload(payload, proto, NameRule::required_in_syntax, out);

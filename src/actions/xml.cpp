@@ -135,7 +135,7 @@ bool body_names_a_call(const json& body, const std::vector<Given>& names) {
     return *name == names.front().value;
 }
 
-void read_call(ScanContext& ctx, const Element& e, const Candidate& proto, std::vector<Candidate>& out) {
+void read_call(ScanContext& ctx, const Element& e, const Candidate& proto, CandidateList& out) {
     Candidate c = proto;
     c.begin = e.begin;
     c.end = e.end;
@@ -240,7 +240,7 @@ bool is_wrapper(const Element& e) {
            e.attribute("name") == nullptr && e.child({"name"}) == nullptr;
 }
 
-void read_calls(ScanContext& ctx, const Element& e, const Candidate& proto, std::vector<Candidate>& out) {
+void read_calls(ScanContext& ctx, const Element& e, const Candidate& proto, CandidateList& out) {
     if (is_wrapper(e)) {
         for (const auto& c : e.children) {
             if (c.name == "invoke" || c.name == "tool_call" || c.name == "function_call") read_calls(ctx, c, proto, out);
