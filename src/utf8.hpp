@@ -27,6 +27,10 @@ std::size_t valid_utf8_length(std::string_view s, std::size_t i);
 // subsequence one U+FFFD replaces (`valid` false); its length either way (at least 1).
 std::size_t utf8_sequence(std::string_view s, std::size_t i, bool& valid);
 
+// Writes code point `cp` (at most U+10FFFF, not a surrogate) in UTF-8 at `out`, which has
+// room for 4 bytes; returns how many it wrote.
+std::size_t encode_utf8(std::uint32_t cp, char* out);
+
 // Appends code point `cp` (at most U+10FFFF, not a surrogate) in UTF-8.
 void append_utf8(std::uint32_t cp, std::string& out);
 

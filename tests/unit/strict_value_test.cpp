@@ -7,6 +7,7 @@
 // learns the end was read from the rules. The last test reads every value that opens in
 // the corpus's model outputs both ways and requires the same outcome, byte for byte.
 #include <cstdint>
+#include <random>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -172,6 +173,38 @@ TEST_CASE("strict fast path: every value opening in the corpus's outputs reads t
     // must take a good share of the values there, or it is not being reached.
     CHECK(values > 10000);
     CHECK(taken * 4 > values);
+}
+
+TEST_CASE("strict fast path: strings of escapes, characters and runs read as the rules read them") {
+    // The string reader copies plain runs sixteen bytes at a time and sizes a string with
+    // escapes from a search for its closing quote: every piece here meets every offset of
+    // those blocks, with runs of backslashes of both parities before quotes, escapes cut
+    // by the end, bytes that are not UTF-8 and control bytes among them.
+    const std::vector<std::string> pieces = {
+        "a", "plain text ", "0123456789abcdef", "\\\"", "\\\\", "\\\\\\\"", "\\n", "\\t", "\\/", "\\u00e9",
+        "\\ud83d\\ude00", "\\ud83d", "\\u12", "\\q", "\xC3\xA9", "\xE6\x97\xA5", "\xF0\x9F\x98\x80",
+        "\xFF", "\xE6\x97", "\x01", "\t", "\\", "\"", "\"]", "\"}"};
+    std::mt19937 rng(29);
+    std::size_t agreed = 0, taken = 0;
+    for (int round = 0; round < 20000; ++round) {
+        const bool member = round % 2 == 1;  // a string alone, or an object's value
+        std::string text = member ? "{\"k\": \"" : "\"";
+        const std::size_t n = rng() % 24;
+        for (std::size_t i = 0; i < n; ++i) text += pieces[rng() % pieces.size()];
+        // Most are closed; the rest end where they end.
+        if (rng() % 4 != 0) text += member ? "\"} tail" : "\" tail";
+        const d::ValueRead with = d::read_value(text, 0, 64);
+        const d::ValueRead without = d::read_value(text, 0, 64, false, false);
+        if (fast(text).first > 0) ++taken;
+        if (outcome(with) == outcome(without)) {
+            ++agreed;
+            continue;
+        }
+        INFO(text);
+        CHECK(outcome(with) == outcome(without));
+    }
+    CHECK(agreed == 20000);
+    CHECK(taken > 2000);  // the fast path must see enough strict strings to be tested
 }
 
 }  // namespace strict_value_test
