@@ -307,13 +307,13 @@ std::size_t MarkerIndex::Bitmap::next(std::size_t from, std::size_t size) const 
     return (word << 6) + static_cast<std::size_t>(__builtin_ctzll(bits[word]));
 }
 
-std::size_t MarkerIndex::find(std::string_view needle, std::size_t from, bool ignore_case, std::size_t end) const {
+std::size_t MarkerIndex::find(int id, std::string_view needle, std::size_t from, bool ignore_case,
+                              std::size_t end) const {
     // The hits walked are every needle's: where other needles crowd the text (a hostile
     // run of `{` or `[TOOL_CALLS]`), a plain search for this one costs less than walking
     // them all, and every needle of a parse would walk them again. So after a few hits
     // that are not this needle, the rest is searched in the text.
     if (listing_) {
-        const int id = set_->id(needle, ignore_case);
         if (id >= 0) {
             const auto& starts = starts_[static_cast<std::size_t>(id)];
             const auto it = std::lower_bound(starts.begin(), starts.end(), from,

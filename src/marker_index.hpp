@@ -89,11 +89,19 @@ public:
     MarkerIndex(const MarkerSet& set, std::string_view text, int widest = 512);
 
     bool covers(std::string_view needle, bool ignore_case = false) const { return set_ && set_->has(needle, ignore_case); }
+    // The needle's number in the index, -1 when it does not cover it: a caller that
+    // searches for one needle many times (ScanContext's cache) looks it up once.
+    int id_of(std::string_view needle, bool ignore_case = false) const { return set_ ? set_->id(needle, ignore_case) : -1; }
     // The first position at or after `from` where some indexed needle starts, or npos.
     std::size_t next(std::size_t from) const;
     // As text.find(needle, from) for an indexed needle (covers() must hold). With
     // ignore_case, as find_ci over text[0, end): the match must end by `end`.
     std::size_t find(std::string_view needle, std::size_t from, bool ignore_case = false,
+                     std::size_t end = std::string_view::npos) const {
+        return find(id_of(needle, ignore_case), needle, from, ignore_case, end);
+    }
+    // As find, for the needle whose id_of is `id` (at least 0).
+    std::size_t find(int id, std::string_view needle, std::size_t from, bool ignore_case = false,
                      std::size_t end = std::string_view::npos) const;
 
 private:

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <functional>
 #include <unordered_map>
+#include <vector>
 
 #include "end_watch.hpp"
 #include "marker_index.hpp"
@@ -36,7 +37,7 @@ public:
     // text itself.
     void use_index(const MarkerIndex* index) {
         index_ = index;
-        for (auto& entry : cache_) entry.second.indexed = index_ && index_->covers(entry.first);
+        for (auto& entry : entries_) entry.id = index_ ? index_->id_of(entry.needle) : -1;
     }
     const MarkerIndex* index() const { return index_; }
     // The parser's tools (they must outlive the context), or none: readers that must tell
@@ -59,19 +60,12 @@ public:
     // As find, telling the end watch nothing: for a caller that decides whether a miss
     // depends on the end (the earliest of several terminators does not, once one is found).
     std::size_t find_quiet(std::string_view needle, std::size_t from) {
-        // Looked up by view: a closer is searched for once per block, so building a key
-        // string each time would allocate on the hot path.
-        auto found = cache_.find(needle);
-        if (found == cache_.end()) {
-            found = cache_.emplace(std::string(needle), Entry{}).first;
-            found->second.indexed = index_ && index_->covers(needle);
-        }
-        auto& entry = found->second;
+        Entry& entry = entry_for(needle);
         if (entry.valid && from >= entry.searched_from && (entry.found == std::string_view::npos || from <= entry.found))
             return entry.found;
         entry.valid = true;
         entry.searched_from = from;
-        entry.found = entry.indexed ? index_->find(needle, from) : find_needle(text_, needle, from);
+        entry.found = entry.id >= 0 ? index_->find(entry.id, needle, from) : find_needle(text_, needle, from);
         return entry.found;
     }
 
@@ -84,11 +78,35 @@ public:
 
 private:
     struct Entry {
+        std::string needle;
+        int id = -1;  // its number in the marker index, -1 when the text is searched
         bool valid = false;
-        bool indexed = false;
         std::size_t searched_from = 0;
         std::size_t found = std::string_view::npos;
     };
+    // A parse searches for a handful of closers: its first few entries are compared
+    // directly, which costs less than hashing each needle at each search (a tenth of a
+    // short parse went to it). Past them, a hostile run of distinct needles is looked up
+    // through a map, kept linear.
+    static constexpr std::size_t few = 16;
+    Entry& entry_for(std::string_view needle) {
+        if (entries_.size() <= few) {
+            for (Entry& e : entries_)
+                if (e.needle.size() == needle.size() && e.needle == needle) return e;
+        } else if (const auto it = by_needle_.find(needle); it != by_needle_.end()) {
+            return entries_[it->second];
+        }
+        Entry& e = entries_.emplace_back();
+        e.needle = std::string(needle);
+        e.id = index_ ? index_->id_of(needle) : -1;
+        if (entries_.size() > few) {
+            if (by_needle_.empty())
+                for (std::size_t i = 0; i + 1 < entries_.size(); ++i) by_needle_.emplace(entries_[i].needle, i);
+            by_needle_.emplace(e.needle, entries_.size() - 1);
+        }
+        return e;
+    }
+
     std::string_view text_;
     const Settings* settings_;
     const MarkerIndex* index_ = nullptr;
@@ -97,7 +115,8 @@ private:
         using is_transparent = void;
         std::size_t operator()(std::string_view v) const noexcept { return std::hash<std::string_view>{}(v); }
     };
-    std::unordered_map<std::string, Entry, ViewHash, std::equal_to<>> cache_;
+    std::vector<Entry> entries_;  // by index: an entry moves when one is added
+    std::unordered_map<std::string, std::size_t, ViewHash, std::equal_to<>> by_needle_;
 };
 
 // Where `needle` first occurs, ignoring ASCII case (parser_shared.cpp).

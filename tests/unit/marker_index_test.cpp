@@ -290,6 +290,28 @@ TEST_CASE("a needle the index does not cover is searched in the text", "[marker_
     CHECK(ctx.find("</tool_call>", 12) == npos);
 }
 
+TEST_CASE("the scan context's cache answers as a search does, for few needles and for many", "[marker_index]") {
+    // Its first needles are compared directly and the rest found through a map; some are
+    // indexed, some not, and the index is given back halfway, as a parse does.
+    const MarkerSet set = make_set();
+    std::string text;
+    std::vector<std::string> needles = {"</tool_call>", "<tool_call>", "[TOOL_CALLS]", "</b>"};
+    for (int i = 0; i < 40; ++i) needles.push_back("</param_" + std::to_string(i) + ">");
+    std::mt19937 rng(30);
+    for (int i = 0; i < 400; ++i) text += needles[rng() % needles.size()] + (rng() % 2 ? " x " : "\n");
+    toolgram::Settings settings;
+    const MarkerIndex index(set, text);
+    ScanContext ctx(text, settings);
+    ctx.use_index(&index);
+    for (int round = 0; round < 4000; ++round) {
+        if (round == 2000) ctx.use_index(nullptr);
+        const std::string& needle = needles[rng() % needles.size()];
+        const std::size_t from = rng() % (text.size() + 1);
+        CAPTURE(needle, from, round);
+        REQUIRE(ctx.find(needle, from) == text.find(needle, from));
+    }
+}
+
 TEST_CASE("fences found through the index are the fences found line by line", "[marker_index]") {
     MarkerSet set;
     set.add("```");
