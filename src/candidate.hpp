@@ -125,10 +125,13 @@ public:
     }
     CandidateList(const CandidateList& o) {
         if (!o.h_) return;
-        reallocate(o.size());
-        for (const Candidate& c : o) new (data() + h_->size++) Candidate(c);
-        if (o.h_->framing) h_->framing = std::make_unique<BlockFraming>(*o.h_->framing);
-        h_->dropped_over = o.h_->dropped_over;
+        // Built whole aside: a copy that throws halfway frees what it made.
+        CandidateList copy;
+        copy.reallocate(o.size());
+        for (const Candidate& c : o) copy.push_back(c);
+        if (o.h_->framing) copy.h_->framing = std::make_unique<BlockFraming>(*o.h_->framing);
+        copy.h_->dropped_over = o.h_->dropped_over;
+        h_ = std::exchange(copy.h_, nullptr);
     }
     CandidateList& operator=(const CandidateList& o) { return *this = CandidateList(o); }
     ~CandidateList() { release(); }
