@@ -14,6 +14,7 @@
 #include "harmony.hpp"
 #include "json_document.hpp"
 #include "json_writer.hpp"
+#include "parser_impl.hpp"  // detail::index_from_bytes
 #include "toolset.hpp"
 #include "value_reader.hpp"
 
@@ -277,10 +278,16 @@ void check_json_out(const json& value, std::string_view what) {
 
 toolgram::Result check_parse(const toolgram::Parser& parser, std::string_view text) {
     toolgram::Result first = parser.parse(text);
+    // The second parse finds its markers through the marker index whatever the output's
+    // length (a short one is searched directly): the same result both ways.
+    const std::size_t index_from = toolgram::detail::index_from_bytes;
+    toolgram::detail::index_from_bytes = 0;
     const toolgram::Result second = parser.parse(text);
+    toolgram::detail::index_from_bytes = index_from;
     const json a = toolgram::to_json(first);
     check_json_out(a, "to_json(result)");
-    if (a != toolgram::to_json(second)) fail("determinism", "the same input parsed twice gave different results");
+    if (a != toolgram::to_json(second))
+        fail("determinism", "the same input parsed twice (once through the marker index) gave different results");
     const json m = toolgram::to_openai_message(first);
     check_json_out(m, "to_openai_message(result)");
     for (const auto& c : first.calls) check_json_out(c.arguments, "a call's arguments");

@@ -25,6 +25,10 @@
 #include "utf8.hpp"
 #include "value_reader.hpp"
 
+namespace toolgram::detail {
+std::size_t index_from_bytes = 1024;
+}  // namespace toolgram::detail
+
 namespace toolgram {
 
 using detail::ScanContext;
@@ -920,8 +924,13 @@ Result Parser::Impl::parse(std::string_view text, std::string* owned) const {
     const Settings& settings = profile.settings;
     ScanContext ctx(text, settings);
     ctx.use_tools(&toolset);
-    std::optional<detail::MarkerIndex> index(std::in_place, marker_set, text);
-    ctx.use_index(&*index);
+    // The marker index pays for itself over text to skip; a short output (a sentence and
+    // a call) is searched directly, as a stream's text always is, and costs a fifth less.
+    std::optional<detail::MarkerIndex> index;
+    if (text.size() >= detail::index_from_bytes) {
+        index.emplace(marker_set, text);
+        ctx.use_index(&*index);
+    }
 
     Frame f = frame_output(ctx, settings, result);
 

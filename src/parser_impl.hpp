@@ -30,6 +30,11 @@ using detail::GrammarDef;
 
 namespace detail {
 
+// A one-shot parse of an output at least this long finds its markers through the marker
+// index (marker_index.hpp); a shorter one searches its text directly, as a stream does.
+// Tests set it to 0 to read every output through the index as well (parser.cpp).
+extern std::size_t index_from_bytes;
+
 // Limits::max_depth bounds every recursion a parse makes (the grammars' depth_limited, the
 // copies, dumps and schema checks of the value read, each once per level), so above the
 // ceiling hostile input could overflow the stack: refused here, where every Parser (and

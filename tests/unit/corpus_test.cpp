@@ -13,6 +13,7 @@
 #include "toolgram/toolgram.hpp"
 
 #include "corpus_cases.hpp"
+#include "parser_impl.hpp"  // detail::index_from_bytes
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace corpus_test {
@@ -95,6 +96,32 @@ TEST_CASE("golden corpus: each model output parses to its expected result", "[co
             }
         }
     }
+}
+
+TEST_CASE("golden corpus: each output parses the same through the marker index as without it", "[corpus]") {
+    // Outputs under detail::index_from_bytes (all but a few of the corpus's) are searched
+    // directly; long ones through the index. Both ways must give the same result, to the
+    // byte, so the index's path is held to every golden case too.
+    struct Restore {
+        std::size_t saved = toolgram::detail::index_from_bytes;
+        ~Restore() { toolgram::detail::index_from_bytes = saved; }
+    } restore;
+    std::size_t compared = 0;
+    for (const auto& c : all_cases()) {
+        const json spec = json::parse(slurp(c.expect));
+        const toolgram::Parser parser = parser_with(profile_for(spec, c.text.parent_path()), tools_for(spec));
+        const std::string text = slurp(c.text);
+        toolgram::detail::index_from_bytes = std::string::npos;
+        const std::string direct = toolgram::to_json(parser.parse(text)).dump(-1, ' ', false, json::error_handler_t::replace);
+        toolgram::detail::index_from_bytes = 0;
+        const std::string indexed = toolgram::to_json(parser.parse(text)).dump(-1, ' ', false, json::error_handler_t::replace);
+        if (direct != indexed) {
+            CAPTURE(c.text.string());
+            CHECK(direct == indexed);
+        }
+        ++compared;
+    }
+    CHECK(compared > 1000);
 }
 
 }  // namespace corpus_test
