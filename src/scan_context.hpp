@@ -96,6 +96,7 @@ private:
         } else if (const auto it = by_needle_.find(needle); it != by_needle_.end()) {
             return entries_[it->second];
         }
+        if (entries_.empty()) entries_.reserve(few / 2);  // a parse's usual few, in one allocation
         Entry& e = entries_.emplace_back();
         e.needle = std::string(needle);
         e.id = index_ ? index_->id_of(needle) : -1;
