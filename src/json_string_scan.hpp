@@ -29,19 +29,25 @@ constexpr std::uint64_t stops(std::uint64_t w) {
 }
 
 constexpr bool stops_at(unsigned char c) { return c == '"' || c == '\\' || c < 0x20 || c >= 0x80; }
+
+#if defined(__SSE2__)
+// The stopping bytes of the sixteen in `v`, a bit each. Compared as signed bytes, those
+// below 0x20 are the control bytes and every byte from 0x80 up: one comparison for both.
+[[gnu::always_inline]] inline unsigned stop_bits(__m128i v) {
+    const __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+    const __m128i backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+    const __m128i hit = _mm_or_si128(_mm_or_si128(quote, backslash), _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+    return static_cast<unsigned>(_mm_movemask_epi8(hit));
+}
+#endif
 }  // namespace string_scan
 
 // The first byte at or after `p` where a plain run stops, or `end`.
 [[gnu::always_inline]] inline const char* json_string_stop(const char* p, const char* end) {
 #if defined(__SSE2__)
-    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(0x20);
     while (end - p >= 16) {
-        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-        // Compared as signed bytes, those below 0x20 are the control bytes and every byte
-        // from 0x80 up: one comparison for both.
-        const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                                         _mm_cmplt_epi8(v, space));
-        if (const auto m = static_cast<unsigned>(_mm_movemask_epi8(hit))) return p + std::countr_zero(m);
+        if (const unsigned m = string_scan::stop_bits(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))))
+            return p + std::countr_zero(m);
         p += 16;
     }
 #endif
@@ -67,13 +73,10 @@ inline constexpr std::size_t plain_copy_slack = 16;
 // destination must have that room beyond the run (they are overwritten or cut after).
 [[gnu::always_inline]] inline const char* copy_plain_run(const char* p, const char* end, char*& w) {
 #if defined(__SSE2__)
-    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(0x20);
     while (end - p >= 16) {
         const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
         _mm_storeu_si128(reinterpret_cast<__m128i*>(w), v);
-        const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                                         _mm_cmplt_epi8(v, space));
-        if (const auto m = static_cast<unsigned>(_mm_movemask_epi8(hit))) {
+        if (const unsigned m = string_scan::stop_bits(v)) {
             const int k = std::countr_zero(m);
             w += k;
             return p + k;

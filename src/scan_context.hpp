@@ -125,7 +125,8 @@ std::size_t find_ci(std::string_view hay, std::string_view needle);
 
 inline std::size_t ScanContext::find_ci(std::string_view needle, std::size_t end) {
     end = std::min(end, text_.size());
-    if (index_ && index_->covers(needle, true)) return index_->find(needle, 0, true, end);
+    if (const int id = index_ ? index_->id_of(needle, true) : -1; id >= 0)
+        return index_->find(id, needle, 0, true, end);
     return detail::find_ci(text_.substr(0, end), needle);
 }
 
