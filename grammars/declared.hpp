@@ -322,10 +322,10 @@ struct python_block : seq<call_open, lenient::ws, pythonic::calls, lenient::ws, 
 template <typename Rule>
 struct control : errors::control<Rule> {
     template <typename ParseInput, typename State>
-    [[noreturn]] static void raise(const ParseInput& in, State& st) {
+    static void raise(const ParseInput& in, State& st) {
         if constexpr (std::is_same_v<Rule, parameter>) {
             notify_rule<Rule>(RuleEvent::raise);
-            throw parse_error(syntax_of(st).parameter_message, in);
+            errors::raise_at(syntax_of(st).parameter_message.c_str(), in, st);  // the syntax outlives the parse
         } else {
             errors::control<Rule>::raise(in, st);
         }

@@ -118,7 +118,7 @@ struct calls : seq<calls_open, call<D>, star<ws, call<D>>> {};
 // object straight after the opener is what an outdated chat template made models write
 // (`{{"name": …}}`): broken tool syntax, reported as such. Anything else after the opener
 // is prose that mentions the token.
-struct json_instead_of_call : seq<at<one<'{'>>, raise<call_keyword>> {};
+struct json_instead_of_call : seq<at<one<'{'>>, errors::raise<call_keyword>> {};
 struct block_start : sor<at<call_keyword>, json_instead_of_call> {};
 template <typename Open, typename D>
 struct block : seq<Open, ws, block_start, calls<D>, ws, json_block::end<typename D::close>> {};

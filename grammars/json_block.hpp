@@ -11,6 +11,9 @@
 // mention in prose, not a block.
 #pragma once
 
+#include <string_view>
+#include <utility>
+
 #include <tao/pegtl.hpp>
 
 #include "fence.hpp"
@@ -45,21 +48,27 @@ struct guarded {
         const std::size_t begin = st.offset_of(in.current());
         const std::size_t input_begin = st.offset_of(in.begin());
         const std::size_t stack = st.stack.size(), keys = st.keys.size();
-        try {
-            return Control<Rule>::template match<A, M, Action, Control>(in, st);
-        } catch (const parse_error& e) {
-            // The builder as it was before this value (its depth guards unwound already).
+        // The value broke at `at` for `why`: skipped, the builder as it was before it (its
+        // depth guards unwound already).
+        const auto skip = [&](std::size_t at, std::string_view why) {
             st.stack.resize(stack);
             st.stack_keys.resize(stack);
             st.frames.resize(stack);
             st.keys.resize(keys);
             st.after_separator = false;
-            const std::size_t at = input_begin + static_cast<std::size_t>(e.positions().front().byte);
-            const std::size_t skip_to = st.further_failed(begin, at, e.message(), NextLine);
+            const std::size_t skip_to = st.further_failed(begin, at, why, NextLine);
             in.iterator() = start;  // back to the value's start, then past what it spoiled
             in.bump(skip_to - begin);
             return true;
+        };
+        try {
+            const bool matched = Control<Rule>::template match<A, M, Action, Control>(in, st);
+            if (!st.raised) return matched;
+        } catch (const parse_error& e) {
+            return skip(input_begin + static_cast<std::size_t>(e.positions().front().byte), e.message());
         }
+        const auto raised = std::exchange(st.raised, {});
+        return skip(st.offset_of(raised.at), raised.message);
     }
 };
 

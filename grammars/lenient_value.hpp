@@ -128,7 +128,8 @@ struct depth_limited {
               template <typename...> class Control, typename ParseInput, typename State>
     [[nodiscard]] static bool match(ParseInput& in, State& st) {
         if (st.depth >= st.max_depth) {
-            throw parse_error(errors::nesting_too_deep, in);
+            errors::raise_at(errors::nesting_too_deep, in, st);
+            return false;
         }
         ++st.depth;
         struct leave {

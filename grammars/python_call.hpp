@@ -9,6 +9,8 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include <tao/pegtl.hpp>
 #include <tao/pegtl/contrib/analyze_traits.hpp>
@@ -89,21 +91,35 @@ struct alone {
               typename ParseInput, typename State>
     [[nodiscard]] static bool match(ParseInput& in, State& st) {
         const auto saved = st.checkpoint();
-        try {
-            auto m = in.template mark<rewind_mode::required>();
-            return m(Control<call>::template match<A, rewind_mode::required, Action, Control>(in, st));
-        } catch (const parse_error& e) {
-            const char* begin = in.current();  // rewound to the call's name
+        // The call raised at `where` for `why`, and `in` is back at its name: skipped whole
+        // when its syntax around it stands, else false (the raise stands).
+        const auto skip = [&](const char* where, std::string_view why) {
+            const char* begin = in.current();
             const char* end = call_extent(in, st.max_depth);
-            if (!end) throw;
+            if (!end) return false;
             auto m = in.template mark<rewind_mode::required>();
             in.bump(static_cast<std::size_t>(end - begin));
             if (!Control<at<Follow>>::template match<apply_mode::nothing, rewind_mode::required, Action, Control>(in, st))
-                throw;
+                return m(false);
             st.rollback(saved);
-            if constexpr (A == apply_mode::action) st.broken_call(begin, end, in.at(e.positions().front()), e.message());
+            if constexpr (A == apply_mode::action) st.broken_call(begin, end, where, why);
             return m(true);
+        };
+        try {
+            bool matched;
+            {
+                auto m = in.template mark<rewind_mode::required>();
+                matched = m(Control<call>::template match<A, rewind_mode::required, Action, Control>(in, st));
+            }
+            if (!st.raised) return matched;
+        } catch (const parse_error& e) {
+            if (!skip(in.at(e.positions().front()), e.message())) throw;
+            return true;
         }
+        const auto raised = std::exchange(st.raised, {});
+        if (skip(raised.at, raised.message)) return true;
+        st.raised = raised;  // the call's raise stands
+        return false;
     }
 };
 

@@ -95,16 +95,23 @@ RunResult run_rule_at(ScanContext& ctx, std::size_t at, State& st, std::size_t s
     const char* end = text.data() + (stop == std::string_view::npos ? text.size() : stop);
     watched_input in(text.data() + at, end, "output");
     coverage_run_begin(pg::demangle<Rule>().data(), at);
+    static_assert(grammar::errors::records_raises<State>, "a block state records raises as ValueBuilder does");
+    const std::string_view read = text.substr(0, static_cast<std::size_t>(end - text.data()));
+    st.raised = {};
     RunResult r;
     try {
-        if (pg::parse<Rule, Action, Control>(in, st)) {
+        if (pg::parse<Rule, Action, Control>(in, st) && !st.raised) {
             r.matched = true;
             r.end = static_cast<std::size_t>(in.current() - text.data());
         }
     } catch (const pg::parse_error& e) {
         r.failed = true;
         const std::size_t off = at + static_cast<std::size_t>(e.positions().front().byte);
-        r.failure = classify_failure(text.substr(0, static_cast<std::size_t>(end - text.data())), off, e.message());
+        r.failure = classify_failure(read, off, e.message());
+    }
+    if (st.raised) {
+        r.failed = true;
+        r.failure = classify_failure(read, static_cast<std::size_t>(st.raised.at - text.data()), st.raised.message);
     }
     return r;
 }

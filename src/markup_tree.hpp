@@ -143,11 +143,13 @@ struct markup_control<mu::element_body> : grammar::errors::control<mu::element_b
     }
     template <typename Input>
     static void success(const Input& in, MarkupState& st) {
+        if (st.raised) return;
         base::success(in, st);
         st.saved.pop_back();
     }
     template <typename Input>
     static void failure(const Input& in, MarkupState& st) {
+        if (st.raised) return;  // unwinding from a raise: the tree stays as it was
         base::failure(in, st);
         const std::size_t n = st.saved.back();
         st.saved.pop_back();
@@ -165,11 +167,13 @@ struct markup_control<mu::children> : grammar::errors::control<mu::children> {
     }
     template <typename Input>
     static void success(const Input& in, MarkupState& st) {
+        if (st.raised) return;
         base::success(in, st);
         st.saved.pop_back();
     }
     template <typename Input>
     static void failure(const Input& in, MarkupState& st) {
+        if (st.raised) return;  // unwinding from a raise: the tree stays as it was
         base::failure(in, st);
         st.open_elements.back().children.resize(st.saved.back());
         st.saved.pop_back();

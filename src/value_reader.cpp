@@ -394,7 +394,10 @@ ValueRead read_value(std::string_view text, std::size_t pos, std::size_t max_dep
     b.strict_fast_path = strict_fast_path;
     watched_input in(text.data() + pos, text.data() + text.size(), "value");
     try {
-        if (pg::parse<pg::seq<lv::ws, lv::value>, value_action, grammar::errors::control>(in, b) && b.has_root) {
+        const bool matched = pg::parse<pg::seq<lv::ws, lv::value>, value_action, grammar::errors::control>(in, b);
+        if (b.raised) {
+            r.failure = classify_failure(text, static_cast<std::size_t>(b.raised.at - text.data()), b.raised.message);
+        } else if (matched && b.has_root) {
             r.ok = true;
             r.value = b.take_root();
             r.end = static_cast<std::size_t>(in.current() - text.data());

@@ -89,6 +89,9 @@ struct ValueBuilder {
     // The closer of the block the value stands in (`</tool_call>`), where a block grammar
     // knows it: it may end the value in place of a value's closer (block_closer_ahead).
     std::string_view block_closer;
+    // Where the rules raised, and why, recorded instead of thrown (error_messages.hpp): set,
+    // the parse is unwinding, and its reader turns it into the failure.
+    grammar::errors::Raised raised;
     bool strict_fast_path = true;  // read_strict may run (off only to test it against the rules)
     bool root_strict = false;      // the root was read by read_strict: its strings are valid UTF-8
     json root;
@@ -268,7 +271,8 @@ struct value_action<lv::number> {
     static void apply(const Input& in, ValueBuilder& b) {
         json v;
         if (!convert_number(in.string_view(), v, b.repairs)) {
-            throw pg::parse_error("number out of range", in);
+            grammar::errors::raise_at("number out of range", in, b);
+            return;
         }
         b.emit(std::move(v));
     }
