@@ -2,7 +2,9 @@
 // stack, never by recursion (a value may nest as deep as the limits allow).
 #include "json_writer.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -15,7 +17,8 @@ namespace {
 using json = nlohmann::ordered_json;
 
 // Output gathered in a buffer of bounded size and handed to the stream when it fills;
-// a long run of a string goes to the stream directly.
+// a long run of a string goes to the stream directly. Its first bytes may be compared
+// with a given prefix instead of kept (compact_json_past).
 class Sink {
 public:
     explicit Sink(std::ostream* out, std::string start = {}, bool make_valid = false)
@@ -24,10 +27,22 @@ public:
     // not nlohmann's.
     const bool make_valid;
     void put(char c) {
+        if (compared_ < expected_.size()) {
+            differs_ = differs_ || expected_[compared_] != c;
+            ++compared_;
+            return;
+        }
         buf_ += c;
         if (buf_.size() >= flush_at) flush();
     }
     void put(std::string_view s) {
+        if (compared_ < expected_.size()) {
+            const std::size_t n = std::min(s.size(), expected_.size() - compared_);
+            differs_ = differs_ || s.compare(0, n, expected_.substr(compared_, n)) != 0;
+            compared_ += n;
+            s.remove_prefix(n);
+            if (s.empty()) return;
+        }
         if (out_ && s.size() >= flush_at) {
             flush();
             out_->write(s.data(), static_cast<std::streamsize>(s.size()));
@@ -42,11 +57,18 @@ public:
         buf_.clear();
     }
     std::string take() { return std::move(buf_); }
+    // Compare the first bytes written with `prefix` instead of keeping them.
+    void expect(std::string_view prefix) { expected_ = prefix; }
+    // Whether what was written begins with the prefix expected.
+    bool began_as_expected() const { return !differs_ && compared_ == expected_.size(); }
 
 private:
     static constexpr std::size_t flush_at = 1 << 16;
     std::ostream* out_;  // null: everything stays in the buffer
     std::string buf_;
+    std::string_view expected_;
+    std::size_t compared_ = 0;
+    bool differs_ = false;
 };
 
 // A string as nlohmann writes it with ensure_ascii off: the two-character escapes for
@@ -164,6 +186,14 @@ void write_compact_json_made_valid(std::ostream& out, const json& value) {
 std::string compact_json(const json& value) {
     Sink sink(nullptr);
     write_value(sink, value);
+    return sink.take();
+}
+
+std::optional<std::string> compact_json_past(const json& value, std::string_view prefix) {
+    Sink sink(nullptr);
+    sink.expect(prefix);
+    write_value(sink, value);
+    if (!sink.began_as_expected()) return std::nullopt;
     return sink.take();
 }
 

@@ -10,6 +10,7 @@
 // document not made valid yet (the CLI's results), with toolgram's own replacement.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -32,6 +33,13 @@ void write_compact_json_made_valid(std::ostream& out, const nlohmann::ordered_js
 
 // The same into a string.
 std::string compact_json(const nlohmann::ordered_json& value);
+
+// The same past `prefix`: when the compact JSON of `value` begins with `prefix`, the bytes
+// after it, else nothing. The stream checks what it sent of a call against the call as
+// finally read this way, without writing the whole call's JSON again beside what it sent:
+// for a long argument that is as many fresh bytes, whose first touch costs more than the
+// writing.
+std::optional<std::string> compact_json_past(const nlohmann::ordered_json& value, std::string_view prefix);
 
 // Appends the body of a JSON string holding `text` (valid UTF-8), without its quotes, as
 // compact_json writes it: the stream sends a string argument's text this way, piece by

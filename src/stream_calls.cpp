@@ -196,8 +196,11 @@ void StreamParser::Impl::end_rejected(const std::string& reason) {
 }
 
 void StreamParser::Impl::end_accepted(Call call, bool continues) {
-    const std::string text = detail::arguments_text(call.arguments);
-    if (continues && (open->id != call.id || open->name != call.name || text.compare(0, open->sent.size(), open->sent) != 0)) {
+    // The arguments' JSON past what was sent of it (written past it, not again whole).
+    std::optional<std::string> rest;
+    if (continues && open->id == call.id && open->name == call.name)
+        rest = detail::compact_json_past(call.arguments, open->sent);
+    if (continues && !rest) {
         // What was sent no longer matches the call as finally read: withdraw it and
         // send the call again, whole, in the same place.
         ++restarts;
@@ -207,10 +210,11 @@ void StreamParser::Impl::end_accepted(Call call, bool continues) {
     if (!continues) {
         events.push_back(call_event(StreamEvent::Kind::call_begin, call.id, call.name));
         open = Open{0, call.id, call.name, ""};
+        rest = detail::arguments_text(call.arguments);
     }
-    if (text.size() > open->sent.size()) {
+    if (!rest->empty()) {
         StreamEvent d = call_event(StreamEvent::Kind::call_arguments, call.id, call.name);
-        d.text = text.substr(open->sent.size());
+        d.text = std::move(*rest);
         events.push_back(std::move(d));
     }
     StreamEvent e = call_event(StreamEvent::Kind::call_end, call.id, call.name);
@@ -254,36 +258,40 @@ bool StreamParser::Impl::provisional(std::size_t at, const Block& b) {
 }
 
 // The same for the block at `at` (read from read_from(at)), whose first candidate not
-// judged yet is `c`.
-bool StreamParser::Impl::provisional(std::size_t at, Candidate c, bool through_string) {
+// judged yet is `read`.
+bool StreamParser::Impl::provisional(std::size_t at, const Candidate& read, bool through_string) {
     if (!settled.empty()) return false;
     const std::size_t ci = first_unjudged(at);
     const Place pl = place_of(at);
     if (!pl.known || pl.example || (pl.reasoning && !s.accept_calls_in_reasoning)) return false;
     if (candidates_seen + 1 > s.limits.max_candidates) return false;
-    if (!c.problem.empty() || (c.repairs & detail::repair_duplicate_key) || !c.arguments.is_object() ||
-        c.arguments.size() < 1 || c.end - c.begin > s.limits.max_candidate_bytes)
+    if (!read.problem.empty() || (read.repairs & detail::repair_duplicate_key) || !read.arguments.is_object() ||
+        read.arguments.size() < 1 || read.end - read.begin > s.limits.max_candidate_bytes)
         return false;
     // A number with leading zeros is text or a refusal, decided by the judge alone.
-    if ((c.repairs & detail::repair_leading_zeros) && detail::holds_ambiguous_number(c.arguments)) return false;
+    if ((read.repairs & detail::repair_leading_zeros) && detail::holds_ambiguous_number(read.arguments)) return false;
     std::string name;
     const json* schema = nullptr;
     if (p.tool_list) {
-        const auto res = p.toolset.resolve(c.name, c.qualified_name);
+        const auto res = p.toolset.resolve(read.name, read.qualified_name);
         if (res.index < 0) return false;
         name = p.toolset.tool(res.index).name;
         schema = &p.toolset.schema(res.index);
     } else {
-        if (c.name.empty()) return false;
-        name = c.name;
+        if (read.name.empty()) return false;
+        name = read.name;
     }
     if (open && (open->at != at || open->candidate != ci)) return false;
     // As phase two does: invalid UTF-8 becomes U+FFFD (two keys that become one are
-    // refused there), then text values are typed.
+    // refused there), then text values are typed. On a copy, made only then: the read's
+    // arguments may hold a long argument whole.
+    std::optional<Candidate> adjusted;
+    if (!read.arguments_valid_utf8 || read.arguments_are_text) adjusted = read;
     std::string merged_key;
-    if (!c.arguments_valid_utf8) detail::make_valid_utf8(c.arguments, &merged_key);
+    if (!read.arguments_valid_utf8) detail::make_valid_utf8(adjusted->arguments, &merged_key);
     if (!merged_key.empty()) return false;
-    if (c.arguments_are_text && !detail::type_text_arguments(c, schema, s.limits.max_depth)) return false;
+    if (read.arguments_are_text && !detail::type_text_arguments(*adjusted, schema, s.limits.max_depth)) return false;
+    const Candidate& c = adjusted ? *adjusted : read;
     // Arguments under a wrapper key are unwrapped or refused by the judge, as a whole.
     if (detail::wrapper_key(c.arguments, schema)) return false;
     if (!open) {
@@ -458,7 +466,7 @@ bool StreamParser::Impl::follow_text(const Block& b, std::size_t at) {
     c.cut = false;
     c.cut_text.reset();
     detail::set_argument(c, cut.key, std::move(decoded));
-    if (!provisional(at, std::move(c), true)) return false;
+    if (!provisional(at, c, true)) return false;
     if (sp.stop != detail::StringPrefix::Stop::more) return true;  // announced; nothing more to follow
     t.pos = sp.end;
     tail = t;
