@@ -58,6 +58,11 @@ void MarkerSet::add(std::string_view needle, bool ignore_case) {
         if (prose_rank(static_cast<unsigned char>(needle[k])) < prose_rank(static_cast<unsigned char>(needle[n.anchor])))
             n.anchor = k;
     n.neighbour = needle.size() == 1 ? 0 : n.anchor + 1 < needle.size() ? 1 : -1;
+    if (!ignore_case) {
+        const std::size_t k = std::min<std::size_t>(needle.size(), 8);
+        std::memcpy(&n.head, needle.data(), k);  // head and mask as loaded from memory: any byte order
+        std::memset(&n.head_mask, 0xFF, k);
+    }
     ids_[ignore_case ? 1 : 0].emplace(n.text, static_cast<int>(needles_.size()));
     if (needle.size() > long_needle) long_ids_.push_back(needles_.size());
     needles_.push_back(std::move(n));
@@ -238,6 +243,15 @@ void MarkerIndex::hit(std::size_t j) {
         if (j < n.anchor) return;
         const std::size_t q = j - n.anchor;
         if (q + n.text.size() > text_.size()) return;
+        if (q + 8 <= text_.size()) {  // the head word first
+            std::uint64_t w;
+            std::memcpy(&w, text_.data() + q, 8);
+            if ((w & n.head_mask) != n.head) return;
+            if (n.head_mask == ~std::uint64_t{0} && n.text.size() <= 8) {
+                found(e.needle, q);
+                return;
+            }
+        }
         const std::string_view at = text_.substr(q, n.text.size());
         if (!(n.ignore_case ? same_ci(at, n.text) : at == n.text)) return;
         found(e.needle, q);

@@ -54,6 +54,10 @@ private:
         bool ignore_case = false;
         std::size_t anchor = 0;  // offset of the anchor byte in the needle
         int neighbour = 0;       // where the second byte checked is: +1 after the anchor, -1 before, 0 none
+        // Its first 8 bytes as one word (fewer for a shorter needle: the mask keeps theirs),
+        // compared before the needle is: at a hit most needles of an anchor differ there.
+        // Zero mask for a needle whose case is ignored.
+        std::uint64_t head = 0, head_mask = 0;
     };
     struct Entry {
         std::uint16_t needle;
