@@ -77,10 +77,13 @@ struct control : tao::pegtl::normal<Rule> {
         if constexpr (quiet<States...>) return static_cast<bool>((st.raised, ...));
         return false;
     }
-    // PEGTL's own rules (seq<>, one<>…; a named rule's rule_t says whose match it runs)
-    // touch nothing but the input; ours may touch the state (a lookup, a value read whole).
+    // PEGTL's own leaves (one<>, string<>…; a named rule's rule_t says whose match it runs)
+    // read a few bytes of the input and touch nothing else; a rule with sub-rules may run
+    // on (until<>, star<>), and a rule of ours may touch the state (a lookup, a value read
+    // whole).
     static constexpr bool pegtl_match = detail::starts_with(tao::pegtl::demangle<typename Rule::rule_t>(), "tao::pegtl::");
     static constexpr bool has_subs = !std::is_same_v<typename Rule::subs_t, tao::pegtl::empty_list>;
+    static constexpr bool pegtl_leaf = pegtl_match && !has_subs;
 
     template <typename ParseInput, typename... States>
     static void start(const ParseInput&, States&&...) {
@@ -104,16 +107,17 @@ struct control : tao::pegtl::normal<Rule> {
         raise_at(message<Rule> != nullptr ? message<Rule> : "unexpected text", in, st...);
     }
 
-    // Once a raise is recorded nothing matches: a rule of ours is not tried (PEGTL's, which
-    // touch only the input, need no test), and a rule with sub-rules that was under way
-    // (its must<> returned as if its rule had matched, or its opt<> or star<> matched
-    // nothing) fails, without running its action.
+    // Once a raise is recorded nothing matches: no rule is tried (but PEGTL's leaves, which
+    // cost a byte or a literal, need no test: the alternatives a sor<> still tries end at
+    // them), and a rule with sub-rules that was under way (its must<> returned as if its
+    // rule had matched, or its opt<> or star<> matched nothing) fails, without running its
+    // action.
     template <tao::pegtl::apply_mode A, tao::pegtl::rewind_mode M, template <typename...> class Action,
               template <typename...> class Control, typename ParseInput, typename... States>
     [[nodiscard]] static bool match(ParseInput& in, States&&... st) {
         if constexpr (quiet<States...>) {
             const Raised& raised = (st.raised, ...);
-            if constexpr (!pegtl_match)
+            if constexpr (!pegtl_leaf)
                 if (raised) return false;
             const bool matched = normal::template match<A, M, Action, Control>(in, st...);
             if constexpr (has_subs) return matched && !raised;
