@@ -17,8 +17,8 @@ namespace {
 using json = nlohmann::ordered_json;
 
 // Output gathered in a buffer of bounded size and handed to the stream when it fills;
-// a long run of a string goes to the stream directly. Its first bytes may be compared
-// with a given prefix instead of kept (compact_json_past).
+// a long run of a string goes to the stream directly. Its first bytes may be digested
+// and compared with a given prefix's digest instead of kept (compact_json_past).
 class Sink {
 public:
     explicit Sink(std::ostream* out, std::string start = {}, bool make_valid = false)
@@ -27,19 +27,17 @@ public:
     // not nlohmann's.
     const bool make_valid;
     void put(char c) {
-        if (compared_ < expected_.size()) {
-            differs_ = differs_ || expected_[compared_] != c;
-            ++compared_;
+        if (expected_ && seen_.size() < expected_->size()) {
+            seen_.append(std::string_view(&c, 1));
             return;
         }
         buf_ += c;
         if (buf_.size() >= flush_at) flush();
     }
     void put(std::string_view s) {
-        if (compared_ < expected_.size()) {
-            const std::size_t n = std::min(s.size(), expected_.size() - compared_);
-            differs_ = differs_ || s.compare(0, n, expected_.substr(compared_, n)) != 0;
-            compared_ += n;
+        if (expected_ && seen_.size() < expected_->size()) {
+            const std::size_t n = std::min(s.size(), expected_->size() - seen_.size());
+            seen_.append(s.substr(0, n));
             s.remove_prefix(n);
             if (s.empty()) return;
         }
@@ -57,18 +55,17 @@ public:
         buf_.clear();
     }
     std::string take() { return std::move(buf_); }
-    // Compare the first bytes written with `prefix` instead of keeping them.
-    void expect(std::string_view prefix) { expected_ = prefix; }
+    // Digest the first bytes written, as many as `prefix` holds, instead of keeping them.
+    void expect(const TextDigest& prefix) { expected_ = &prefix; }
     // Whether what was written begins with the prefix expected.
-    bool began_as_expected() const { return !differs_ && compared_ == expected_.size(); }
+    bool began_as_expected() const { return !expected_ || seen_ == *expected_; }
 
 private:
     static constexpr std::size_t flush_at = 1 << 16;
     std::ostream* out_;  // null: everything stays in the buffer
     std::string buf_;
-    std::string_view expected_;
-    std::size_t compared_ = 0;
-    bool differs_ = false;
+    const TextDigest* expected_ = nullptr;
+    TextDigest seen_;
 };
 
 // A string as nlohmann writes it with ensure_ascii off: the two-character escapes for
@@ -189,7 +186,7 @@ std::string compact_json(const json& value) {
     return sink.take();
 }
 
-std::optional<std::string> compact_json_past(const json& value, std::string_view prefix) {
+std::optional<std::string> compact_json_past(const json& value, const TextDigest& prefix) {
     Sink sink(nullptr);
     sink.expect(prefix);
     write_value(sink, value);

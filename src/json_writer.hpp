@@ -17,6 +17,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "text_digest.hpp"
+
 namespace toolgram::detail {
 
 // Writes `value` to `out` as compact JSON, the bytes nlohmann's compact dump (with the
@@ -34,12 +36,12 @@ void write_compact_json_made_valid(std::ostream& out, const nlohmann::ordered_js
 // The same into a string.
 std::string compact_json(const nlohmann::ordered_json& value);
 
-// The same past `prefix`: when the compact JSON of `value` begins with `prefix`, the bytes
-// after it, else nothing. The stream checks what it sent of a call against the call as
-// finally read this way, without writing the whole call's JSON again beside what it sent:
-// for a long argument that is as many fresh bytes, whose first touch costs more than the
-// writing.
-std::optional<std::string> compact_json_past(const nlohmann::ordered_json& value, std::string_view prefix);
+// The same past `prefix`: when the compact JSON of `value` begins with the text `prefix`
+// digests, the bytes after it, else nothing. The stream checks what it sent of a call
+// against the call as finally read this way, without writing the whole call's JSON again
+// beside what it sent (for a long argument that is as many fresh bytes, whose first touch
+// costs more than the writing) and without keeping what it sent.
+std::optional<std::string> compact_json_past(const nlohmann::ordered_json& value, const TextDigest& prefix);
 
 // Appends the body of a JSON string holding `text` (valid UTF-8), without its quotes, as
 // compact_json writes it: the stream sends a string argument's text this way, piece by

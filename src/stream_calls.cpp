@@ -209,7 +209,7 @@ void StreamParser::Impl::end_accepted(Call call, bool continues) {
     }
     if (!continues) {
         events.push_back(call_event(StreamEvent::Kind::call_begin, call.id, call.name));
-        open = Open{0, call.id, call.name, ""};
+        open = Open{0, call.id, call.name, {}};
         rest = detail::arguments_text(call.arguments);
     }
     if (!rest->empty()) {
@@ -295,31 +295,35 @@ bool StreamParser::Impl::provisional(std::size_t at, const Candidate& read, bool
     // Arguments under a wrapper key are unwrapped or refused by the judge, as a whole.
     if (detail::wrapper_key(c.arguments, schema)) return false;
     if (!open) {
-        open = Open{at, ids.next(c.id), name, "", ci, c.begin};
+        open = Open{at, ids.next(c.id), name, {}, ci, c.begin};
         events.push_back(call_event(StreamEvent::Kind::call_begin, open->id, open->name));
     }
-    // The arguments JSON up to (not including) the last member, written member by
-    // member as a dump of the whole object would write it; or through the last
-    // member's string, less its closing quote and the object's closer.
-    std::string prefix = "{";
+    // What to send: the arguments JSON up to (not including) the last member, written
+    // member by member as a dump of the whole object would write it; or through the last
+    // member's string, less its closing quote and the object's closer, written past what
+    // was sent only (the string may be most of the output).
+    std::string more;
     if (through_string) {
         if (!c.arguments.back().is_string()) return false;
-        prefix = detail::arguments_text(c.arguments);
-        prefix.resize(prefix.size() - 2);  // `"}`
+        std::optional<std::string> rest = detail::compact_json_past(c.arguments, open->sent);
+        if (!rest || rest->size() < 2) return false;
+        rest->resize(rest->size() - 2);  // `"}`
+        more = std::move(*rest);
+    } else {
+        std::string prefix = "{";
+        std::size_t k = 0;
+        for (auto it = c.arguments.begin(); it != c.arguments.end() && k + 1 < c.arguments.size(); ++it, ++k) {
+            if (k > 0) prefix += ',';
+            prefix += detail::arguments_text(json(it.key()));
+            prefix += ':';
+            prefix += detail::arguments_text(it.value());
+        }
+        if (prefix.size() > open->sent.size() && open->sent.starts(prefix)) more = prefix.substr(open->sent.size());
     }
-    std::size_t k = 0;
-    for (auto it = c.arguments.begin(); !through_string && it != c.arguments.end() && k + 1 < c.arguments.size();
-         ++it, ++k) {
-        if (k > 0) prefix += ',';
-        prefix += detail::arguments_text(json(it.key()));
-        prefix += ':';
-        prefix += detail::arguments_text(it.value());
-    }
-    if (through_string && prefix.compare(0, open->sent.size(), open->sent) != 0) return false;
-    if (prefix.size() > open->sent.size() && prefix.compare(0, open->sent.size(), open->sent) == 0) {
+    if (!more.empty()) {
         StreamEvent d = call_event(StreamEvent::Kind::call_arguments, open->id, open->name);
-        d.text = prefix.substr(open->sent.size());
-        open->sent = prefix;
+        open->sent.append(more);
+        d.text = std::move(more);
         events.push_back(std::move(d));
     }
     return true;
@@ -354,7 +358,7 @@ bool StreamParser::Impl::following(std::size_t at) {
     if (!decoded.empty()) {
         StreamEvent d = call_event(StreamEvent::Kind::call_arguments, open->id, open->name);
         detail::append_json_string_body(d.text, decoded);
-        open->sent += d.text;
+        open->sent.append(d.text);
         events.push_back(std::move(d));
     }
     if (sp.stop == detail::StringPrefix::Stop::more) return true;

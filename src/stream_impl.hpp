@@ -27,6 +27,7 @@
 #include "parser_impl.hpp"
 #include "scan_context.hpp"
 #include "string_prefix.hpp"
+#include "text_digest.hpp"
 #include "utf8.hpp"
 
 namespace toolgram::detail::streaming {
@@ -228,34 +229,6 @@ inline std::pair<std::size_t, std::size_t> find_first_of_needles(std::string_vie
     return best == npos ? std::pair<std::size_t, std::size_t>{npos, 0} : std::pair{best, best_which};
 }
 
-// Text sent so far, kept as its length and two 64-bit FNV-1a digests (different offset
-// bases) rather than the bytes: `starts(t)` asks whether t begins with it. A false "yes"
-// needs two 64-bit collisions at once.
-class SentText {
-public:
-    void append(std::string_view t) {
-        size_ += t.size();
-        for (char c : t) mix(static_cast<unsigned char>(c), a_, b_);
-    }
-    std::size_t size() const { return size_; }
-    bool starts(std::string_view t) const {
-        if (t.size() < size_) return false;
-        std::uint64_t a = basis_a, b = basis_b;
-        for (std::size_t i = 0; i < size_; ++i) mix(static_cast<unsigned char>(t[i]), a, b);
-        return a == a_ && b == b_;
-    }
-
-private:
-    static constexpr std::uint64_t prime = 0x100000001b3ULL;
-    static constexpr std::uint64_t basis_a = 0xcbf29ce484222325ULL, basis_b = 0x84222325cbf29ce4ULL;
-    static void mix(unsigned char c, std::uint64_t& a, std::uint64_t& b) {
-        a = (a ^ c) * prime;
-        b = (b ^ static_cast<unsigned char>(c ^ 0x5a)) * prime;
-    }
-    std::size_t size_ = 0;
-    std::uint64_t a_ = basis_a, b_ = basis_b;
-};
-
 // The length of `s` less a UTF-8 sequence cut short at its end (a lead byte followed by
 // fewer continuation bytes than it announces).
 inline std::size_t complete_utf8_prefix(std::string_view s) {
@@ -379,7 +352,7 @@ struct StreamParser::Impl {
     bool reasoning_sent = false;
     // What was sent of each, as its length and a digest: finish checks that the result
     // begins with it without the stream keeping a second copy of the output.
-    detail::streaming::SentText sent_content, sent_reasoning;
+    detail::TextDigest sent_content, sent_reasoning;
     std::string held_content, held_reasoning;  // decided, but ending inside a UTF-8 sequence
     std::size_t regions_removed = 0;  // closed regions already queued as content spans
 
@@ -389,7 +362,7 @@ struct StreamParser::Impl {
     struct Open {
         std::size_t at = 0;  // the block's begin
         std::string id, name;
-        std::string sent;  // arguments text sent so far
+        detail::TextDigest sent;  // arguments text sent so far, as its digest
         std::size_t candidate = 0;  // which of the block's candidates (a section's calls go one by one)
         std::size_t candidate_begin = 0;
     };

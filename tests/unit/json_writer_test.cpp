@@ -2,7 +2,8 @@
 // nlohmann's compact dump with the replace handler gives, on every escape, on strings
 // long enough to be copied eight bytes at a time and handed to the stream in pieces, on
 // invalid UTF-8 (nlohmann's replacement is the reference), deep nesting, and on the
-// result of every corpus case.
+// result of every corpus case; and past a prefix the stream sent, known by its digest
+// (src/text_digest.hpp).
 #include <sstream>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "corpus_cases.hpp"
 #include "json_writer.hpp"
 #include "result_json.hpp"
+#include "text_digest.hpp"
 #include "toolgram/toolgram.hpp"
 #include "utf8.hpp"
 
@@ -105,6 +107,67 @@ TEST_CASE("json writer: containers, scalars and a long string written in pieces"
     ojson deep = ojson::array();
     for (int i = 0; i < 100000; ++i) deep = ojson::array({std::move(deep)});
     CHECK(d::compact_json(deep) == std::string(100001, '[') + std::string(100001, ']'));
+}
+
+// What the stream keeps of what it sent: the digest of a text is the same however the
+// text was cut into pieces, and tells apart texts of one length that differ anywhere.
+TEST_CASE("text digest: independent of the pieces, sensitive to every byte") {
+    std::string text;
+    for (int i = 0; text.size() < 1000; ++i) text += "piece " + std::to_string(i) + " \"é\"\n";
+    d::TextDigest whole;
+    whole.append(text);
+    CHECK(whole.size() == text.size());
+    for (std::size_t cut : {std::size_t{1}, std::size_t{3}, std::size_t{31}, std::size_t{32}, std::size_t{33}, std::size_t{100}}) {
+        d::TextDigest pieces;
+        for (std::size_t at = 0; at < text.size(); at += cut) pieces.append(std::string_view(text).substr(at, cut));
+        INFO(cut);
+        CHECK(pieces == whole);
+    }
+    CHECK(whole.starts(text));
+    CHECK(whole.starts(text + "more"));
+    CHECK_FALSE(whole.starts(text.substr(0, text.size() - 1)));
+    // One byte changed anywhere (in a whole stripe or in the unfinished one), or two
+    // bytes swapped: a different digest.
+    for (std::size_t at = 0; at < text.size(); ++at) {
+        std::string other = text;
+        other[at] = static_cast<char>(other[at] ^ 1);
+        d::TextDigest o;
+        o.append(other);
+        INFO(at);
+        CHECK_FALSE(o == whole);
+        CHECK_FALSE(whole.starts(other));
+    }
+    std::string swapped = text;
+    std::swap(swapped[0], swapped[8]);
+    d::TextDigest s;
+    s.append(swapped);
+    CHECK_FALSE(s == whole);
+    CHECK(d::TextDigest() == d::TextDigest());
+    CHECK(d::TextDigest().starts(""));
+}
+
+// The stream's check of a call against what it sent: the JSON past the digested prefix,
+// or nothing when the JSON does not begin with it.
+TEST_CASE("json writer: compact JSON past a digested prefix") {
+    std::string big;
+    for (int i = 0; i < 5000; ++i) big += "line " + std::to_string(i) + "\t\"q\"\n";
+    const ojson v = ojson::object({{"path", "a.py"}, {"content", big}});
+    const std::string all = reference(v);
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{20}, all.size() / 2, all.size() - 2, all.size()}) {
+        d::TextDigest sent;
+        sent.append(std::string_view(all).substr(0, n));
+        const auto rest = d::compact_json_past(v, sent);
+        INFO(n);
+        REQUIRE(rest.has_value());
+        CHECK(*rest == all.substr(n));
+    }
+    d::TextDigest wrong;
+    wrong.append(std::string_view(all).substr(0, all.size() / 2 - 1));
+    wrong.append("X");
+    CHECK_FALSE(d::compact_json_past(v, wrong).has_value());
+    d::TextDigest longer;
+    longer.append(all + " ");
+    CHECK_FALSE(d::compact_json_past(v, longer).has_value());
 }
 
 TEST_CASE("json writer: the result of every corpus case is written as dump writes it") {
