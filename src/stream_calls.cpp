@@ -253,13 +253,24 @@ void StreamParser::Impl::provisional_at_breaks(const GrammarDef* g, std::size_t 
 // of its arguments that are followed by another (the last may still grow). True when
 // the block gave a call to announce. `through_string`: the last member is a string the
 // text ends in (follow_string): it is sent too, up to its closing quote.
-bool StreamParser::Impl::provisional(std::size_t at, const Block& b) {
-    return !b.candidates.empty() && provisional(at, b.candidates.front(), false);
+// The block's first candidate may be changed (its text arguments typed in place).
+bool StreamParser::Impl::provisional(std::size_t at, Block& b) {
+    return !b.candidates.empty() && provisional(at, b.candidates.front(), &b.candidates.front(), false);
 }
 
 // The same for the block at `at` (read from read_from(at)), whose first candidate not
 // judged yet is `read`.
 bool StreamParser::Impl::provisional(std::size_t at, const Candidate& read, bool through_string) {
+    return provisional(at, read, nullptr, through_string);
+}
+
+// The same for a candidate the caller gives up: adjusted in place, not copied.
+bool StreamParser::Impl::provisional_owned(std::size_t at, Candidate&& read, bool through_string) {
+    return provisional(at, read, &read, through_string);
+}
+
+// `own`, when given, is `read` itself, free to be changed.
+bool StreamParser::Impl::provisional(std::size_t at, const Candidate& read, Candidate* own, bool through_string) {
     if (!settled.empty()) return false;
     const std::size_t ci = first_unjudged(at);
     const Place pl = place_of(at);
@@ -283,14 +294,19 @@ bool StreamParser::Impl::provisional(std::size_t at, const Candidate& read, bool
     }
     if (open && (open->at != at || open->candidate != ci)) return false;
     // As phase two does: invalid UTF-8 becomes U+FFFD (two keys that become one are
-    // refused there), then text values are typed. On a copy, made only then: the read's
-    // arguments may hold a long argument whole.
-    std::optional<Candidate> adjusted;
-    if (!read.arguments_valid_utf8 || read.arguments_are_text) adjusted = read;
+    // refused there), then text values are typed. On a copy, made only then (the read's
+    // arguments may hold a long argument whole), unless the candidate is ours to change.
+    std::optional<Candidate> copy;
+    Candidate* adjusted = nullptr;
+    // (A candidate cut inside its text, which follow_text may take next, never gets here:
+    // it has a problem. It is copied all the same, should that change.)
+    if (!read.arguments_valid_utf8 || read.arguments_are_text)
+        adjusted = own && !read.cut_text ? own : &copy.emplace(read);
+    const bool valid_utf8 = read.arguments_valid_utf8, are_text = read.arguments_are_text;
     std::string merged_key;
-    if (!read.arguments_valid_utf8) detail::make_valid_utf8(adjusted->arguments, &merged_key);
+    if (!valid_utf8) detail::make_valid_utf8(adjusted->arguments, &merged_key);
     if (!merged_key.empty()) return false;
-    if (read.arguments_are_text && !detail::type_text_arguments(*adjusted, schema, s.limits.max_depth)) return false;
+    if (are_text && !detail::type_text_arguments(*adjusted, schema, s.limits.max_depth)) return false;
     const Candidate& c = adjusted ? *adjusted : read;
     // Arguments under a wrapper key are unwrapped or refused by the judge, as a whole.
     if (detail::wrapper_key(c.arguments, schema)) return false;
@@ -445,10 +461,11 @@ bool StreamParser::Impl::follow_string(const GrammarDef* g, std::size_t at) {
 // A read of the block at `at` found its first call cut inside a parameter's text (a
 // markup family): when the tool's schema makes that text a string as written, announce
 // the call, send its arguments through what is decided of the text, and follow it.
-bool StreamParser::Impl::follow_text(const Block& b, std::size_t at) {
+bool StreamParser::Impl::follow_text(Block& b, std::size_t at) {
     if (!settled.empty() || (open && open->at != at) || tail.at == at || b.candidates.empty()) return false;
-    Candidate c = b.candidates.front();
-    if (!c.cut_text || !c.arguments_are_text || c.text_is_quoted) return false;
+    const Candidate& first = b.candidates.front();
+    if (!first.cut_text || !first.arguments_are_text || first.text_is_quoted) return false;
+    Candidate c = std::move(b.candidates.front());  // the block is not read again
     const Candidate::CutText cut = *c.cut_text;
     if (p.tool_list) {
         const auto res = p.toolset.resolve(c.name, c.qualified_name);
@@ -470,7 +487,7 @@ bool StreamParser::Impl::follow_text(const Block& b, std::size_t at) {
     c.cut = false;
     c.cut_text.reset();
     detail::set_argument(c, cut.key, std::move(decoded));
-    if (!provisional(at, c, true)) return false;
+    if (!provisional_owned(at, std::move(c), true)) return false;
     if (sp.stop != detail::StringPrefix::Stop::more) return true;  // announced; nothing more to follow
     t.pos = sp.end;
     tail = t;

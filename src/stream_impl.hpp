@@ -558,8 +558,10 @@ struct StreamParser::Impl {
 
     void provisional_at_breaks(const GrammarDef* g, std::size_t at);
 
-    bool provisional(std::size_t at, const Block& b);
+    bool provisional(std::size_t at, Block& b);
     bool provisional(std::size_t at, const Candidate& read, bool through_string);
+    bool provisional_owned(std::size_t at, Candidate&& read, bool through_string);
+    bool provisional(std::size_t at, const Candidate& read, Candidate* own, bool through_string);
 
     // -----------------------------------------------------------------------------------
     // Following a string argument (stream_calls.cpp).
@@ -576,7 +578,8 @@ struct StreamParser::Impl {
 
     bool follow_string(const GrammarDef* g, std::size_t at);
 
-    bool follow_text(const Block& b, std::size_t at);
+    // Takes the block's first candidate when it follows its text.
+    bool follow_text(Block& b, std::size_t at);
 
     // -----------------------------------------------------------------------------------
     // Assembly of content and reasoning up to the frontier (stream_assembly.cpp).
