@@ -371,6 +371,11 @@ bool StreamParser::Impl::following(std::size_t at) {
     const detail::StringPrefix sp = tail.text ? detail::decode_text_prefix(buf, tail.pos, tail.layout, tail.at_start, decoded)
                                               : detail::decode_string_prefix(buf, tail.pos, decoded);
     tail.pos = sp.end;
+    // The bytes followed are a value's own: no quote in them opens a value, no '>' ends
+    // a tag. The looks for those after the following ends start past them, not back at
+    // the value's start (a whole long argument, looked at in one chunk).
+    quote_from = std::max(quote_from, sp.end);
+    tag_from = std::max(tag_from, sp.end);
     if (!decoded.empty()) {
         StreamEvent d = call_event(StreamEvent::Kind::call_arguments, open->id, open->name);
         detail::append_json_string_body(d.text, decoded);
