@@ -3,6 +3,8 @@
 #include "json_writer.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -27,18 +29,22 @@ public:
     // not nlohmann's.
     const bool make_valid;
     void put(char c) {
-        if (expected_ && seen_.size() < expected_->size()) {
-            seen_.append(std::string_view(&c, 1));
+        if (left_ > 0) {
+            put(std::string_view(&c, 1));
             return;
         }
         buf_ += c;
         if (buf_.size() >= flush_at) flush();
     }
     void put(std::string_view s) {
-        if (expected_ && seen_.size() < expected_->size()) {
-            const std::size_t n = std::min(s.size(), expected_->size() - seen_.size());
-            seen_.append(s.substr(0, n));
-            s.remove_prefix(n);
+        if (left_ > 0) {
+            if (s.size() < left_ && s.size() < block_.size() - gathered_) {  // most pieces
+                std::memcpy(block_.data() + gathered_, s.data(), s.size());
+                gathered_ += s.size();
+                left_ -= s.size();
+                return;
+            }
+            s = gather(s);
             if (s.empty()) return;
         }
         if (out_ && s.size() >= flush_at) {
@@ -56,16 +62,41 @@ public:
     }
     std::string take() { return std::move(buf_); }
     // Digest the first bytes written, as many as `prefix` holds, instead of keeping them.
-    void expect(const TextDigest& prefix) { expected_ = &prefix; }
+    // (Called before anything is written.)
+    void expect(const TextDigest& prefix) {
+        expected_ = &prefix;
+        left_ = prefix.size();
+    }
     // Whether what was written begins with the prefix expected.
-    bool began_as_expected() const { return !expected_ || seen_ == *expected_; }
+    bool began_as_expected() const { return !expected_ || (left_ == 0 && seen_ == *expected_); }
 
 private:
+    // Takes what `s` holds of the prefix expected, and returns the rest. Gathered, then
+    // digested a block at a time: the digest's cost per piece would dominate the short
+    // runs between escapes.
+    std::string_view gather(std::string_view s) {
+        while (!s.empty() && left_ > 0) {
+            const std::size_t n = std::min({s.size(), left_, block_.size() - gathered_});
+            std::memcpy(block_.data() + gathered_, s.data(), n);
+            gathered_ += n;
+            left_ -= n;
+            s.remove_prefix(n);
+            if (gathered_ == block_.size() || left_ == 0) {
+                seen_.append(std::string_view(block_.data(), gathered_));
+                gathered_ = 0;
+            }
+        }
+        return s;
+    }
+
     static constexpr std::size_t flush_at = 1 << 16;
     std::ostream* out_;  // null: everything stays in the buffer
     std::string buf_;
     const TextDigest* expected_ = nullptr;
+    std::size_t left_ = 0;  // bytes of the prefix not written yet
     TextDigest seen_;
+    std::array<char, 4096> block_;  // what is not digested yet of the prefix
+    std::size_t gathered_ = 0;
 };
 
 // A string as nlohmann writes it with ensure_ascii off: the two-character escapes for
