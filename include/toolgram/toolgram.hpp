@@ -407,6 +407,8 @@ struct ToolProblem {
     std::string message;  // the JSON pointer and what is wrong: "#/properties/day/pattern: …"
 };
 
+// Thread safety: a Parser is immutable once built, and its const members may be called
+// from any number of threads at once (share one per profile and tool list).
 class Parser {
 public:
     // With no tool list, any tool name is accepted as written and no arguments are
@@ -489,6 +491,9 @@ json to_json(StreamEvent&& event);
 // Each byte is examined a bounded number of times, so a chunk costs what its own bytes
 // cost, however long the message already is. Dropping a stream mid-call reports nothing
 // as complete; nothing runs in the background.
+//
+// Thread safety: a StreamParser is one stream; use it from one thread at a time. Streams
+// on different threads may share one Parser.
 class StreamParser {
 public:
     explicit StreamParser(const Parser& parser);
