@@ -8,10 +8,13 @@
 
 #include <catch2/catch.hpp>
 
+#include "call_lists.hpp"
 #include "toolgram/toolgram.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace auto_intent_test {
+
+using toolgram_test::calls_with_ids;
 
 using toolgram::json;
 using toolgram::Parser;
@@ -23,12 +26,6 @@ std::vector<toolgram::Tool> weather_tools() {
     return toolgram::tools_from_json(json::parse(R"([
         {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
                                                "required": ["city"], "additionalProperties": false}}])"));
-}
-
-json calls_of(const Result& r) {
-    json out = json::array();
-    for (const auto& c : r.calls) out.push_back({{"id", c.id}, {"name", c.name}, {"arguments", c.arguments}});
-    return out;
 }
 
 std::vector<std::string> reasons(const Result& r) {
@@ -72,7 +69,7 @@ TEST_CASE("auto: Functionary's headless message is a gated fallback, its marked 
     }
     SECTION("with a tool call required: a call, through the fallback") {
         const Result r = parse("auto", headless, true, true);
-        CHECK(calls_of(r) == paris);
+        CHECK(calls_with_ids(r) == paris);
         CHECK(r.content.empty());
         CHECK(r.telemetry.parse_mode == "fallback");
         CHECK(r.telemetry.grammar == "functionary_v32");
@@ -88,7 +85,7 @@ TEST_CASE("auto: Functionary's headless message is a gated fallback, its marked 
 TEST_CASE("functionary_v32 keeps its own reading: the prompt ended with >>>", "[auto][intent][families]") {
     SECTION("a headless call is a call without intent") {
         const Result r = parse("functionary_v32", "get_weather\n{\"city\": \"Paris\"}");
-        CHECK(calls_of(r) == paris);
+        CHECK(calls_with_ids(r) == paris);
         CHECK(r.telemetry.parse_mode == "primary");
     }
     SECTION("an unknown recipient is a refused call, with a correction prompt") {
@@ -116,7 +113,7 @@ TEST_CASE("auto: after an intent marker, the common bare JSON call shapes are re
         CAPTURE(row.text);
         const Result r = parse("auto", row.text);
         INFO(toolgram::to_json(r).dump(2));
-        CHECK(calls_of(r) == paris);
+        CHECK(calls_with_ids(r) == paris);
         CHECK(r.content == row.content);
         CHECK(r.telemetry.parse_mode == "fallback");
         CHECK(r.telemetry.rejected.empty());
@@ -178,14 +175,14 @@ TEST_CASE("an echoed [TOOL_CALL_HISTORY] record with its status is never a new c
             const Result r = parse(profile, "CALL_TOOL\n" + record +
                                                 "\nfunction.name: get_weather\nfunction.arguments: {\"city\": \"Paris\"}");
             INFO(toolgram::to_json(r).dump(2));
-            CHECK(calls_of(r) == paris);
+            CHECK(calls_with_ids(r) == paris);
             CHECK(reasons(r) == std::vector<std::string>{echo});
         }
         SECTION(std::string("a history wrapper without a status is still a call, as before, ") + profile) {
             const Result r = parse(profile,
                                    "CALL_TOOL\n[TOOL_CALL_HISTORY]\nfunction.name: get_weather\nfunction.arguments: "
                                    "{\"city\": \"Paris\"}\n[/TOOL_CALL_HISTORY]");
-            CHECK(calls_of(r) == paris);
+            CHECK(calls_with_ids(r) == paris);
         }
     }
 }

@@ -18,8 +18,12 @@
 #include <toolgram/chat_template.hpp>
 #include <toolgram/toolgram.hpp>
 
+#include "test_files.hpp"
+
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace chat_template_test {
+
+using toolgram_test::slurp;
 
 namespace fs = std::filesystem;
 using toolgram::TemplateMatch;
@@ -28,13 +32,6 @@ using Verdict = toolgram::TemplateMatch::Verdict;
 namespace {
 
 const fs::path templates_dir = fs::path(TOOLGRAM_SOURCE_DIR) / "tests" / "data" / "templates";
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 // What each template must give: a profile, "unknown", "not read yet", or "alias:ENGINE
 // NAME" for a family whose engine name toolgram does not read yet (the expectation follows

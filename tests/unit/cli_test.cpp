@@ -21,9 +21,12 @@
 
 #include "cli/ordered_pool.hpp"
 #include "grammar_def.hpp"
+#include "test_files.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace cli_test {
+
+using toolgram_test::Scratch;
 
 #ifndef TOOLGRAM_CLI
 #error "TOOLGRAM_CLI (the path of the built CLI) must be defined for this test"
@@ -42,33 +45,6 @@ std::string shell_quote(const std::string& s) {
     }
     return out + "'";
 }
-
-// A scratch folder per test case, removed afterwards.
-class Scratch {
-public:
-    Scratch() {
-        static std::atomic<int> counter{0};
-        dir_ = fs::temp_directory_path() /
-               ("toolgram_cli_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
-        fs::create_directories(dir_);
-    }
-    ~Scratch() {
-        std::error_code ec;
-        fs::remove_all(dir_, ec);
-    }
-    Scratch(const Scratch&) = delete;
-    Scratch& operator=(const Scratch&) = delete;
-
-    std::string write(const std::string& name, const std::string& content) const {
-        const fs::path p = dir_ / name;
-        std::ofstream(p, std::ios::binary) << content;
-        return p.string();
-    }
-    std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-private:
-    fs::path dir_;
-};
 
 struct Run {
     int exit_code = -1;

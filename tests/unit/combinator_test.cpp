@@ -14,12 +14,15 @@
 
 #include <catch2/catch.hpp>
 
+#include "call_lists.hpp"
 #include "isolated_parse.hpp"
 #include "stream_agreement.hpp"
 #include "toolgram/toolgram.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace combinator_test {
+
+using toolgram_test::calls_with_ids;
 
 using toolgram::json;
 using toolgram::Parser;
@@ -49,12 +52,6 @@ Tool tool(const std::string& name, json parameters = json::object()) {
 }
 
 Profile profile(const std::string& name) { return toolgram::builtin_profile(name); }
-
-json calls_of(const Result& r) {
-    json out = json::array();
-    for (const auto& c : r.calls) out.push_back({{"id", c.id}, {"name", c.name}, {"arguments", c.arguments}});
-    return out;
-}
 
 std::vector<std::string> rejection_reasons(const Result& r) {
     std::vector<std::string> out;
@@ -104,7 +101,7 @@ TEST_CASE("fallback gate: intent must be shown by a marker or by the caller", "[
         p.settings.tool_required = true;
         const Result r = Parser(p, weather_tools()).parse(call);
         INFO(toolgram::to_json(r).dump(2));
-        CHECK(calls_of(r) == json::array({weather_call}));
+        CHECK(calls_with_ids(r) == json::array({weather_call}));
         CHECK(r.content.empty());
         CHECK(r.telemetry.parse_mode == "fallback");
         CHECK(r.telemetry.fallback_used);
@@ -117,7 +114,7 @@ TEST_CASE("fallback gate: intent must be shown by a marker or by the caller", "[
         const std::string text = marker + "\n[get_weather(city=\"Antwerp\")]";
         const Result r = Parser(profile("auto"), weather_tools()).parse(text);
         INFO(toolgram::to_json(r).dump(2));
-        CHECK(calls_of(r) == json::array({weather_call}));
+        CHECK(calls_with_ids(r) == json::array({weather_call}));
         CHECK(r.content == marker);
         CHECK(r.telemetry.parse_mode == "fallback");
         CHECK(r.telemetry.fallback_used);
@@ -130,7 +127,7 @@ TEST_CASE("fallback gate: intent must be shown by a marker or by the caller", "[
         p.settings.intent_markers = {"<<act>>"};
         const Parser parser(p, weather_tools());
         const Result with = parser.parse("<<act>> [get_weather(city=\"Antwerp\")]");
-        CHECK(calls_of(with) == json::array({weather_call}));
+        CHECK(calls_with_ids(with) == json::array({weather_call}));
         const Result old_marker = parser.parse("need_tool: yes [get_weather(city=\"Antwerp\")]");
         CHECK(old_marker.calls.empty());
         CHECK(rejection_reasons(old_marker) == std::vector<std::string>{no_intent});
@@ -157,7 +154,7 @@ TEST_CASE("fallback gate: a fallback candidate must be small, primary candidates
     SECTION("at the limit: accepted") {
         p.settings.fallback_max_bytes = size;
         const Result r = Parser(p, weather_tools()).parse(call);
-        CHECK(calls_of(r) == json::array({weather_call}));
+        CHECK(calls_with_ids(r) == json::array({weather_call}));
     }
     SECTION("the default is 2 KiB") {
         CHECK(Profile{}.settings.fallback_max_bytes == 2048);
@@ -171,7 +168,7 @@ TEST_CASE("fallback gate: a fallback candidate must be small, primary candidates
     SECTION("a primary call is not held to the fallback size") {
         p.settings.fallback_max_bytes = 10;
         const Result r = Parser(p, weather_tools()).parse(weather_tag);
-        CHECK(calls_of(r) == json::array({weather_call}));
+        CHECK(calls_with_ids(r) == json::array({weather_call}));
         CHECK(r.telemetry.parse_mode == "primary");
     }
 }
@@ -189,7 +186,7 @@ TEST_CASE("fallback gate: the name must be on an allow-list", "[combinator][gate
     }
     SECTION("no tool list: a primary candidate is accepted as written") {
         const Result r = Parser(p).parse(weather_tag);
-        CHECK(calls_of(r) == json::array({weather_call}));
+        CHECK(calls_with_ids(r) == json::array({weather_call}));
         REQUIRE(r.telemetry.candidates.size() == 1);
         CHECK(r.telemetry.candidates[0].schema == "skipped");
         CHECK(r.telemetry.candidates[0].schema_reason == "no tools given");
@@ -242,7 +239,7 @@ TEST_CASE("fallback gate: arguments must pass strict schema validation", "[combi
 
     const Result primary =
         parser.parse(R"([TOOL_CALL]{"name": "get_weather", "arguments": {"city": "Antwerp", "extra": 1}}[/TOOL_CALL])");
-    CHECK(calls_of(primary) == json::array({{{"id", "call_0"},
+    CHECK(calls_with_ids(primary) == json::array({{{"id", "call_0"},
                                              {"name", "get_weather"},
                                              {"arguments", {{"city", "Antwerp"}, {"extra", 1}}}}}));
     CHECK(primary.telemetry.candidates.at(0).schema == "pass");
@@ -278,7 +275,7 @@ TEST_CASE("primary syntax wins: fallbacks do not run once primary syntax was see
     SECTION("a valid primary call and a fallback-shaped one: only the primary") {
         const Result r = parser.parse(weather_tag + fallback);
         INFO(toolgram::to_json(r).dump(2));
-        CHECK(calls_of(r) == json::array({weather_call}));
+        CHECK(calls_with_ids(r) == json::array({weather_call}));
         CHECK(r.telemetry.parse_mode == "primary");
         CHECK_FALSE(r.telemetry.fallback_used);
         CHECK(r.telemetry.candidate_count == 1);
@@ -297,7 +294,7 @@ TEST_CASE("primary syntax wins: fallbacks do not run once primary syntax was see
     SECTION("a primary tag only mentioned in prose does not block the fallback") {
         const Result r = parser.parse("I could use [TOOL_CALL] tags, but:" + fallback);
         INFO(toolgram::to_json(r).dump(2));
-        CHECK(calls_of(r) == json::array({{{"id", "call_0"}, {"name", "search"}, {"arguments", {{"q", "x"}}}}}));
+        CHECK(calls_with_ids(r) == json::array({{{"id", "call_0"}, {"name", "search"}, {"arguments", {{"q", "x"}}}}}));
         CHECK(r.telemetry.parse_mode == "fallback");
     }
 }
@@ -341,7 +338,7 @@ TEST_CASE("reasoning: calls inside reasoning are reported, not accepted, unless 
             p.settings.accept_calls_in_reasoning = true;
             const Result r = Parser(p, weather_tools()).parse(row.text);
             INFO(toolgram::to_json(r).dump(2));
-            CHECK(calls_of(r) == json::array({weather_call}));
+            CHECK(calls_with_ids(r) == json::array({weather_call}));
             CHECK(r.content == row.content);
             CHECK(r.reasoning == row.reasoning.substr(0, row.reasoning.size() - weather_tag.size() - 1));
             CHECK(r.telemetry.rejected.empty());
@@ -352,7 +349,7 @@ TEST_CASE("reasoning: calls inside reasoning are reported, not accepted, unless 
 TEST_CASE("reasoning: a call after the reasoning block is a call", "[combinator][reasoning]") {
     const Result r = Parser(profile("tag"), weather_tools()).parse("<think>cold?</think>\n" + weather_tag);
     INFO(toolgram::to_json(r).dump(2));
-    CHECK(calls_of(r) == json::array({weather_call}));
+    CHECK(calls_with_ids(r) == json::array({weather_call}));
     CHECK(r.reasoning == "cold?");
     CHECK(r.content.empty());
     CHECK(r.telemetry.rejected.empty());
@@ -394,7 +391,7 @@ TEST_CASE("reasoning: a delimiter written inside a call's text is text of the ca
     DYNAMIC_SECTION(row.label) {
         const Result r = Parser(profile("tag"), weather_tools()).parse(row.text);
         INFO(toolgram::to_json(r).dump(2));
-        CHECK(calls_of(r) == row.calls);
+        CHECK(calls_with_ids(r) == row.calls);
         CHECK(r.content == row.content);
         CHECK(r.reasoning == row.reasoning);
         CHECK(rejection_reasons(r) == row.rejected);
@@ -420,7 +417,7 @@ TEST_CASE("example guard: a call shown as an example is not a call", "[combinato
 TEST_CASE("example guard: a fence that only wraps a real call is not an example", "[combinator][guards]") {
     const Result r = Parser(profile("tag"), weather_tools()).parse("Here is the call:\n```\n" + weather_tag + "\n```");
     INFO(toolgram::to_json(r).dump(2));
-    CHECK(calls_of(r) == json::array({weather_call}));
+    CHECK(calls_with_ids(r) == json::array({weather_call}));
     CHECK(r.content == "Here is the call:");
     CHECK(r.telemetry.repairs == std::vector<std::string>{"tags_inside_fence"});
 }
@@ -465,7 +462,7 @@ TEST_CASE("name normalisation: exact, then case, then namespace tail, then loose
         const auto& cand = r.telemetry.candidates[0];
         CHECK(cand.raw_name == row.raw);
         if (!row.resolved.empty()) {
-            CHECK(calls_of(r) ==
+            CHECK(calls_with_ids(r) ==
                   json::array({{{"id", "call_0"}, {"name", row.resolved}, {"arguments", json::object()}}}));
             CHECK(cand.name == row.resolved);
             if (row.note_or_reason.empty()) CHECK(cand.repairs.empty());
@@ -509,7 +506,7 @@ TEST_CASE("arguments: JSON-encoded strings (even twice) become objects, other sh
         INFO(toolgram::to_json(r).dump(2));
         REQUIRE(r.telemetry.candidates.size() == 1);
         if (!row.expected.is_null()) {
-            CHECK(calls_of(r) == json::array({{{"id", "call_0"}, {"name", "search"}, {"arguments", row.expected}}}));
+            CHECK(calls_with_ids(r) == json::array({{{"id", "call_0"}, {"name", "search"}, {"arguments", row.expected}}}));
             if (row.note_or_reason.empty()) CHECK(r.telemetry.repairs.empty());
             else CHECK(r.telemetry.repairs == std::vector<std::string>{row.note_or_reason});
         } else {
@@ -522,7 +519,7 @@ TEST_CASE("arguments: JSON-encoded strings (even twice) become objects, other sh
 
 TEST_CASE("arguments: a call object with no arguments key has empty arguments", "[combinator][arguments]") {
     const Result r = Parser(profile("tag"), weather_tools()).parse(R"([TOOL_CALL]{"name": "search"}[/TOOL_CALL])");
-    CHECK(calls_of(r) == json::array({{{"id", "call_0"}, {"name", "search"}, {"arguments", json::object()}}}));
+    CHECK(calls_with_ids(r) == json::array({{{"id", "call_0"}, {"name", "search"}, {"arguments", json::object()}}}));
 }
 
 // =======================================================================================
@@ -599,7 +596,7 @@ TEST_CASE("schema validation: the validator's verdict, with the reason in teleme
         CHECK(verdict["candidate"] == 0);
         CHECK(verdict["name"] == "book");
         if (row.pass) {
-            CHECK(calls_of(r) ==
+            CHECK(calls_with_ids(r) ==
                   json::array({{{"id", "call_0"}, {"name", "book"}, {"arguments", json::parse(row.arguments)}}}));
             CHECK(cand.schema == "pass");
             CHECK(verdict["verdict"] == "pass");
@@ -714,7 +711,7 @@ TEST_CASE("typing: a parameter the schema does not know keeps its text and is re
                          .parse("<invoke name=\"typed\"><parameter name=\"i\">1</parameter>"
                                 "<parameter name=\"extra\">007</parameter></invoke>");
     INFO(toolgram::to_json(r).dump(2));
-    CHECK(calls_of(r) == json::array({{{"id", "call_0"}, {"name", "typed"}, {"arguments", {{"i", 1}, {"extra", "007"}}}}}));
+    CHECK(calls_with_ids(r) == json::array({{{"id", "call_0"}, {"name", "typed"}, {"arguments", {{"i", 1}, {"extra", "007"}}}}}));
     CHECK(r.telemetry.repairs ==
           std::vector<std::string>{"parameter \"extra\" is not in the schema; kept as text"});
 }
@@ -844,7 +841,7 @@ TEST_CASE("format error: none when a call was made, none for plain prose", "[com
         const Result r =
             parser.parse(R"([TOOL_CALL]{"name": "search", "arguments": {"q" 1}}[/TOOL_CALL] and )" + weather_tag);
         INFO(toolgram::to_json(r).dump(2));
-        CHECK(calls_of(r) == json::array({weather_call}));
+        CHECK(calls_with_ids(r) == json::array({weather_call}));
         CHECK(r.telemetry.rejected.size() == 1);
         CHECK_FALSE(r.error.has_value());
     }
@@ -901,7 +898,7 @@ TEST_CASE("limits: max_candidate_bytes rejects a large candidate, keeps the othe
                             R"("}}[/TOOL_CALL])";
     const Result r = Parser(p, weather_tools()).parse(big + "\n" + weather_tag);
     INFO(toolgram::to_json(r).dump(2));
-    CHECK(calls_of(r) == json::array({weather_call}));
+    CHECK(calls_with_ids(r) == json::array({weather_call}));
     REQUIRE(r.telemetry.candidates.size() == 2);
     const auto& rejected = r.telemetry.candidates[0];
     CHECK_FALSE(rejected.accepted);
@@ -918,7 +915,7 @@ TEST_CASE("limits: max_input_bytes scans only the head, the rest is content", "[
     REQUIRE(text.size() > 100);
     const Result r = Parser(p, weather_tools()).parse(text);
     INFO(toolgram::to_json(r).dump(2));
-    CHECK(calls_of(r) == json::array({weather_call}));
+    CHECK(calls_with_ids(r) == json::array({weather_call}));
     CHECK(r.content == "more " + tail);
     REQUIRE(r.telemetry.rejected.size() == 1);
     CHECK(r.telemetry.rejected[0].reason == "input of " + std::to_string(text.size()) +
@@ -931,7 +928,7 @@ TEST_CASE("limits: max_depth rejects a deep candidate, keeps the others", "[comb
     const std::string deep = R"([TOOL_CALL]{"name":"search","arguments":{"q":{"a":{"b":{"c":1}}}}}[/TOOL_CALL])";
     const Result r = Parser(p, weather_tools()).parse(deep + "\n" + weather_tag);
     INFO(toolgram::to_json(r).dump(2));
-    CHECK(calls_of(r) == json::array({weather_call}));
+    CHECK(calls_with_ids(r) == json::array({weather_call}));
     CHECK(rejection_reasons(r) == std::vector<std::string>{"nesting deeper than the limit of 4 levels"});
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "test_files.hpp"
 #include "toolgram/toolgram.hpp"
 
 namespace fs = std::filesystem;
@@ -22,13 +23,6 @@ namespace toolgram_test {
 using toolgram::json;
 
 inline const fs::path corpus_root = fs::path(TOOLGRAM_SOURCE_DIR) / "corpus";
-
-inline std::string slurp(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
 
 struct Case {
     fs::path text;

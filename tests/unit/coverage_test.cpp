@@ -23,10 +23,13 @@
 #include "hermes.hpp"
 #include "lenient_value.hpp"
 #include "rule_coverage.hpp"
+#include "test_files.hpp"
 #include "toolgram/toolgram.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace coverage_test {
+
+using toolgram_test::Scratch;
 
 namespace fs = std::filesystem;
 using toolgram::json;
@@ -35,32 +38,6 @@ namespace cov = toolgram::coverage;
 namespace {
 
 const fs::path corpus_root = fs::path(TOOLGRAM_SOURCE_DIR) / "corpus";
-
-class Scratch {
-public:
-    Scratch() {
-        static std::atomic<int> counter{0};
-        dir_ = fs::temp_directory_path() /
-               ("toolgram_coverage_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
-        fs::create_directories(dir_);
-    }
-    ~Scratch() {
-        std::error_code ec;
-        fs::remove_all(dir_, ec);
-    }
-    Scratch(const Scratch&) = delete;
-    Scratch& operator=(const Scratch&) = delete;
-    std::string write(const std::string& name, const std::string& content) const {
-        const fs::path p = dir_ / name;
-        fs::create_directories(p.parent_path());
-        std::ofstream(p, std::ios::binary) << content;
-        return p.string();
-    }
-    std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-private:
-    fs::path dir_;
-};
 
 const char* tools_json = R"([
  {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"}}, "required": ["city"]}},

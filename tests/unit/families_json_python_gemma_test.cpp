@@ -10,6 +10,7 @@
 #include <tao/pegtl/contrib/analyze.hpp>
 
 #include "apertus.hpp"
+#include "call_lists.hpp"
 #include "functiongemma.hpp"
 #include "gemma4.hpp"
 #include "isolated_parse.hpp"
@@ -20,6 +21,8 @@
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace families_json_python_gemma_test {
+
+using toolgram_test::calls_of;
 
 using toolgram::json;
 using toolgram::Parser;
@@ -44,12 +47,6 @@ Role role_in(const Profile& p, const std::string& grammar, bool& found) {
         }
     found = false;
     return Role::primary;
-}
-
-json calls_of(const toolgram::Result& r) {
-    json out = json::array();
-    for (const auto& c : r.calls) out.push_back({{"name", c.name}, {"arguments", c.arguments}});
-    return out;
 }
 
 }  // namespace

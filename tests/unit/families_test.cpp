@@ -18,10 +18,13 @@
 
 #include <catch2/catch.hpp>
 
+#include "test_files.hpp"
 #include "toolgram/toolgram.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace families_test {
+
+using toolgram_test::slurp;
 
 namespace fs = std::filesystem;
 using toolgram::json;
@@ -47,13 +50,6 @@ const std::map<std::string, std::string> read_by_auto_as = {{"hyperclovax_seed_t
 
 bool in_formats_md(const std::string& name) {
     return std::find(formats_md_families.begin(), formats_md_families.end(), name) != formats_md_families.end();
-}
-
-std::string slurp(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
 }
 
 std::vector<toolgram::Tool> corpus_tools() {

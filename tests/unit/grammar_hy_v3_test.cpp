@@ -5,25 +5,17 @@
 #include <catch2/catch.hpp>
 #include <tao/pegtl/contrib/analyze.hpp>
 
+#include "call_lists.hpp"
 #include "hy_v3.hpp"
 #include "toolgram/toolgram.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace grammar_hy_v3_test {
 
+using toolgram_test::calls_of;
+
 using toolgram::json;
 
-namespace {
-
-// Without tools nothing is typed from a schema: the values come back as the text read.
-json calls_of(const std::string& profile, const std::string& text) {
-    const toolgram::Parser parser(toolgram::builtin_profile(profile));
-    json out = json::array();
-    for (const auto& c : parser.parse(text).calls) out.push_back({{"name", c.name}, {"arguments", c.arguments}});
-    return out;
-}
-
-}  // namespace
 
 TEST_CASE("PEGTL analyze finds no cycle without progress in the hy_v3 grammar", "[grammar][analyze][hy_v3]") {
     CHECK(tao::pegtl::analyze<toolgram::grammar::hy_v3::block>() == 0);

@@ -6,24 +6,20 @@
 #include <catch2/catch.hpp>
 #include <tao/pegtl/contrib/analyze.hpp>
 
+#include "call_lists.hpp"
 #include "kimi_k3.hpp"
 #include "toolgram/toolgram.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace grammar_kimi_k3_test {
 
+using toolgram_test::calls_of;
+
 using toolgram::json;
 
 namespace {
 
 // Without tools nothing is typed from a schema: the values come back as the reader left them.
-json calls_of(const std::string& profile, const std::string& text) {
-    const toolgram::Parser parser(toolgram::builtin_profile(profile));
-    json out = json::array();
-    for (const auto& c : parser.parse(text).calls) out.push_back({{"name", c.name}, {"arguments", c.arguments}});
-    return out;
-}
-
 std::string argument(const std::string& key, const std::string& type, const std::string& value) {
     return "<|open|>argument key=\"" + key + "\" type=\"" + type + "\"<|sep|>" + value + "<|close|>argument<|sep|>";
 }

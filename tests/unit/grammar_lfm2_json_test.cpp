@@ -5,24 +5,17 @@
 #include <catch2/catch.hpp>
 #include <tao/pegtl/contrib/analyze.hpp>
 
+#include "call_lists.hpp"
 #include "lfm2_json.hpp"
 #include "toolgram/toolgram.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace grammar_lfm2_json_test {
 
+using toolgram_test::calls_of;
+
 using toolgram::json;
 
-namespace {
-
-json calls_of(const std::string& profile, const std::string& text) {
-    const toolgram::Parser parser(toolgram::builtin_profile(profile));
-    json out = json::array();
-    for (const auto& c : parser.parse(text).calls) out.push_back({{"name", c.name}, {"arguments", c.arguments}});
-    return out;
-}
-
-}  // namespace
 
 TEST_CASE("PEGTL analyze finds no cycle without progress in the lfm2_json grammar", "[grammar][analyze][lfm2_json]") {
     CHECK(tao::pegtl::analyze<toolgram::grammar::lfm2_json::block>() == 0);

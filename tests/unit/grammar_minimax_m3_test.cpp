@@ -10,11 +10,14 @@
 #include <catch2/catch.hpp>
 #include <tao/pegtl/contrib/analyze.hpp>
 
+#include "call_lists.hpp"
 #include "minimax_m3.hpp"
 #include "toolgram/toolgram.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace grammar_minimax_m3_test {
+
+using toolgram_test::calls_of;
 
 using toolgram::json;
 
@@ -27,15 +30,6 @@ std::string end(const std::string& t) { return NS + "</" + t + ">"; }
 std::string block(const std::string& invokes) { return tag("tool_call") + "\n" + invokes + "\n" + end("tool_call"); }
 
 // Without tools nothing is typed from a schema: leaves come back as the text read.
-json calls_of(const std::string& profile, const std::string& text,
-              const std::optional<std::vector<toolgram::Tool>>& tools = std::nullopt) {
-    const toolgram::Parser parser =
-        tools ? toolgram::Parser(toolgram::builtin_profile(profile), *tools) : toolgram::Parser(toolgram::builtin_profile(profile));
-    json out = json::array();
-    for (const auto& c : parser.parse(text).calls) out.push_back({{"name", c.name}, {"arguments", c.arguments}});
-    return out;
-}
-
 }  // namespace
 
 TEST_CASE("PEGTL analyze finds no cycle without progress in the minimax_m3 grammar", "[grammar][analyze][minimax_m3]") {

@@ -6,12 +6,15 @@
 #include <tao/pegtl.hpp>
 #include <tao/pegtl/contrib/analyze.hpp>
 
+#include "call_lists.hpp"
 #include "muse_glimmer.hpp"
 #include "toolgram/chat_template.hpp"
 #include "toolgram/toolgram.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace grammar_muse_glimmer_test {
+
+using toolgram_test::calls_of;
 
 using toolgram::json;
 
@@ -26,13 +29,6 @@ bool matches(const std::string& text) {
 }
 
 // Without tools nothing is typed from a schema: the values come back as the text read.
-json calls_of(const std::string& profile, const std::string& text) {
-    const toolgram::Parser parser(toolgram::builtin_profile(profile));
-    json out = json::array();
-    for (const auto& c : parser.parse(text).calls) out.push_back({{"name", c.name}, {"arguments", c.arguments}});
-    return out;
-}
-
 const std::string atem = "<atem:function_calls>\n<atem:invoke name=\"f\">\n<atem:parameter name=\"a\">1</atem:parameter>\n"
                          "</atem:invoke>\n</atem:function_calls>";
 

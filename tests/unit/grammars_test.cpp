@@ -12,6 +12,7 @@
 #include <tao/pegtl/contrib/analyze.hpp>
 
 #include "bracket.hpp"
+#include "call_lists.hpp"
 #include "isolated_parse.hpp"
 #include "lenient_value.hpp"
 #include "marker.hpp"
@@ -25,6 +26,8 @@
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace grammars_test {
 
+using toolgram_test::calls_with_ids;
+
 using toolgram::json;
 
 namespace {
@@ -37,12 +40,6 @@ std::vector<toolgram::Tool> small_tools() {
                         "required": ["city"]}}},
         {"name": "search", "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}}
     ])"));
-}
-
-json calls_of(const toolgram::Result& r) {
-    json out = json::array();
-    for (const auto& c : r.calls) out.push_back({{"id", c.id}, {"name", c.name}, {"arguments", c.arguments}});
-    return out;
 }
 
 // One variant of a format and everything that must come out of it.
@@ -65,7 +62,7 @@ toolgram::Result run(const std::string& profile_name, const Case& c, bool tool_r
 // The whole result of a case whose every candidate becomes a call.
 void check_accepted(const toolgram::Result& r, const Case& c, const std::string& grammar, const std::string& mode) {
     INFO(toolgram::to_json(r).dump(2));
-    CHECK(calls_of(r) == c.calls);
+    CHECK(calls_with_ids(r) == c.calls);
     CHECK(r.content == c.content);
     CHECK(r.reasoning.empty());
     CHECK_FALSE(r.error.has_value());
@@ -546,12 +543,12 @@ TEST_CASE("every JSON-payload grammar accepts each name and arguments alias", "[
             "[TOOL_CALL]{\"" + row.name_key + "\": \"search\", \"" + row.args_key + "\": {\"q\": \"x\"}}[/TOOL_CALL]";
         CAPTURE(text);
         const toolgram::Result r = parser.parse(text);
-        CHECK(calls_of(r) == json::array({call("call_0", "search", {{"q", "x"}})}));
+        CHECK(calls_with_ids(r) == json::array({call("call_0", "search", {{"q", "x"}})}));
     }
     // OpenAI's nesting: function.name and function.arguments.
     const toolgram::Result nested = parser.parse(
         R"([TOOL_CALL]{"type": "function", "function": {"name": "search", "arguments": {"q": "x"}}}[/TOOL_CALL])");
-    CHECK(calls_of(nested) == json::array({call("call_0", "search", {{"q", "x"}})}));
+    CHECK(calls_with_ids(nested) == json::array({call("call_0", "search", {{"q", "x"}})}));
 }
 
 TEST_CASE("every grammar refuses a value cut mid-string, mid-number or mid-literal", "[grammar][cut]") {
@@ -605,7 +602,7 @@ TEST_CASE("a fence left open at the end of output is healed, and telemetry says 
     DYNAMIC_SECTION(row.profile) {
         const toolgram::Result r = toolgram::Parser(toolgram::builtin_profile(row.profile), small_tools()).parse(row.text);
         INFO(toolgram::to_json(r).dump(2));
-        CHECK(calls_of(r) == json::array({call("call_0", "get_weather", {{"city", "Antwerp"}})}));
+        CHECK(calls_with_ids(r) == json::array({call("call_0", "get_weather", {{"city", "Antwerp"}})}));
         CHECK(r.telemetry.healed);
         REQUIRE(r.telemetry.candidates.size() == 1);
         CHECK(r.telemetry.candidates[0].healed);

@@ -27,10 +27,14 @@
 #include "coverage.hpp"
 #include "json_document.hpp"
 #include "small_stack.hpp"
+#include "test_files.hpp"
 #include "toolgram/toolgram.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace hostile_files_test {
+
+using toolgram_test::Scratch;
+using toolgram_test::slurp;
 
 #ifndef TOOLGRAM_CLI
 #error "TOOLGRAM_CLI (the path of the built CLI) must be defined for this test"
@@ -51,45 +55,6 @@ std::string shell_quote(const std::string& s) {
     }
     return out + "'";
 }
-
-// A scratch folder per test case, removed afterwards (symlinks and FIFOs included; a
-// symlink is removed, never followed).
-class Scratch {
-public:
-    Scratch() {
-        static std::atomic<int> counter{0};
-        dir_ = fs::temp_directory_path() /
-               ("toolgram_hostile_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
-        fs::create_directories(dir_);
-    }
-    ~Scratch() {
-        std::error_code ec;
-        fs::remove_all(dir_, ec);
-    }
-    Scratch(const Scratch&) = delete;
-    Scratch& operator=(const Scratch&) = delete;
-
-    std::string write(const std::string& name, const std::string& content) const {
-        const fs::path p = dir_ / name;
-        fs::create_directories(p.parent_path());
-        std::ofstream(p, std::ios::binary) << content;
-        return p.string();
-    }
-    std::string path(const std::string& name) const { return (dir_ / name).string(); }
-    std::string symlink(const std::string& name, const std::string& target) const {
-        fs::create_directories((dir_ / name).parent_path());
-        fs::create_symlink(target, dir_ / name);
-        return path(name);
-    }
-    std::string fifo(const std::string& name) const {
-        fs::create_directories((dir_ / name).parent_path());
-        REQUIRE(mkfifo(path(name).c_str(), 0600) == 0);
-        return path(name);
-    }
-
-private:
-    fs::path dir_;
-};
 
 struct Run {
     int exit_code = -1;  // 124: the time limit ended it (a hang); -1: a signal did
@@ -144,13 +109,6 @@ const std::string default_cap = "17825792 bytes (limits.max_input_bytes, 1677721
 const std::string document_cap = "17825792 bytes (the limit for a JSON document such as a tools or profile file)";
 
 const std::string tag_call = R"(Checking. [TOOL_CALL]{"name":"get_weather","arguments":{"city":"Antwerp"}}[/TOOL_CALL])";
-
-std::string slurp(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
 
 }  // namespace
 

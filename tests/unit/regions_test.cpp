@@ -9,12 +9,15 @@
 
 #include <catch2/catch.hpp>
 
+#include "call_lists.hpp"
 #include "regions.hpp"
 #include "scan_context.hpp"
 #include "toolgram/toolgram.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace regions_test {
+
+using toolgram_test::calls_with_ids;
 
 using toolgram::json;
 using toolgram::Parser;
@@ -31,12 +34,6 @@ std::vector<toolgram::Tool> weather_tools() {
 const std::string weather_tag = R"([TOOL_CALL]{"name":"get_weather","arguments":{"city":"Antwerp"}}[/TOOL_CALL])";
 const json weather_call = {{"id", "call_0"}, {"name", "get_weather"}, {"arguments", {{"city", "Antwerp"}}}};
 const std::string as_example = "shown as an example, not a call";
-
-json calls_of(const Result& r) {
-    json out = json::array();
-    for (const auto& c : r.calls) out.push_back({{"id", c.id}, {"name", c.name}, {"arguments", c.arguments}});
-    return out;
-}
 
 std::vector<std::string> reasons(const Result& r) {
     std::vector<std::string> out;
@@ -130,14 +127,14 @@ TEST_CASE("fences: a ~~~ fence before a call is a fence, for the example guard a
     SECTION("a fence that only wraps a real call goes with it") {
         const Result r = parse_tag("Calling it now:\n~~~json\n" + weather_tag + "\n~~~\nDone.");
         INFO(toolgram::to_json(r).dump(2));
-        CHECK(calls_of(r) == json::array({weather_call}));
+        CHECK(calls_with_ids(r) == json::array({weather_call}));
         CHECK(r.content == "Calling it now:\nDone.");
         CHECK(r.telemetry.repairs == std::vector<std::string>{"tags_inside_fence"});
     }
     SECTION("a closing line with an info string does not close: the fence holds text after the call") {
         const Result r = parse_tag("Calling it now:\n```\n" + weather_tag + "\n```json\nmore\n```");
         INFO(toolgram::to_json(r).dump(2));
-        CHECK(calls_of(r) == json::array({weather_call}));
+        CHECK(calls_with_ids(r) == json::array({weather_call}));
         CHECK(r.content == "Calling it now:\n```\n```json\nmore\n```");
     }
 }
@@ -181,7 +178,7 @@ TEST_CASE("example guard: prose in those languages that introduces no example le
         for (const char* gap : {" ", "\n"}) {
             CAPTURE(lead, gap);
             const Result r = parse_tag(lead + gap + weather_tag);
-            CHECK(calls_of(r) == json::array({weather_call}));
+            CHECK(calls_with_ids(r) == json::array({weather_call}));
             CHECK(r.content == lead);
         }
     }
@@ -203,12 +200,12 @@ TEST_CASE("example guard: a lead-in on the line before a call that starts its li
                                        "Here is an example of a call.\nAnd here is mine:\n"}) {
             CAPTURE(lead);
             const Result r = parse_tag(lead + weather_tag);
-            CHECK(calls_of(r) == json::array({weather_call}));
+            CHECK(calls_with_ids(r) == json::array({weather_call}));
         }
     }
     SECTION("the line before counts only for a call that starts its line") {
         const Result r = parse_tag("Here is an example:\nand now the real one: " + weather_tag);
-        CHECK(calls_of(r) == json::array({weather_call}));
+        CHECK(calls_with_ids(r) == json::array({weather_call}));
     }
     SECTION("the marker grammar, as the issue shows it") {
         const std::string text = "Here is an example:\nTOOL_CALL {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Antwerp\"}}";
@@ -230,20 +227,20 @@ TEST_CASE("example guard: a call's own text never introduces the call after it",
     const Parser parser(toolgram::builtin_profile("tag"), weather_tools());
     const std::string text = first + " " + weather_tag;
     const Result r = parser.parse(text);
-    CHECK(calls_of(r) == json::array({first_call, second_call}));
+    CHECK(calls_with_ids(r) == json::array({first_call, second_call}));
     CHECK(reasons(r).empty());
     toolgram::StreamParser sp(parser);
     for (char ch : text) (void)sp.feed(std::string_view(&ch, 1));
     CHECK(toolgram::to_json(sp.finish().result) == toolgram::to_json(r));
 
     const Result after_prose = parser.parse(first + " For example: " + weather_tag);
-    CHECK(calls_of(after_prose) == json::array({first_call}));
+    CHECK(calls_with_ids(after_prose) == json::array({first_call}));
     CHECK(reasons(after_prose) == std::vector<std::string>{as_example});
     // The window is what it was: the text before a call on its line, so a lead-in before
     // the first call still makes only the first an example.
     const Result lead_first = parser.parse("For example: " + first + "\n" + weather_tag);
     CHECK(reasons(lead_first) == std::vector<std::string>{as_example});
-    CHECK(calls_of(lead_first) == json::array({{{"id", "call_0"}, {"name", "get_weather"}, {"arguments", {{"city", "Antwerp"}}}}}));
+    CHECK(calls_with_ids(lead_first) == json::array({{{"id", "call_0"}, {"name", "get_weather"}, {"arguments", {{"city", "Antwerp"}}}}}));
 }
 
 TEST_CASE("example guard: a lead-in is looked for in a bounded window, so many calls cost linear time",
@@ -306,7 +303,7 @@ TEST_CASE("reasoning in content: calls are judged as with reasoning separated", 
     const std::string call = "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Antwerp\"}}\n</tool_call>";
     SECTION("a call after the block is a call, and leaves the content") {
         const Result r = parse_in_content("hermes", "<think>Let me check.</think>\n" + call + "\nDone.");
-        CHECK(calls_of(r) == json::array({weather_call}));
+        CHECK(calls_with_ids(r) == json::array({weather_call}));
         CHECK(r.content == "<think>Let me check.</think>\nDone.");
         CHECK(r.reasoning.empty());
     }
@@ -320,7 +317,7 @@ TEST_CASE("reasoning in content: calls are judged as with reasoning separated", 
     SECTION("accepted inside reasoning, the call leaves the content") {
         const Result r = parse_in_content("hermes", "<think>Maybe " + call + " later.</think>\nOK.",
                                           toolgram::ReasoningStart::guess, true);
-        CHECK(calls_of(r) == json::array({weather_call}));
+        CHECK(calls_with_ids(r) == json::array({weather_call}));
         CHECK(r.content == "<think>Maybe later.</think>\nOK.");
     }
 }
