@@ -3,8 +3,9 @@
 // a StreamParser is one stream, used by one thread at a time). Every corpus case is
 // parsed and streamed by eight threads at once, each in its own order, through one
 // Parser per case built beforehand, and each result must be the one a single thread
-// got. The library keeps its per-parse caches thread_local; a cache shared by mistake
-// shows here as a result that differs (and under ThreadSanitizer as a race).
+// got. The library keeps its per-parse state thread_local; state shared by mistake shows
+// here when it changes a result (a race that only frees memory under a reader takes a
+// sanitizer build to see).
 #include <algorithm>
 #include <atomic>
 #include <memory>
