@@ -59,9 +59,9 @@ void MarkerSet::add(std::string_view needle, bool ignore_case) {
             n.anchor = k;
     n.neighbour = needle.size() == 1 ? 0 : n.anchor + 1 < needle.size() ? 1 : -1;
     if (!ignore_case) {
-        const std::size_t k = std::min<std::size_t>(needle.size(), 8);
-        std::memcpy(&n.head, needle.data(), k);  // head and mask as loaded from memory: any byte order
-        std::memset(&n.head_mask, 0xFF, k);
+        const HeadWord h = head_word(needle);
+        n.head = h.word;
+        n.head_mask = h.mask;
     }
     ids_[ignore_case ? 1 : 0].emplace(n.text, static_cast<int>(needles_.size()));
     if (needle.size() > long_needle) long_ids_.push_back(needles_.size());

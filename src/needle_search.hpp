@@ -11,7 +11,10 @@
 // times whatever the needle.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <string_view>
 #include <vector>
 
@@ -19,6 +22,22 @@ namespace toolgram::detail {
 
 // Needles longer than this are searched for with the functions below.
 inline constexpr std::size_t long_needle = 64;
+
+// A needle's first 8 bytes as one word, as loaded from memory (zeros past a shorter
+// needle's end), with the mask of the bytes it holds: the word of a text or of another
+// needle compared first tells most needles apart before their bytes are compared (the
+// marker index at a hit; ScanContext's cache of searches).
+struct HeadWord {
+    std::uint64_t word = 0, mask = 0;
+};
+inline HeadWord head_word(std::string_view needle) {
+    HeadWord h;
+    const std::size_t k = std::min<std::size_t>(needle.size(), 8);
+    if (k == 0) return h;
+    std::memcpy(&h.word, needle.data(), k);
+    std::memset(&h.mask, 0xFF, k);
+    return h;
+}
 
 inline char fold_ascii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + ('a' - 'A')) : c; }
 

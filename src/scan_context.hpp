@@ -81,7 +81,10 @@ public:
 private:
     struct Entry {
         std::string needle;
-        std::uint64_t head = 0;  // head_of(needle)
+        // head_word(needle).word: the entries' needles mostly differ in it, so most
+        // comparisons end there (harmony's markers all begin `<|`: a full comparison each
+        // was 4% of its parse).
+        std::uint64_t head = 0;
         int id = -1;  // its number in the marker index, -1 when the text is searched
         bool valid = false;
         std::size_t searched_from = 0;
@@ -92,26 +95,13 @@ private:
     // short parse went to it). Past them, a hostile run of distinct needles is looked up
     // through a map, kept linear.
     static constexpr std::size_t few = 16;
-    // A needle's first 8 bytes as one word (zeros past a shorter one's end): the entries'
-    // needles mostly differ there, so most comparisons end at it (harmony's markers all
-    // begin `<|`: a full comparison each was 4% of its parse).
-    static std::uint64_t head_of(std::string_view needle) {
-        std::uint64_t w = 0;
-        if (needle.size() >= 8) {
-            std::memcpy(&w, needle.data(), 8);
-        } else {
-            for (std::size_t i = 0; i < needle.size(); ++i)
-                w |= std::uint64_t{static_cast<unsigned char>(needle[i])} << (8 * i);
-        }
-        return w;
-    }
     Entry& entry_for(std::string_view needle) {
         if (entries_.size() <= few) {
             std::uint64_t head = 0;
             bool have_head = false;
             for (Entry& e : entries_) {
                 if (e.needle.size() != needle.size()) continue;
-                if (!have_head) head = head_of(needle), have_head = true;
+                if (!have_head) head = head_word(needle).word, have_head = true;
                 if (e.head == head &&
                     (needle.size() <= 8 || std::memcmp(e.needle.data() + 8, needle.data() + 8, needle.size() - 8) == 0))
                     return e;
@@ -122,7 +112,7 @@ private:
         if (entries_.empty()) entries_.reserve(few / 2);  // a parse's usual few, in one allocation
         Entry& e = entries_.emplace_back();
         e.needle = std::string(needle);
-        e.head = head_of(needle);
+        e.head = head_word(needle).word;
         e.id = index_ ? index_->id_of(needle) : -1;
         if (entries_.size() > few) {
             if (by_needle_.empty())
