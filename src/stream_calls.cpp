@@ -253,24 +253,15 @@ void StreamParser::Impl::provisional_at_breaks(const GrammarDef* g, std::size_t 
 // of its arguments that are followed by another (the last may still grow). True when
 // the block gave a call to announce. `through_string`: the last member is a string the
 // text ends in (follow_string): it is sent too, up to its closing quote.
-// The block's first candidate may be changed (its text arguments typed in place).
+// The block's first candidate is changed (its text arguments typed in place).
 bool StreamParser::Impl::provisional(std::size_t at, Block& b) {
-    return !b.candidates.empty() && provisional(at, b.candidates.front(), &b.candidates.front(), false);
+    return !b.candidates.empty() && provisional(at, b.candidates.front(), false);
 }
 
 // The same for the block at `at` (read from read_from(at)), whose first candidate not
-// judged yet is `read`.
-bool StreamParser::Impl::provisional(std::size_t at, const Candidate& read, bool through_string) {
-    return provisional(at, read, nullptr, through_string);
-}
-
-// The same for a candidate the caller gives up: adjusted in place, not copied.
-bool StreamParser::Impl::provisional_owned(std::size_t at, Candidate&& read, bool through_string) {
-    return provisional(at, read, &read, through_string);
-}
-
-// `own`, when given, is `read` itself, free to be changed.
-bool StreamParser::Impl::provisional(std::size_t at, const Candidate& read, Candidate* own, bool through_string) {
+// judged yet is `read`; every caller drops it after, so it is typed in place, not on a
+// copy (its arguments may hold a long argument whole).
+bool StreamParser::Impl::provisional(std::size_t at, Candidate& read, bool through_string) {
     if (!settled.empty()) return false;
     const std::size_t ci = first_unjudged(at);
     const Place pl = place_of(at);
@@ -294,20 +285,13 @@ bool StreamParser::Impl::provisional(std::size_t at, const Candidate& read, Cand
     }
     if (open && (open->at != at || open->candidate != ci)) return false;
     // As phase two does: invalid UTF-8 becomes U+FFFD (two keys that become one are
-    // refused there), then text values are typed. On a copy, made only then (the read's
-    // arguments may hold a long argument whole), unless the candidate is ours to change.
-    std::optional<Candidate> copy;
-    Candidate* adjusted = nullptr;
-    // (A candidate cut inside its text, which follow_text may take next, never gets here:
-    // it has a problem. It is copied all the same, should that change.)
-    if (!read.arguments_valid_utf8 || read.arguments_are_text)
-        adjusted = own && !read.cut_text ? own : &copy.emplace(read);
-    const bool valid_utf8 = read.arguments_valid_utf8, are_text = read.arguments_are_text;
+    // refused there), then text values are typed. (A candidate cut inside its text, which
+    // follow_text may take after this, has a problem: it returned above, unchanged.)
     std::string merged_key;
-    if (!valid_utf8) detail::make_valid_utf8(adjusted->arguments, &merged_key);
+    if (!read.arguments_valid_utf8) detail::make_valid_utf8(read.arguments, &merged_key);
     if (!merged_key.empty()) return false;
-    if (are_text && !detail::type_text_arguments(*adjusted, schema, s.limits.max_depth)) return false;
-    const Candidate& c = adjusted ? *adjusted : read;
+    if (read.arguments_are_text && !detail::type_text_arguments(read, schema, s.limits.max_depth)) return false;
+    const Candidate& c = read;
     // Arguments under a wrapper key are unwrapped or refused by the judge, as a whole.
     if (detail::wrapper_key(c.arguments, schema)) return false;
     if (!open) {
@@ -446,7 +430,7 @@ bool StreamParser::Impl::follow_string(const GrammarDef* g, std::size_t at) {
         b = g->read_at(ctx, from);
     }
     if (!b || b->candidates.empty()) return false;
-    const Candidate& c = b->candidates.front();
+    Candidate& c = b->candidates.front();
     if (!c.problem.empty() || c.arguments_are_text || !c.arguments.is_object() || c.arguments.empty() ||
         !c.arguments.back().is_string())
         return false;
@@ -492,7 +476,7 @@ bool StreamParser::Impl::follow_text(Block& b, std::size_t at) {
     c.cut = false;
     c.cut_text.reset();
     detail::set_argument(c, cut.key, std::move(decoded));
-    if (!provisional_owned(at, std::move(c), true)) return false;
+    if (!provisional(at, c, true)) return false;
     if (sp.stop != detail::StringPrefix::Stop::more) return true;  // announced; nothing more to follow
     t.pos = sp.end;
     tail = t;

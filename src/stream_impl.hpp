@@ -559,9 +559,7 @@ struct StreamParser::Impl {
     void provisional_at_breaks(const GrammarDef* g, std::size_t at);
 
     bool provisional(std::size_t at, Block& b);
-    bool provisional(std::size_t at, const Candidate& read, bool through_string);
-    bool provisional_owned(std::size_t at, Candidate&& read, bool through_string);
-    bool provisional(std::size_t at, const Candidate& read, Candidate* own, bool through_string);
+    bool provisional(std::size_t at, Candidate& read, bool through_string);
 
     // -----------------------------------------------------------------------------------
     // Following a string argument (stream_calls.cpp).
