@@ -109,6 +109,39 @@ TEST_CASE("json writer: containers, scalars and a long string written in pieces"
     CHECK(d::compact_json(deep) == std::string(100001, '[') + std::string(100001, ']'));
 }
 
+// A string is escaped into a block of 4,096 bytes that is handed on when full: every kind
+// of piece (an escape of 2 or 6 bytes, a character of 2 to 4, a replacement, nlohmann's
+// tail for invalid bytes) is put across the block's edge, and at it, at each offset.
+TEST_CASE("json writer: pieces across the edge of the writer's block") {
+    const std::vector<std::string> pieces = {"\"", "\\", "\n", std::string("\x01", 1), "\xC3\xA9", "\xE6\x97\xA5",
+                                             "\xF0\x9F\x98\x80", "\x01\x02\x03\x1F\"\\"};
+    for (std::size_t pad = 4080; pad <= 4100; ++pad) {
+        for (const auto& piece : pieces) {
+            CAPTURE(pad, piece);
+            const std::string s = std::string(pad, 'a') + piece + std::string(5000, 'b') + piece + "\"end";
+            check_same(ojson(s));
+            check_same(ojson::array({s, s}));
+        }
+        CAPTURE(pad);
+        const std::string invalid = std::string(pad, 'a') + "\xC3 \xFF\xE6\x97" + std::string(5000, 'c');
+        check_same(ojson(invalid));
+        CHECK(made_valid(ojson(invalid)) == valid_then_written(ojson(invalid)));
+    }
+    // Six-byte escapes only: each block ends short of its room.
+    check_same(ojson(std::string(10000, '\x01')));
+    // Escapes only, two bytes each, and the digested prefix cut at and around the edges.
+    const ojson quotes = ojson::object({{"q", std::string(9000, '"')}});
+    const std::string all = reference(quotes);
+    for (std::size_t n : {std::size_t{4095}, std::size_t{4096}, std::size_t{4097}, std::size_t{8192}, std::size_t{8193}}) {
+        CAPTURE(n);
+        d::TextDigest sent;
+        sent.append(std::string_view(all).substr(0, n));
+        const auto rest = d::compact_json_past(quotes, sent);
+        REQUIRE(rest.has_value());
+        CHECK(*rest == all.substr(n));
+    }
+}
+
 // What the stream keeps of what it sent: the digest of a text is the same however the
 // text was cut into pieces, and tells apart texts of one length that differ anywhere.
 TEST_CASE("text digest: independent of the pieces, sensitive to every byte") {
