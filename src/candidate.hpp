@@ -149,12 +149,20 @@ public:
     Candidate& back() { return data()[size() - 1]; }
     const Candidate& back() const { return data()[size() - 1]; }
 
-    // By value, so a candidate of this very list is copied before the room can move.
-    void push_back(Candidate c) {
-        if (size() == capacity()) reallocate(std::max<std::size_t>(1, 2 * size()));
-        new (data() + h_->size) Candidate(std::move(c));
+    // Moved straight into its room when there is room (a candidate is ~600 bytes of
+    // strings and JSON, and a move of it costs a couple of hundred instructions); moved
+    // aside first when the room must grow, in case it is one of this very list's.
+    void push_back(Candidate&& c) {
+        if (size() == capacity()) {
+            Candidate aside(std::move(c));
+            reallocate(std::max<std::size_t>(1, 2 * size()));
+            new (data() + h_->size) Candidate(std::move(aside));
+        } else {
+            new (data() + h_->size) Candidate(std::move(c));
+        }
         ++h_->size;
     }
+    void push_back(const Candidate& c) { push_back(Candidate(c)); }
     void reserve(std::size_t n) {
         if (n > capacity()) reallocate(n);
     }

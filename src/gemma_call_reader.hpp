@@ -100,9 +100,9 @@ struct gemma_call_action<gc::calls<D>> {
     }
 };
 
-inline void read_gemma_payload(const JsonBlockState&, json& payload, const Candidate& proto,
+inline void read_gemma_payload(const JsonBlockState&, json& payload, Candidate& proto,
                                CandidateList& out) {
-    Candidate p = proto;
+    Candidate p = std::move(proto);
     p.arguments_are_text = true;
     p.text_is_quoted = true;  // a bare null is written `null`; a quoted one is text
     candidates_from_payload(payload, p, NameRule::required_in_syntax, out);
@@ -111,7 +111,7 @@ inline void read_gemma_payload(const JsonBlockState&, json& payload, const Candi
 template <typename Rule>
 std::optional<Block> read_gemma_block(ScanContext& ctx, std::size_t at, std::string_view grammar, std::string_view open,
                                       std::string_view close) {
-    return read_json_block<Rule, gemma_call_action>(ctx, at, grammar, close, {std::string(open)}, read_gemma_payload);
+    return read_json_block<Rule, gemma_call_action>(ctx, at, grammar, close, std::vector<std::string>{std::string(open)}, read_gemma_payload);
 }
 
 // A value in the Gemma style: strings between quote tokens, keys bare where they can be.

@@ -145,12 +145,12 @@ struct json_block_action<grammar::skip_to_literal<Getter>> {
 // object) a value would be dropped: a call lost, or arguments nobody reads. That part
 // becomes a rejected candidate with its reason, so the loss is said, and the calls read
 // before it stand on their own.
-inline void refuse_skipped_value(const JsonBlockState& st, std::string_view text, const Candidate& proto,
-                                 CandidateList& out) {
-    if (st.skipped_to <= st.skipped_from) return;
+inline std::optional<Candidate> skipped_value_candidate(const JsonBlockState& st, std::string_view text,
+                                                        const Candidate& proto) {
+    if (st.skipped_to <= st.skipped_from) return std::nullopt;
     const std::string_view skipped = text.substr(st.skipped_from, st.skipped_to - st.skipped_from);
     const std::size_t value_at = skipped.find_first_of("{[");
-    if (value_at == std::string_view::npos) return;
+    if (value_at == std::string_view::npos) return std::nullopt;
     constexpr std::size_t shown = 40;
     std::string_view part = skipped.substr(value_at);
     const bool longer = part.size() > shown;
@@ -164,32 +164,50 @@ inline void refuse_skipped_value(const JsonBlockState& st, std::string_view text
     c.problem_offset = st.skipped_from + value_at;
     c.begin = st.skipped_from + value_at;
     c.end = st.skipped_to;
-    out.push_back(std::move(c));
+    return c;
 }
 
 // How a family reads its payload into candidates; the default is call objects and lists.
-// The payload is the reader's to take from: each is read once.
-using PayloadReader = void (*)(const JsonBlockState& st, json& payload, const Candidate& proto,
-                               CandidateList& out);
+// The payload and the prototype are the reader's to take from: each is read once (a
+// reader that makes one candidate moves the prototype into it).
+using PayloadReader = void (*)(const JsonBlockState& st, json& payload, Candidate& proto, CandidateList& out);
 
-inline void read_call_payload(const JsonBlockState&, json& payload, const Candidate& proto,
+inline void read_call_payload(const JsonBlockState&, json& payload, Candidate& proto,
                               CandidateList& out) {
     take_candidates_from_payload(payload, proto, NameRule::required_in_syntax, out);
 }
+
+// The texts that must not occur in stray text a block skipped: a list, or the family's
+// marker function, called only when text was skipped. Most blocks skip none, and making
+// the family's list at every read was a tenth of a short call's scan.
+class OpenerList {
+public:
+    OpenerList() = default;
+    OpenerList(const std::vector<std::string>& list) : list_(&list) {}  // NOLINT: a list is one
+    OpenerList(std::vector<std::string> (*make)(const Settings&)) : make_(make) {}  // NOLINT
+    std::vector<std::string> get(const Settings& s) const {
+        if (list_) return *list_;
+        return make_ ? make_(s) : std::vector<std::string>{};
+    }
+
+private:
+    const std::vector<std::string>* list_ = nullptr;  // held by the caller for the read
+    std::vector<std::string> (*make_)(const Settings&) = nullptr;
+};
 
 // Runs a json_block rule at `at`. `closer` is the closer's text (to bound a broken
 // block); `openers` are texts that must not occur in skipped stray text (else the block
 // is read again without skipping, so it cannot swallow the next block).
 template <typename Rule, template <typename...> class Action = json_block_action>
 std::optional<Block> read_json_block(ScanContext& ctx, std::size_t at, std::string_view grammar,
-                                     std::string_view closer, const std::vector<std::string>& openers,
+                                     std::string_view closer, const OpenerList& openers,
                                      PayloadReader reader = read_call_payload) {
     JsonBlockState st;
     st.block_closer = closer;
     RunResult r = run_rule_at<Rule, Action>(ctx, at, st);
     if (r.matched && st.skipped_to > st.skipped_from) {
         const std::string_view skipped = ctx.text().substr(st.skipped_from, st.skipped_to - st.skipped_from);
-        for (const auto& m : openers) {
+        for (const auto& m : openers.get(ctx.settings())) {
             if (skipped.find(m) == std::string_view::npos) continue;
             st = JsonBlockState{};
             st.block_closer = closer;
@@ -204,14 +222,19 @@ std::optional<Block> read_json_block(ScanContext& ctx, std::size_t at, std::stri
     Block block;
     block.begin = at;
     block.end = r.end;
-    const Candidate proto = candidate_from_state(grammar, at, r.end, st);
+    Candidate proto = candidate_from_state(grammar, at, r.end, st);
     if (st.payloads.empty()) {  // a grammar that built its payload itself
         reader(st, st.payload, proto, block.candidates);
         return block;
     }
-    // Each value on its own: its repairs, healing and failure, beside the block's own.
+    // Made before the payloads' candidates, which take the prototype, and placed after them.
+    std::optional<Candidate> skipped = skipped_value_candidate(st, ctx.text(), proto);
+    // Each value on its own: its repairs, healing and failure, beside the block's own. The
+    // last takes the prototype rather than a copy (a block holds one call as a rule, and
+    // the copy was a tenth of reading it).
     for (JsonPayload& p : st.payloads) {
-        Candidate c = proto;
+        std::optional<Candidate> copy;
+        Candidate& c = &p == &st.payloads.back() ? proto : copy.emplace(proto);
         c.arguments_valid_utf8 = p.valid_utf8;
         c.repairs |= p.repairs;
         c.healed = c.healed || p.healed;
@@ -228,7 +251,7 @@ std::optional<Block> read_json_block(ScanContext& ctx, std::size_t at, std::stri
         c.healed = false;
         block.candidates.push_back(std::move(c));
     }
-    refuse_skipped_value(st, ctx.text(), proto, block.candidates);
+    if (skipped) block.candidates.push_back(std::move(*skipped));
     return block;
 }
 

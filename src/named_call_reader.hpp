@@ -34,6 +34,7 @@ inline void set_attribute(BlockState& st, std::string_view key, std::string valu
             v = std::move(value);
             return;
         }
+    if (st.attributes.empty()) st.attributes.reserve(4);  // a header's few, in one allocation
     st.attributes.emplace_back(std::string(key), std::move(value));
 }
 
@@ -60,17 +61,16 @@ struct header {
 // PayloadReader: a named header's payload is the arguments, as written (phase two rejects
 // anything but an object); without a named header the payload is read as call objects
 // (Mistral's old list).
-inline void read_named_payload(const JsonBlockState& st, json& payload, const Candidate& proto,
+inline void read_named_payload(const JsonBlockState& st, json& payload, Candidate& proto,
                                CandidateList& out) {
     if (!st.named) {
         read_call_payload(st, payload, proto, out);
         return;
     }
-    Candidate c = proto;
-    if (const std::string* name = st.attribute("name")) c.name = *name;
-    if (const std::string* id = st.attribute("id"); id && !id->empty()) c.id = *id;
-    c.arguments = std::move(payload);
-    out.push_back(std::move(c));
+    if (const std::string* name = st.attribute("name")) proto.name = *name;
+    if (const std::string* id = st.attribute("id"); id && !id->empty()) proto.id = *id;
+    proto.arguments = std::move(payload);
+    out.push_back(std::move(proto));
 }
 
 // A call reference `functions.NAME:INDEX` (the whole reference kept as the id) written
@@ -112,7 +112,7 @@ inline std::size_t skip_space(std::string_view text, std::size_t pos) {
 // rejected and reported, rather than a half header left in the content.
 template <typename Rule, typename Header, template <typename...> class Action>
 std::optional<Block> read_named_call(ScanContext& ctx, std::size_t at, std::string_view grammar,
-                                     std::string_view closer, const std::vector<std::string>& openers) {
+                                     std::string_view closer, const OpenerList& openers) {
     if (std::optional<Block> b = read_json_block<Rule, Action>(ctx, at, grammar, closer, openers, read_named_payload))
         return b;
     JsonBlockState st;

@@ -27,7 +27,7 @@ void read_element(const json& element, const Candidate& proto, std::size_t index
     }
 }
 
-void read_apertus_payload(const JsonBlockState&, json& payload, const Candidate& proto, CandidateList& out) {
+void read_apertus_payload(const JsonBlockState&, json& payload, Candidate& proto, CandidateList& out) {
     if (payload.is_array()) {
         for (std::size_t i = 0; i < payload.size(); ++i) read_element(payload[i], proto, i, out);
         if (payload.empty()) {
@@ -44,7 +44,7 @@ void read_apertus_payload(const JsonBlockState&, json& payload, const Candidate&
 std::vector<std::string> markers(const Settings&) { return {"<|tools_prefix|>"}; }
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_json_block<grammar::apertus::block>(ctx, at, "apertus", "<|tools_suffix|>", markers(ctx.settings()),
+    return read_json_block<grammar::apertus::block>(ctx, at, "apertus", "<|tools_suffix|>", markers,
                                                     read_apertus_payload);
 }
 

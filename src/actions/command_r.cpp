@@ -31,7 +31,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     if (plus && at > 0 && ctx.text()[at - 1] != '\n' && ctx.text()[at - 1] != ' ' && ctx.text()[at - 1] != '\t')
         return std::nullopt;  // a label mid-word is not a label
     return read_json_block<cr::block, command_r_action>(ctx, at, "command_r", plus ? "" : "<|END_ACTION|>",
-                                              markers(ctx.settings()));
+                                              markers);
 }
 
 std::string render(const std::vector<Call>& calls, const Settings&) {

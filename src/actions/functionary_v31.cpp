@@ -24,7 +24,7 @@ std::vector<std::string> markers(const Settings&) { return {"<function=", "<func
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     return read_named_call<f::call, f::call_header, functionary_v31_action>(ctx, at, "functionary_v31", "</function>",
-                                                            markers(ctx.settings()));
+                                                            markers);
 }
 
 std::string render(const std::vector<Call>& calls, const Settings&) {

@@ -68,7 +68,7 @@ bool read_message(ScanContext& ctx, Block& out) {
         return true;
     }
     std::optional<Block> b =
-        read_named_call<Call, CallHeader, functionary_v32_action>(ctx, out.end, "functionary_v32", "", markers(ctx.settings()));
+        read_named_call<Call, CallHeader, functionary_v32_action>(ctx, out.end, "functionary_v32", "", markers);
     if (!b || b->end <= out.end) return false;
     bool cut = false;
     for (auto& c : b->candidates) {

@@ -10,7 +10,7 @@ namespace {
 std::vector<std::string> markers(const Settings&) { return {"functools["}; }
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_json_block<grammar::functools::block>(ctx, at, "functools", "", markers(ctx.settings()));
+    return read_json_block<grammar::functools::block>(ctx, at, "functools", "", markers);
 }
 
 // FireFunction's spelling: a space, then the list.

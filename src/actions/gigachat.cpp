@@ -23,7 +23,7 @@ std::vector<std::string> markers(const Settings&) {
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     constexpr std::string_view turn_end = "<|message_sep|>";
     std::optional<Block> b =
-        read_json_block<grammar::gigachat::block>(ctx, at, "gigachat", turn_end, markers(ctx.settings()));
+        read_json_block<grammar::gigachat::block>(ctx, at, "gigachat", turn_end, markers);
     if (!b || b->candidates.size() != 1 || b->candidates.front().problem.empty()) return b;
     const std::string_view text = ctx.text();
     if (b->end >= text.size() || text.substr(0, b->end).ends_with(turn_end)) return b;

@@ -12,7 +12,7 @@ std::vector<std::string> markers(const Settings&) { return {"<|tool_call|>", "<t
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     // No closer to look for: a block that breaks ends where it broke (or at the end, if cut).
-    return read_json_block<grammar::granite::block>(ctx, at, "granite", "", markers(ctx.settings()));
+    return read_json_block<grammar::granite::block>(ctx, at, "granite", "", markers);
 }
 
 std::string render(const std::vector<Call>& calls, const Settings&) {

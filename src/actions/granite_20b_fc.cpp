@@ -11,7 +11,7 @@ namespace {
 std::vector<std::string> markers(const Settings&) { return {"<function_call>"}; }
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_json_block<grammar::granite_20b_fc::block>(ctx, at, "granite_20b_fc", "", markers(ctx.settings()));
+    return read_json_block<grammar::granite_20b_fc::block>(ctx, at, "granite_20b_fc", "", markers);
 }
 
 std::string render(const std::vector<Call>& calls, const Settings&) {

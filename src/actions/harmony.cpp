@@ -49,8 +49,8 @@ void name_candidate(const BlockState& st, Candidate& c) {
     if (const std::string* q = st.attribute("qualified")) c.qualified_name = !q->empty();
 }
 
-void read_payload(const JsonBlockState& st, json& payload, const Candidate& proto, CandidateList& out) {
-    Candidate c = proto;
+void read_payload(const JsonBlockState& st, json& payload, Candidate& proto, CandidateList& out) {
+    Candidate c = std::move(proto);
     name_candidate(st, c);
     c.arguments = std::move(payload);
     out.push_back(std::move(c));
@@ -99,7 +99,7 @@ Block read_raw_body(ScanContext& ctx, std::size_t at, std::size_t body, const Js
 
 template <typename Call, typename Header>
 std::optional<Block> read_message(ScanContext& ctx, std::size_t at) {
-    std::optional<Block> b = read_json_block<Call, harmony_action>(ctx, at, "harmony", "<|call|>", markers(ctx.settings()), read_payload);
+    std::optional<Block> b = read_json_block<Call, harmony_action>(ctx, at, "harmony", "<|call|>", markers, read_payload);
     JsonBlockState st;
     if (b) {
         // A body that broke inside its JSON is one nameless rejected candidate: name it.

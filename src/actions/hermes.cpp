@@ -10,7 +10,7 @@ namespace {
 std::vector<std::string> markers(const Settings&) { return {"<tool_call>"}; }
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_json_block<grammar::hermes::block>(ctx, at, "hermes", "</tool_call>", markers(ctx.settings()));
+    return read_json_block<grammar::hermes::block>(ctx, at, "hermes", "</tool_call>", markers);
 }
 
 std::string render(const std::vector<Call>& calls, const Settings&) {

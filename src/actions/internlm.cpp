@@ -11,7 +11,7 @@ namespace {
 std::vector<std::string> markers(const Settings&) { return {"<|action_start|>"}; }
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_json_block<grammar::internlm::block>(ctx, at, "internlm", "<|action_end|>", markers(ctx.settings()));
+    return read_json_block<grammar::internlm::block>(ctx, at, "internlm", "<|action_end|>", markers);
 }
 
 std::string render(const std::vector<Call>& calls, const Settings&) {

@@ -12,7 +12,7 @@ namespace {
 std::vector<std::string> markers(const Settings&) { return {"<tool_calls>"}; }
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_json_block<grammar::jamba::block>(ctx, at, "jamba", "</tool_calls>", markers(ctx.settings()));
+    return read_json_block<grammar::jamba::block>(ctx, at, "jamba", "</tool_calls>", markers);
 }
 
 std::string render(const std::vector<Call>& calls, const Settings&) {

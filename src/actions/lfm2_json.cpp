@@ -14,7 +14,7 @@ namespace {
 std::vector<std::string> markers(const Settings&) { return {"<|tool_call_start|>"}; }
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_json_block<grammar::lfm2_json::block>(ctx, at, "lfm2_json", "<|tool_call_end|>", markers(ctx.settings()));
+    return read_json_block<grammar::lfm2_json::block>(ctx, at, "lfm2_json", "<|tool_call_end|>", markers);
 }
 
 // All calls in one list, as LFM2 writes them in JSON mode.

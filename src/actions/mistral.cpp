@@ -73,7 +73,7 @@ void split_fused_call_id(ScanContext& ctx, Block& block) {
 }
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    std::optional<Block> b = read_named_call<m::block, m::named_header, mistral_action>(ctx, at, "mistral", "", markers(ctx.settings()));
+    std::optional<Block> b = read_named_call<m::block, m::named_header, mistral_action>(ctx, at, "mistral", "", markers);
     if (b) {
         split_fused_call_id(ctx, *b);
         return b;

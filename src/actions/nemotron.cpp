@@ -11,7 +11,7 @@ namespace {
 std::vector<std::string> markers(const Settings&) { return {"<TOOLCALL>"}; }
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
-    return read_json_block<grammar::nemotron::block>(ctx, at, "nemotron", "</TOOLCALL>", markers(ctx.settings()));
+    return read_json_block<grammar::nemotron::block>(ctx, at, "nemotron", "</TOOLCALL>", markers);
 }
 
 // All calls in one list, as Nemotron writes them.

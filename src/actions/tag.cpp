@@ -23,18 +23,18 @@ struct tag_action<tg::named_open> {
 
 std::vector<std::string> markers(const Settings& s) { return {s.tag_open, "<tool ", "<tool_call>"}; }
 
-void read_payload(const JsonBlockState& st, json& payload, const Candidate& proto, CandidateList& out) {
+void read_payload(const JsonBlockState& st, json& payload, Candidate& proto, CandidateList& out) {
     if (!st.named) {
         read_call_payload(st, payload, proto, out);
         return;
     }
-    Candidate c = proto;
+    Candidate c = std::move(proto);
     if (const std::string* name = st.attribute("name")) {
         c.name = *name;
         c.arguments = std::move(payload);
     } else {
         c.problem = "<tool> has no name attribute";
-        c.problem_offset = proto.begin;
+        c.problem_offset = c.begin;
     }
     out.push_back(std::move(c));
 }
@@ -44,7 +44,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     const std::string closer = rest.rfind("<tool_call>", 0) == 0 ? "</tool_call>"
                                : rest.rfind("<tool ", 0) == 0    ? "</tool>"
                                                                  : ctx.settings().tag_close;
-    return read_json_block<tg::block, tag_action>(ctx, at, "tag", closer, markers(ctx.settings()), read_payload);
+    return read_json_block<tg::block, tag_action>(ctx, at, "tag", closer, markers, read_payload);
 }
 
 std::string instruction(const Settings& s) {

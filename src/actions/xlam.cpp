@@ -25,7 +25,7 @@ struct xlam_action<grammar::xlam::tag_open> {
     static void apply(const Input&, JsonBlockState& st) { st.named = true; }
 };
 
-void read_xlam_payload(const JsonBlockState& st, json& payload, const Candidate& proto, CandidateList& out) {
+void read_xlam_payload(const JsonBlockState& st, json& payload, Candidate& proto, CandidateList& out) {
     const bool calls = st.named || (payload.is_array() ? !payload.empty() && is_call_object(payload.front())
                                                        : payload.is_object() && payload.contains("tool_calls"));
     if (calls) candidates_from_payload(payload, proto, NameRule::required_in_syntax, out);
@@ -34,7 +34,7 @@ void read_xlam_payload(const JsonBlockState& st, json& payload, const Candidate&
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     const bool wrapped = ctx.text().compare(at, 11, "<tool_call>") == 0;
     std::optional<Block> b = read_json_block<grammar::xlam::block, xlam_action>(ctx, at, "xlam", wrapped ? "</tool_call>" : "",
-                                                                           {"<tool_call>"}, read_xlam_payload);
+                                                                           std::vector<std::string>{"<tool_call>"}, read_xlam_payload);
     if (!b || b->candidates.empty()) return std::nullopt;
     // A bare payload that broke before it showed a call's arguments key is not shown to
     // be a call: an array or object of other JSON in an answer. (A failed block is one
