@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <unordered_set>
@@ -157,7 +158,12 @@ public:
     }
     std::string take(const std::optional<std::string>& model_id) {
         std::string id = pick(model_id, counter_);
-        used_.insert(id);
+        if (!by_hash_.empty() || first_count_ == first_.size()) {
+            if (by_hash_.empty()) by_hash_.insert(first_.begin(), first_.end());
+            by_hash_.insert(id);
+        } else {
+            first_[first_count_++] = id;
+        }
         return id;
     }
 
@@ -167,18 +173,28 @@ private:
     std::string pick(const std::optional<std::string>& model_id, std::size_t& counter) const {
         if (model_id && !model_id->empty()) {
             std::string own = is_valid_utf8(*model_id) ? *model_id : to_valid_utf8(*model_id);
-            if (!used_.count(own)) return own;
+            if (!used(own)) return own;
         }
         for (;; ++counter) {
             std::string id = "call_" + std::to_string(counter);
-            if (!used_.count(id)) {
+            if (!used(id)) {
                 ++counter;
                 return id;
             }
         }
     }
+    bool used(const std::string& id) const {
+        if (!by_hash_.empty()) return by_hash_.count(id) != 0;
+        return std::find(first_.begin(), first_.begin() + static_cast<std::ptrdiff_t>(first_count_), id) !=
+               first_.begin() + static_cast<std::ptrdiff_t>(first_count_);
+    }
 
-    std::unordered_set<std::string> used_;
+    // A result holds a call or two as a rule: their ids are compared one by one, in place
+    // (a hash set's node and buckets were 3% of a short parse). Past a few, hashed, so a
+    // call-dense output stays linear.
+    std::array<std::string, 8> first_;
+    std::size_t first_count_ = 0;
+    std::unordered_set<std::string> by_hash_;  // every id, once there are more than first_ holds
     std::size_t counter_ = 0;
 };
 

@@ -111,7 +111,7 @@ private:
         }
         if (entries_.empty()) entries_.reserve(few / 2);  // a parse's usual few, in one allocation
         Entry& e = entries_.emplace_back();
-        e.needle = std::string(needle);
+        e.needle.assign(needle.data(), needle.size());
         e.head = head_word(needle).word;
         e.id = index_ ? index_->id_of(needle) : -1;
         if (entries_.size() > few) {

@@ -124,6 +124,7 @@ bool held_rounded(const json& n) {
 }
 
 bool holds_rounded(const json& value) {
+    if (!value.is_structured()) return held_rounded(value);  // most enum members: no list made
     std::vector<const json*> pending{&value};
     while (!pending.empty()) {
         const json* v = pending.back();
