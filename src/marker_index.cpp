@@ -102,7 +102,18 @@ void MarkerSet::rebuild() {
         if (n.text.size() > long_needle) continue;  // found by a pass of its own
         const auto a = static_cast<unsigned char>(n.text[n.anchor]);
         const auto second = n.neighbour == 0 ? 0 : static_cast<unsigned char>(n.text[n.anchor + n.neighbour]);
-        const Entry e{static_cast<std::uint16_t>(i), static_cast<std::uint8_t>(n.ignore_case ? fold(second) : second)};
+        static_assert(long_needle <= 255, "an anchored needle's length and anchor fit a byte");
+        Entry e;
+        e.head = n.head;
+        e.head_mask = n.head_mask;
+        e.needle = static_cast<std::uint16_t>(i);
+        e.second = static_cast<std::uint8_t>(n.ignore_case ? fold(second) : second);
+        e.anchor = static_cast<std::uint8_t>(n.anchor);
+        e.size = static_cast<std::uint8_t>(n.text.size());
+        e.neighbour = static_cast<std::int8_t>(n.neighbour);
+        const auto further = static_cast<std::ptrdiff_t>(n.anchor) + 2 * n.neighbour;
+        if (!n.ignore_case && n.neighbour != 0 && further >= 0 && further < static_cast<std::ptrdiff_t>(n.text.size()))
+            e.third = static_cast<std::uint8_t>(n.text[static_cast<std::size_t>(further)]);
         if (n.ignore_case && is_letter(a)) {
             anchor_on(fold(a), e);
             anchor_on(static_cast<unsigned char>(fold(a) - 32), e);
@@ -110,9 +121,12 @@ void MarkerSet::rebuild() {
             anchor_on(a, e);
         }
     }
-    // Sorted by the neighbour byte, so a hit looks up only the needles that fit it.
+    // Sorted by the neighbour byte and then the third, so a hit looks up only the needles
+    // that fit both (those with no third byte first among their neighbour's).
     for (auto& v : by_anchor_)
-        std::stable_sort(v.begin(), v.end(), [](const Entry& x, const Entry& y) { return x.second < y.second; });
+        std::stable_sort(v.begin(), v.end(), [](const Entry& x, const Entry& y) {
+            return x.second != y.second ? x.second < y.second : x.third < y.third;
+        });
 }
 
 #ifdef TOOLGRAM_HAVE_AVX2_PATH
@@ -239,19 +253,19 @@ void MarkerIndex::hit(std::size_t j) {
     const auto b = static_cast<unsigned char>(text_[j]);
     if (!set_->is_anchor_[b]) return;
     auto check = [&](const MarkerSet::Entry& e) {
-        const auto& n = set_->needles_[e.needle];
-        if (j < n.anchor) return;
-        const std::size_t q = j - n.anchor;
-        if (q + n.text.size() > text_.size()) return;
+        if (j < e.anchor) return;
+        const std::size_t q = j - e.anchor;
+        if (q + e.size > text_.size()) return;
         if (q + 8 <= text_.size()) {  // the head word first
             std::uint64_t w;
             std::memcpy(&w, text_.data() + q, 8);
-            if ((w & n.head_mask) != n.head) return;
-            if (n.head_mask == ~std::uint64_t{0} && n.text.size() <= 8) {
+            if ((w & e.head_mask) != e.head) return;
+            if (e.size == 8 && e.head_mask == ~std::uint64_t{0}) {
                 found(e.needle, q);
                 return;
             }
         }
+        const auto& n = set_->needles_[e.needle];
         const std::string_view at = text_.substr(q, n.text.size());
         if (!(n.ignore_case ? same_ci(at, n.text) : at == n.text)) return;
         found(e.needle, q);
@@ -266,12 +280,21 @@ void MarkerIndex::hit(std::size_t j) {
         const auto c = static_cast<unsigned char>(text_[j + static_cast<std::size_t>(side)]);
         auto it = std::lower_bound(exact.begin(), exact.end(), c,
                                    [](const MarkerSet::Entry& e, unsigned char v) { return e.second < v; });
-        for (; it != exact.end() && it->second == c; ++it)
-            if (set_->needles_[it->needle].neighbour == side) check(*it);
+        const auto group_end = std::upper_bound(it, exact.end(), c,
+                                                [](unsigned char v, const MarkerSet::Entry& e) { return v < e.second; });
+        for (; it != group_end && it->third == 0; ++it)
+            if (it->neighbour == side) check(*it);
+        if (it == group_end) continue;
+        // A needle with a third byte needs it in the text: two bytes out from the anchor.
+        if ((side == 1 && j + 2 >= text_.size()) || (side == -1 && j < 2)) continue;
+        const auto c3 = static_cast<unsigned char>(text_[side == 1 ? j + 2 : j - 2]);
+        it = std::lower_bound(it, group_end, c3, [](const MarkerSet::Entry& e, unsigned char v) { return e.third < v; });
+        for (; it != group_end && it->third == c3; ++it)
+            if (it->neighbour == side) check(*it);
     }
     if (kinds & 4)
         for (auto it = exact.begin(); it != exact.end() && it->second == 0; ++it)
-            if (set_->needles_[it->needle].neighbour == 0) check(*it);
+            if (it->neighbour == 0) check(*it);
     if (kinds & 8)
         for (const auto& e : set_->by_anchor_ci_[b]) {
             const auto& n = set_->needles_[e.needle];

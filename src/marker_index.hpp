@@ -59,9 +59,19 @@ private:
         // Zero mask for a needle whose case is ignored.
         std::uint64_t head = 0, head_mask = 0;
     };
+    // What a hit checks of a needle, kept beside its id: the check goes to the needle
+    // itself only when the bytes around the anchor and the head word fit.
     struct Entry {
-        std::uint16_t needle;
-        std::uint8_t second;  // the neighbour byte (folded when ignoring case; 0 for one-byte needles)
+        std::uint64_t head = 0, head_mask = 0;  // as Needle's
+        std::uint16_t needle = 0;
+        std::uint8_t second = 0;  // the neighbour byte (folded when ignoring case; 0 for one-byte needles)
+        // The byte one further out on the neighbour's side, 0 where the needle has none:
+        // needles that share anchor and neighbour (`<|start|>`, `<|call|>`, …) mostly
+        // differ there, so a hit looks only at those whose third byte fits too.
+        std::uint8_t third = 0;
+        std::uint8_t anchor = 0;  // as Needle's (anchored needles are at most long_needle bytes)
+        std::uint8_t size = 0;    // the needle's length
+        std::int8_t neighbour = 0;  // as Needle's
     };
     void rebuild();
     int id(std::string_view needle, bool ignore_case) const;  // -1 when not indexed

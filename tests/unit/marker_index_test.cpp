@@ -30,6 +30,9 @@ const std::vector<std::string> exact_needles = {
     "<tool_call>", "<tool_call", "</tool_call>", "[TOOL_CALLS]", "[", "{", "TOOL_CALL", "functools[", "Action:",
     "function.name:", ">>>", "```", "<think>", "</think>", "<｜tool▁calls▁begin｜>", "<|channel|>analysis<|message|>",
     "<|end|>", "aa", "a",
+    // Harmony's tokens share anchor and neighbour (`<|`), and some the byte after (`<|c`):
+    // a hit tells them apart by those bytes, then by the head word.
+    "<|start|>", "<|channel|>", "<|call|>", "<|constrain|>", "<|c", "|>x",
 };
 const std::vector<std::string> folded_needles = {"need_tool: yes", "CALL_TOOL", "Call_me"};
 
