@@ -757,6 +757,16 @@ TEST_CASE("ids: generated call_0.. in order, unique, and the model's own ids kep
         {"a given id is skipped by later generated ones", R"([{"id": "call_1", "name": "search", "arguments": {"q": "a"}}, {"name": "search", "arguments": {"q": "b"}}, {"name": "search", "arguments": {"q": "c"}}])",
          {"call_1", "call_0", "call_2"}},
         {"numeric id", R"([{"id": 7, "name": "search", "arguments": {"q": "a"}}])", {"7"}},
+        // The first eight ids are compared in place, the rest through a hash set: the same
+        // rules on both sides of the switch.
+        {"past eight ids", R"([{"id": "a", "name": "search", "arguments": {"q": "1"}}, {"name": "search", "arguments": {"q": "2"}},
+           {"id": "call_2", "name": "search", "arguments": {"q": "3"}}, {"name": "search", "arguments": {"q": "4"}},
+           {"name": "search", "arguments": {"q": "5"}}, {"id": "a", "name": "search", "arguments": {"q": "6"}},
+           {"name": "search", "arguments": {"q": "7"}}, {"id": "b", "name": "search", "arguments": {"q": "8"}},
+           {"id": "a", "name": "search", "arguments": {"q": "9"}}, {"id": "call_0", "name": "search", "arguments": {"q": "10"}},
+           {"id": "b", "name": "search", "arguments": {"q": "11"}}, {"id": "c", "name": "search", "arguments": {"q": "12"}},
+           {"name": "search", "arguments": {"q": "13"}}])",
+         {"a", "call_0", "call_2", "call_1", "call_3", "call_4", "call_5", "b", "call_6", "call_7", "call_8", "c", "call_9"}},
     }));
     DYNAMIC_SECTION(row.label) {
         const Result r = Parser(profile("json"), weather_tools()).parse(row.payload);
