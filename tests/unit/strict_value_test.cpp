@@ -78,7 +78,8 @@ TEST_CASE("strict fast path: declines what the lenient rules repair, refuse or l
         "\"\\ud83d\"", "\"\\ude00 \"", "\"\\ud83d\\u0041\"", "[+1]", "[.5]", "[5.]", "[0789]", "[01]", "[1e]",
         "{\"a\": 1, \"a\": 2}", "[1_000]",
         // not JSON at all, or not a value here
-        "\"bad \xFF byte\"", "\"cut \xE6\x97\"", "\"overlong \xC0\xAF\"", "\"surrogate \xED\xA0\x80\"", "-", "-a",
+        "\"bad \xFF byte\"", "\"cut \xE6\x97\"", "\"overlong \xC0\xAF\"", "\"surrogate \xED\xA0\x80\"",
+        "\"overlong \xE0\x80\x80\"", "\"lead \xC2 alone\"", "\"cut \xEF\xBF\"", "-", "-a",
         "truex ", "nul ", "[1 2]", "{\"a\" 1}", "{1: 2}", " {}", "<tool_call>",
         // where the end of the text decides: a value it cuts, a number or literal touching it
         "{\"a\": 1", "[1, 2", "\"open", "\"esc \\", "12", "-0.5", "true", "null", "[", "{\"a\": [1, {\"b\": \"x\"}]",
@@ -183,7 +184,12 @@ TEST_CASE("strict fast path: strings of escapes, characters and runs read as the
     const std::vector<std::string> pieces = {
         "a", "plain text ", "0123456789abcdef", "\\\"", "\\\\", "\\\\\\\"", "\\n", "\\t", "\\/", "\\u00e9",
         "\\ud83d\\ude00", "\\ud83d", "\\u12", "\\q", "\xC3\xA9", "\xE6\x97\xA5", "\xF0\x9F\x98\x80",
-        "\xFF", "\xE6\x97", "\x01", "\t", "\\", "\"", "\"]", "\"}"};
+        "\xFF", "\xE6\x97", "\x01", "\t", "\\", "\"", "\"]", "\"}",
+        // Every lead byte's edges: the shapes taken by the continuation bytes alone (C2-DF,
+        // E1-EF but ED) and those that need the full check (E0, ED, four-byte leads).
+        "\xC2\x80", "\xDF\xBF", "\xC1\xBF", "\xC2", "\xE0\xA0\x80", "\xE0\x80\x80", "\xE1\x80",
+        "\xEC\xBF\xBF", "\xED\x9F\xBF", "\xED\xA0\x80", "\xEE\x80\x80", "\xEF\xBF\xBF", "\xEF\xBF",
+        "\xF4\x8F\xBF\xBF", "\xF4\x90\x80\x80", "\x80"};
     std::mt19937 rng(29);
     std::size_t agreed = 0, taken = 0;
     for (int round = 0; round < 20000; ++round) {
