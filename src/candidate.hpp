@@ -149,9 +149,9 @@ public:
     Candidate& back() { return data()[size() - 1]; }
     const Candidate& back() const { return data()[size() - 1]; }
 
-    // Moved straight into its room when there is room (a candidate is ~600 bytes of
-    // strings and JSON, and a move of it costs a couple of hundred instructions); moved
-    // aside first when the room must grow, in case it is one of this very list's.
+    // Moved straight into its room when there is room (a candidate is many strings and a
+    // JSON document: each move of it counts in a short parse); moved aside first when the
+    // room must grow, in case it is one of this very list's.
     void push_back(Candidate&& c) {
         if (size() == capacity()) {
             Candidate aside(std::move(c));

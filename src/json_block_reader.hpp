@@ -179,7 +179,7 @@ inline void read_call_payload(const JsonBlockState&, json& payload, Candidate& p
 
 // The texts that must not occur in stray text a block skipped: a list, or the family's
 // marker function, called only when text was skipped. Most blocks skip none, and making
-// the family's list at every read was a tenth of a short call's scan.
+// the family's list at every read counted in a short call's scan.
 class OpenerList {
 public:
     OpenerList() = default;
@@ -231,7 +231,7 @@ std::optional<Block> read_json_block(ScanContext& ctx, std::size_t at, std::stri
     std::optional<Candidate> skipped = skipped_value_candidate(st, ctx.text(), proto);
     // Each value on its own: its repairs, healing and failure, beside the block's own. The
     // last takes the prototype rather than a copy (a block holds one call as a rule, and
-    // the copy was a tenth of reading it).
+    // the copy counted in reading it).
     for (JsonPayload& p : st.payloads) {
         std::optional<Candidate> copy;
         Candidate& c = &p == &st.payloads.back() ? proto : copy.emplace(proto);

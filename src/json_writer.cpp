@@ -114,8 +114,8 @@ private:
 // The escaped text is built in a block on the stack, plain runs copied into it sixteen
 // bytes at a time as they are scanned, and the block handed to the sink when full. Put
 // to the sink run by run and escape by escape, code with an escape every dozen bytes
-// cost eleven instructions a byte, most of them the sink's own, and this is the whole
-// of the stream's check of a long argument when its call closes.
+// spent most of its time in the sink's own bookkeeping, and this is the whole of the
+// stream's check of a long argument when its call closes.
 void write_string_body(Sink& sink, std::string_view v) {
     static constexpr char hex[] = "0123456789abcdef";
     constexpr std::size_t room = 4096;

@@ -190,7 +190,7 @@ private:
     }
 
     // A result holds a call or two as a rule: their ids are compared one by one, in place
-    // (a hash set's node and buckets were 3% of a short parse). Past a few, hashed, so a
+    // (a hash set's node and buckets counted in a short parse). Past a few, hashed, so a
     // call-dense output stays linear.
     std::array<std::string, 8> first_;
     std::size_t first_count_ = 0;

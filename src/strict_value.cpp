@@ -318,8 +318,8 @@ private:
 
     // A multi-byte character at `q`: p_ moves past it when it is valid UTF-8. The two- and
     // three-byte shapes that need no more than their continuation bytes checked are taken
-    // here (text with an accented letter a line spent a tenth of its decoding in the call
-    // of the full check); E0, ED and four-byte leads, and anything ill-formed, go to it.
+    // here (for text with an accented letter a line, the call of the full check counted in
+    // its decoding); E0, ED and four-byte leads, and anything ill-formed, go to it.
     bool skip_utf8(const char* q) {
         const auto lead = static_cast<unsigned char>(q[0]);
         const auto continues = [&](std::ptrdiff_t i) { return (static_cast<unsigned char>(q[i]) & 0xC0) == 0x80; };
