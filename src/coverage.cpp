@@ -601,7 +601,7 @@ Report run_samples(const Sample* begin, const Sample* end) {
         rec.model = s.model;
         rec.profile = s.profile.name;
         rec.grammar = tm.grammar;
-        rec.parse_mode = tm.parse_mode;
+        rec.parse_mode = std::string(to_string(tm.parse_mode));
         rec.saw_tool_syntax = tm.saw_tool_syntax;
         for (const Call& c : r.calls) rec.calls.push_back({{"id", c.id}, {"name", c.name}, {"arguments", c.arguments}});
         rec.content = r.content;
@@ -617,7 +617,7 @@ Report run_samples(const Sample* begin, const Sample* end) {
         for (const CandidateReport& c : tm.candidates) {
             GrammarCell& g = cell(row, c.grammar);
             ++g.candidates;
-            if (c.schema == "fail") ++g.schema_failures;
+            if (c.schema == SchemaVerdict::fail) ++g.schema_failures;
             if (c.accepted) {
                 ++g.calls;
                 if (!c.repairs.empty()) ++g.repaired;

@@ -478,7 +478,7 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
     }
     if (reason.empty() && tool_index >= 0 && !toolset.usable(tool_index)) {
         // Not the model's fault: no correction prompt would help, so not a format fault.
-        rep.schema = "fail";
+        rep.schema = SchemaVerdict::fail;
         // The problem is told once per call, in the refusal's reason (and once per tool by
         // Parser::tool_problems); the verdict only names it, or a call would carry it four
         // times over (reason, schema_reason, and their copies in the JSON's telemetry).
@@ -494,7 +494,7 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
     if (reason.empty()) {
         if (tool_index >= 0) {
             const auto verdict = toolset.validate(tool_index, c.arguments, c.role == Role::fallback);
-            rep.schema = verdict.pass ? "pass" : "fail";
+            rep.schema = verdict.pass ? SchemaVerdict::pass : SchemaVerdict::fail;
             rep.schema_reason = verdict.reason;
             if (!verdict.pass) {
                 reason = "arguments fail the schema of " + detail::excerpt(rep.name) + ": " + verdict.reason;
@@ -821,7 +821,7 @@ void summarise(std::string_view text, const Blocks& blocks, const Limits& limits
             if (std::find(tm.repairs.begin(), tm.repairs.end(), r) == tm.repairs.end()) tm.repairs.push_back(r);
         result.calls.push_back(std::move(call));
     }
-    if (!result.calls.empty()) tm.parse_mode = tm.fallback_used ? "fallback" : "primary";
+    if (!result.calls.empty()) tm.parse_mode = tm.fallback_used ? ParseMode::fallback : ParseMode::primary;
     if (tm.grammar.empty() && !tm.candidates.empty()) tm.grammar = tm.candidates.front().grammar;
 }
 

@@ -10,6 +10,25 @@
 #include "utf8.hpp"
 
 namespace toolgram {
+
+std::string_view to_string(SchemaVerdict verdict) {
+    switch (verdict) {
+        case SchemaVerdict::pass: return "pass";
+        case SchemaVerdict::fail: return "fail";
+        case SchemaVerdict::skipped: break;
+    }
+    return "skipped";
+}
+
+std::string_view to_string(ParseMode mode) {
+    switch (mode) {
+        case ParseMode::primary: return "primary";
+        case ParseMode::fallback: return "fallback";
+        case ParseMode::none: break;
+    }
+    return "none";
+}
+
 namespace {
 
 const char* role_name(Role r) { return r == Role::primary ? "primary" : "fallback"; }
@@ -23,7 +42,7 @@ json candidate_json(const CandidateReport& c) {
         {"name", c.name},
         {"repairs", c.repairs},
         {"healed", c.healed},
-        {"schema", c.schema},
+        {"schema", to_string(c.schema)},
         {"accepted", c.accepted},
     };
     if (!c.schema_reason.empty()) j["schema_reason"] = c.schema_reason;
@@ -65,7 +84,7 @@ json detail::result_document(Result&& r) {
     for (std::size_t i = 0; i < t.candidates.size(); ++i) {
         const auto& c = t.candidates[i];
         candidates.push_back(candidate_json(c));
-        json v = {{"candidate", i}, {"name", c.name.empty() ? detail::excerpt(c.raw_name) : c.name}, {"verdict", c.schema}};
+        json v = {{"candidate", i}, {"name", c.name.empty() ? detail::excerpt(c.raw_name) : c.name}, {"verdict", to_string(c.schema)}};
         if (!c.schema_reason.empty()) v["reason"] = c.schema_reason;
         schema_validation.push_back(std::move(v));
     }
@@ -74,7 +93,7 @@ json detail::result_document(Result&& r) {
         rejected.push_back(
             {{"name", x.name}, {"grammar", x.grammar}, {"reason", x.reason}, {"span", {x.begin, x.end}}, {"text", x.text}});
     json telemetry = {
-        {"parse_mode", t.parse_mode},
+        {"parse_mode", to_string(t.parse_mode)},
         {"grammar", t.grammar},
         {"fallback_used", t.fallback_used},
         {"candidate_count", t.candidate_count},

@@ -320,6 +320,17 @@ struct Call {
     bool healed = false;
 };
 
+// What the schema said of a candidate's arguments: skipped (no tool list, or no tool to
+// hold them to), pass or fail.
+enum class SchemaVerdict { skipped, pass, fail };
+// Which kind of grammar made a result's calls: a primary grammar, a gated fallback, or
+// none (no call was made).
+enum class ParseMode { none, primary, fallback };
+// Their names, as the result's JSON writes them ("skipped", "pass", "fail"; "none",
+// "primary", "fallback"): the codes a client reads, never prose.
+std::string_view to_string(SchemaVerdict verdict);
+std::string_view to_string(ParseMode mode);
+
 // What phase two decided about one candidate.
 struct CandidateReport {
     std::string grammar;
@@ -329,7 +340,7 @@ struct CandidateReport {
     std::string name;                    // resolved tool name, empty when unresolved
     std::vector<std::string> repairs;    // lenient-JSON and normalisation repairs
     bool healed = false;                 // truncation healed (closers supplied)
-    std::string schema = "skipped";      // pass | fail | skipped
+    SchemaVerdict schema = SchemaVerdict::skipped;
     std::string schema_reason;           // why it failed (or was skipped)
     bool accepted = false;
     std::string reason;                  // why it was rejected, empty when accepted
@@ -352,7 +363,7 @@ struct Rejection {
 };
 
 struct Telemetry {
-    std::string parse_mode = "none";  // primary | fallback | none
+    ParseMode parse_mode = ParseMode::none;
     std::string grammar;              // the grammar that produced the calls
     bool fallback_used = false;
     std::size_t candidate_count = 0;

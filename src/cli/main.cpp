@@ -301,7 +301,7 @@ std::string summary_line(const std::string& label, const toolgram::Result& r) {
             if (i) line += "; ";
             line += r.calls[i].name + " " + r.calls[i].arguments.dump(-1, ' ', false, json::error_handler_t::replace);
         }
-        line += "  [" + t.parse_mode + ", " + t.grammar + (t.healed ? ", healed" : "") + "]";
+        line += "  [" + std::string(toolgram::to_string(t.parse_mode)) + ", " + t.grammar + (t.healed ? ", healed" : "") + "]";
     } else {
         line += "no call";
         if (!t.rejected.empty()) line += " (" + t.rejected.front().reason + ")";

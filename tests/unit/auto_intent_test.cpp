@@ -55,7 +55,7 @@ TEST_CASE("auto: a whole output of a word, then a JSON object on the next line, 
         CHECK(r.content == text);
         CHECK(reasons(r) == std::vector<std::string>{no_intent});
         CHECK_FALSE(r.error.has_value());
-        CHECK(r.telemetry.parse_mode == "none");
+        CHECK(r.telemetry.parse_mode == toolgram::ParseMode::none);
     }
 }
 
@@ -71,13 +71,13 @@ TEST_CASE("auto: Functionary's headless message is a gated fallback, its marked 
         const Result r = parse("auto", headless, true, true);
         CHECK(calls_with_ids(r) == paris);
         CHECK(r.content.empty());
-        CHECK(r.telemetry.parse_mode == "fallback");
+        CHECK(r.telemetry.parse_mode == toolgram::ParseMode::fallback);
         CHECK(r.telemetry.grammar == "functionary_v32");
     }
     SECTION("a >>> message is Functionary's by its marker, and so is the headless one before it") {
         const Result r = parse("auto", headless + ">>>get_weather\n{\"city\": \"Rome\"}");
         CHECK(r.calls.size() == 2);
-        CHECK(r.telemetry.parse_mode == "primary");
+        CHECK(r.telemetry.parse_mode == toolgram::ParseMode::primary);
         CHECK(r.telemetry.grammar == "functionary_v32");  // its calls carry the family's name
     }
 }
@@ -86,7 +86,7 @@ TEST_CASE("functionary_v32 keeps its own reading: the prompt ended with >>>", "[
     SECTION("a headless call is a call without intent") {
         const Result r = parse("functionary_v32", "get_weather\n{\"city\": \"Paris\"}");
         CHECK(calls_with_ids(r) == paris);
-        CHECK(r.telemetry.parse_mode == "primary");
+        CHECK(r.telemetry.parse_mode == toolgram::ParseMode::primary);
     }
     SECTION("an unknown recipient is a refused call, with a correction prompt") {
         const Result r = parse("functionary_v32", "CALL_TOOL\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}");
@@ -115,7 +115,7 @@ TEST_CASE("auto: after an intent marker, the common bare JSON call shapes are re
         INFO(toolgram::to_json(r).dump(2));
         CHECK(calls_with_ids(r) == paris);
         CHECK(r.content == row.content);
-        CHECK(r.telemetry.parse_mode == "fallback");
+        CHECK(r.telemetry.parse_mode == toolgram::ParseMode::fallback);
         CHECK(r.telemetry.rejected.empty());
     }
 }

@@ -85,7 +85,7 @@ TEST_CASE("fallback gate: intent must be shown by a marker or by the caller", "[
         CHECK(r.calls.empty());
         CHECK(r.content == call);
         CHECK_FALSE(r.error.has_value());
-        CHECK(r.telemetry.parse_mode == "none");
+        CHECK(r.telemetry.parse_mode == toolgram::ParseMode::none);
         CHECK(r.telemetry.candidate_count == 1);
         REQUIRE(r.telemetry.candidates.size() == 1);
         CHECK(r.telemetry.candidates[0].role == Role::fallback);
@@ -103,7 +103,7 @@ TEST_CASE("fallback gate: intent must be shown by a marker or by the caller", "[
         INFO(toolgram::to_json(r).dump(2));
         CHECK(calls_with_ids(r) == json::array({weather_call}));
         CHECK(r.content.empty());
-        CHECK(r.telemetry.parse_mode == "fallback");
+        CHECK(r.telemetry.parse_mode == toolgram::ParseMode::fallback);
         CHECK(r.telemetry.fallback_used);
         CHECK(r.telemetry.grammar == "llama3_json");
         CHECK(r.telemetry.rejected.empty());
@@ -116,7 +116,7 @@ TEST_CASE("fallback gate: intent must be shown by a marker or by the caller", "[
         INFO(toolgram::to_json(r).dump(2));
         CHECK(calls_with_ids(r) == json::array({weather_call}));
         CHECK(r.content == marker);
-        CHECK(r.telemetry.parse_mode == "fallback");
+        CHECK(r.telemetry.parse_mode == toolgram::ParseMode::fallback);
         CHECK(r.telemetry.fallback_used);
         CHECK(r.telemetry.grammar == "bracket");
         CHECK(r.telemetry.rejected.empty());
@@ -169,7 +169,7 @@ TEST_CASE("fallback gate: a fallback candidate must be small, primary candidates
         p.settings.fallback_max_bytes = 10;
         const Result r = Parser(p, weather_tools()).parse(weather_tag);
         CHECK(calls_with_ids(r) == json::array({weather_call}));
-        CHECK(r.telemetry.parse_mode == "primary");
+        CHECK(r.telemetry.parse_mode == toolgram::ParseMode::primary);
     }
 }
 
@@ -188,7 +188,7 @@ TEST_CASE("fallback gate: the name must be on an allow-list", "[combinator][gate
         const Result r = Parser(p).parse(weather_tag);
         CHECK(calls_with_ids(r) == json::array({weather_call}));
         REQUIRE(r.telemetry.candidates.size() == 1);
-        CHECK(r.telemetry.candidates[0].schema == "skipped");
+        CHECK(r.telemetry.candidates[0].schema == toolgram::SchemaVerdict::skipped);
         CHECK(r.telemetry.candidates[0].schema_reason == "no tools given");
     }
     SECTION("an empty tool list is a list: every call is refused, fallback or primary (fail closed)") {
@@ -233,7 +233,7 @@ TEST_CASE("fallback gate: arguments must pass strict schema validation", "[combi
     INFO(toolgram::to_json(fallback).dump(2));
     CHECK(fallback.calls.empty());
     REQUIRE(fallback.telemetry.candidates.size() == 1);
-    CHECK(fallback.telemetry.candidates[0].schema == "fail");
+    CHECK(fallback.telemetry.candidates[0].schema == toolgram::SchemaVerdict::fail);
     CHECK(fallback.telemetry.candidates[0].schema_reason ==
           "arguments: property \"extra\" is not allowed: the schema does not declare it");
 
@@ -242,7 +242,7 @@ TEST_CASE("fallback gate: arguments must pass strict schema validation", "[combi
     CHECK(calls_with_ids(primary) == json::array({{{"id", "call_0"},
                                              {"name", "get_weather"},
                                              {"arguments", {{"city", "Antwerp"}, {"extra", 1}}}}}));
-    CHECK(primary.telemetry.candidates.at(0).schema == "pass");
+    CHECK(primary.telemetry.candidates.at(0).schema == toolgram::SchemaVerdict::pass);
 }
 
 TEST_CASE("fallback gate: exactly one fallback candidate, several give no call and a format error",
@@ -256,7 +256,7 @@ TEST_CASE("fallback gate: exactly one fallback candidate, several give no call a
     const Result r = Parser(p, weather_tools()).parse(text);
     INFO(toolgram::to_json(r).dump(2));
     CHECK(r.calls.empty());
-    CHECK(r.telemetry.parse_mode == "none");
+    CHECK(r.telemetry.parse_mode == toolgram::ParseMode::none);
     CHECK(r.telemetry.candidate_count == 2);
     const std::string reason = "fallback gate: 2 fallback candidates found, exactly one is allowed";
     CHECK(rejection_reasons(r) == std::vector<std::string>{reason, reason});
@@ -276,7 +276,7 @@ TEST_CASE("primary syntax wins: fallbacks do not run once primary syntax was see
         const Result r = parser.parse(weather_tag + fallback);
         INFO(toolgram::to_json(r).dump(2));
         CHECK(calls_with_ids(r) == json::array({weather_call}));
-        CHECK(r.telemetry.parse_mode == "primary");
+        CHECK(r.telemetry.parse_mode == toolgram::ParseMode::primary);
         CHECK_FALSE(r.telemetry.fallback_used);
         CHECK(r.telemetry.candidate_count == 1);
         CHECK(r.content == "Action: search\nAction Input: {\"q\": \"x\"}");
@@ -295,7 +295,7 @@ TEST_CASE("primary syntax wins: fallbacks do not run once primary syntax was see
         const Result r = parser.parse("I could use [TOOL_CALL] tags, but:" + fallback);
         INFO(toolgram::to_json(r).dump(2));
         CHECK(calls_with_ids(r) == json::array({{{"id", "call_0"}, {"name", "search"}, {"arguments", {{"q", "x"}}}}}));
-        CHECK(r.telemetry.parse_mode == "fallback");
+        CHECK(r.telemetry.parse_mode == toolgram::ParseMode::fallback);
     }
 }
 
@@ -329,7 +329,7 @@ TEST_CASE("reasoning: calls inside reasoning are reported, not accepted, unless 
             CHECK(r.content == row.content);
             CHECK(r.reasoning == row.reasoning);
             CHECK(r.telemetry.saw_tool_syntax);
-            CHECK(r.telemetry.parse_mode == "none");
+            CHECK(r.telemetry.parse_mode == toolgram::ParseMode::none);
             CHECK(rejection_reasons(r) == std::vector<std::string>{in_reasoning});
             CHECK_FALSE(r.error.has_value());
         }
@@ -598,13 +598,13 @@ TEST_CASE("schema validation: the validator's verdict, with the reason in teleme
         if (row.pass) {
             CHECK(calls_with_ids(r) ==
                   json::array({{{"id", "call_0"}, {"name", "book"}, {"arguments", json::parse(row.arguments)}}}));
-            CHECK(cand.schema == "pass");
+            CHECK(cand.schema == toolgram::SchemaVerdict::pass);
             CHECK(verdict["verdict"] == "pass");
             CHECK_FALSE(verdict.contains("reason"));
             CHECK(r.telemetry.rejected.empty());
         } else {
             CHECK(r.calls.empty());
-            CHECK(cand.schema == "fail");
+            CHECK(cand.schema == toolgram::SchemaVerdict::fail);
             CHECK(cand.schema_reason == row.reason);
             CHECK(verdict["verdict"] == "fail");
             CHECK(verdict["reason"] == cand.schema_reason);
@@ -724,7 +724,7 @@ TEST_CASE("typing: text that does not fit its type is kept, reported, and then f
     REQUIRE(r.telemetry.candidates.size() == 1);
     const auto& cand = r.telemetry.candidates[0];
     CHECK(contains(cand.repairs, "parameter \"i\" is not a valid integer; kept as text"));
-    CHECK(cand.schema == "fail");
+    CHECK(cand.schema == toolgram::SchemaVerdict::fail);
     CHECK(cand.schema_reason == "arguments/i: expected integer, got string");
 }
 
@@ -733,7 +733,7 @@ TEST_CASE("typing: only text values are typed, JSON values are validated as writ
                          .parse(R"([TOOL_CALL]{"name": "typed", "arguments": {"i": "42"}}[/TOOL_CALL])");
     INFO(toolgram::to_json(r).dump(2));
     CHECK(r.calls.empty());
-    CHECK(r.telemetry.candidates.at(0).schema == "fail");
+    CHECK(r.telemetry.candidates.at(0).schema == toolgram::SchemaVerdict::fail);
 }
 
 // =======================================================================================
@@ -860,7 +860,7 @@ TEST_CASE("format error: none when a call was made, none for plain prose", "[com
         CHECK(r.calls.empty());
         CHECK_FALSE(r.error.has_value());
         CHECK_FALSE(r.telemetry.saw_tool_syntax);
-        CHECK(r.telemetry.parse_mode == "none");
+        CHECK(r.telemetry.parse_mode == toolgram::ParseMode::none);
         CHECK(r.telemetry.grammar.empty());
     }
 }
@@ -880,7 +880,7 @@ TEST_CASE("limits: max_candidates rejects the rest, keeps what came before", "[c
     CHECK(rejection_reasons(r) == std::vector<std::string>{"candidate limit of 2 reached: 1 more candidates not judged"});
     CHECK(r.telemetry.candidates.size() == 2);
     CHECK(r.content.empty());  // the syntax past the limit still leaves the content
-    CHECK(r.telemetry.parse_mode == "primary");
+    CHECK(r.telemetry.parse_mode == toolgram::ParseMode::primary);
 }
 
 TEST_CASE("limits: candidates past max_candidates are counted by the gates, not judged", "[combinator][limits]") {
@@ -1025,6 +1025,35 @@ TEST_CASE("to_json: the documented keys, calls as {id, name, arguments}, error n
         CHECK(e["column"] == 1);
         CHECK_FALSE(e["correction_prompt"].get<std::string>().empty());
     }
+}
+
+// The outcome codes a program decides on: each enumerator's name is the JSON's, and a
+// result's JSON writes the enums it holds by those names.
+TEST_CASE("outcome codes: parse mode and schema verdict by name, as the JSON writes them", "[combinator][telemetry]") {
+    using toolgram::ParseMode;
+    using toolgram::SchemaVerdict;
+    CHECK(toolgram::to_string(ParseMode::none) == "none");
+    CHECK(toolgram::to_string(ParseMode::primary) == "primary");
+    CHECK(toolgram::to_string(ParseMode::fallback) == "fallback");
+    CHECK(toolgram::to_string(SchemaVerdict::skipped) == "skipped");
+    CHECK(toolgram::to_string(SchemaVerdict::pass) == "pass");
+    CHECK(toolgram::to_string(SchemaVerdict::fail) == "fail");
+    const Parser parser(profile("tag"), weather_tools());
+    for (const std::string text : {std::string(weather_tag), std::string("no call here"),
+                                   std::string(R"([TOOL_CALL]{"name": "get_weather", "arguments": {"city": 5}}[/TOOL_CALL])")}) {
+        const Result r = parser.parse(text);
+        const json j = toolgram::to_json(r);
+        INFO(j.dump(2));
+        CHECK(j["telemetry"]["parse_mode"] == toolgram::to_string(r.telemetry.parse_mode));
+        REQUIRE(j["telemetry"]["candidates"].size() == r.telemetry.candidates.size());
+        for (std::size_t i = 0; i < r.telemetry.candidates.size(); ++i)
+            CHECK(j["telemetry"]["candidates"][i]["schema"] == toolgram::to_string(r.telemetry.candidates[i].schema));
+    }
+    CHECK(parser.parse(weather_tag).telemetry.parse_mode == ParseMode::primary);
+    CHECK(parser.parse("no call here").telemetry.parse_mode == ParseMode::none);
+    const Result refused = parser.parse(R"([TOOL_CALL]{"name": "get_weather", "arguments": {"city": 5}}[/TOOL_CALL])");
+    REQUIRE(refused.telemetry.candidates.size() == 1);
+    CHECK(refused.telemetry.candidates[0].schema == SchemaVerdict::fail);
 }
 
 TEST_CASE("to_openai_message: an assistant message with tool_calls whose arguments are a JSON string",

@@ -67,7 +67,7 @@ void check_accepted(const toolgram::Result& r, const Case& c, const std::string&
     CHECK(r.reasoning.empty());
     CHECK_FALSE(r.error.has_value());
     const auto& t = r.telemetry;
-    CHECK(t.parse_mode == mode);
+    CHECK(toolgram::to_string(t.parse_mode) == mode);
     CHECK(t.grammar == grammar);
     CHECK(t.fallback_used == (mode == "fallback"));
     CHECK(t.candidate_count == c.calls.size());
@@ -81,7 +81,7 @@ void check_accepted(const toolgram::Result& r, const Case& c, const std::string&
         CHECK(cand.grammar == grammar);
         CHECK(cand.accepted);
         CHECK(cand.reason.empty());
-        CHECK(cand.schema == (c.with_tools ? "pass" : "skipped"));
+        CHECK(cand.schema == (c.with_tools ? toolgram::SchemaVerdict::pass : toolgram::SchemaVerdict::skipped));
         CHECK(cand.role == (mode == "fallback" ? toolgram::Role::fallback : toolgram::Role::primary));
         CHECK(cand.begin < cand.end);
         CHECK(cand.end <= c.text.size());
@@ -94,7 +94,7 @@ void check_no_syntax(const toolgram::Result& r, const std::string& text) {
     CHECK(r.calls.empty());
     CHECK(r.content == text);
     CHECK_FALSE(r.error.has_value());
-    CHECK(r.telemetry.parse_mode == "none");
+    CHECK(r.telemetry.parse_mode == toolgram::ParseMode::none);
     CHECK(r.telemetry.candidate_count == 0);
     CHECK_FALSE(r.telemetry.saw_tool_syntax);
     CHECK(r.telemetry.rejected.empty());
@@ -209,7 +209,7 @@ TEST_CASE("tag grammar: a payload cut mid-string is rejected as a cut, with a fo
     INFO(toolgram::to_json(r).dump(2));
     CHECK(r.calls.empty());
     CHECK(r.content == "Sure.");
-    CHECK(r.telemetry.parse_mode == "none");
+    CHECK(r.telemetry.parse_mode == toolgram::ParseMode::none);
     CHECK(r.telemetry.grammar == "tag");
     CHECK(r.telemetry.candidate_count == 1);
     CHECK(r.telemetry.saw_tool_syntax);
@@ -391,7 +391,7 @@ TEST_CASE("bracket grammar: positional arguments are rejected, not guessed", "[g
     INFO(toolgram::to_json(r).dump(2));
     CHECK(r.calls.empty());
     CHECK(r.content.empty());
-    CHECK(r.telemetry.parse_mode == "none");
+    CHECK(r.telemetry.parse_mode == toolgram::ParseMode::none);
     CHECK(r.telemetry.candidate_count == 1);
     CHECK(r.telemetry.saw_tool_syntax);
     REQUIRE(r.telemetry.rejected.size() == 1);
@@ -578,7 +578,7 @@ TEST_CASE("every grammar refuses a value cut mid-string, mid-number or mid-liter
         const toolgram::Result r = toolgram::Parser(profile, small_tools()).parse(row.text);
         INFO(toolgram::to_json(r).dump(2));
         CHECK(r.calls.empty());
-        CHECK(r.telemetry.parse_mode == "none");
+        CHECK(r.telemetry.parse_mode == toolgram::ParseMode::none);
         CHECK(r.telemetry.candidate_count == 1);
         CHECK(r.telemetry.saw_tool_syntax);
         REQUIRE(r.telemetry.rejected.size() == 1);

@@ -191,7 +191,7 @@ TEST_CASE("hostile schema: a schema that cannot be used refuses its tool's calls
             CHECK(reasons(r) ==
                   std::vector<std::string>{"the schema of bad cannot be used, so its calls are refused: " + row.problem});
             REQUIRE(r.telemetry.candidates.size() == 2);
-            CHECK(r.telemetry.candidates[0].schema == "fail");
+            CHECK(r.telemetry.candidates[0].schema == toolgram::SchemaVerdict::fail);
             CHECK(r.telemetry.candidates[0].schema_reason ==
                   "the tool's schema cannot be used (see the refusal's reason)");
             CHECK(r.content == "Two calls.");

@@ -113,7 +113,7 @@ TEST_CASE("generic: the tool_call wrapper is read by generic, and by auto only a
     p.settings.tool_required = true;
     const auto with_intent = Parser(p, tools()).parse(text);
     REQUIRE(with_intent.calls.size() == 1);
-    CHECK(with_intent.telemetry.parse_mode == "fallback");
+    CHECK(with_intent.telemetry.parse_mode == toolgram::ParseMode::fallback);
 }
 
 TEST_CASE("apriel: reasoning ends at [BEGIN FINAL RESPONSE], whose framing never reaches content",
