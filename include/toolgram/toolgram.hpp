@@ -35,7 +35,7 @@ struct Tool {
 // Reads OpenAI's tools array (`[{"type":"function","function":{…}}]`), bare
 // `{name, description?, parameters?}` objects, or one such object.
 // Throws std::invalid_argument naming the offending entry.
-std::vector<Tool> tools_from_json(const json& tools);
+[[nodiscard]] std::vector<Tool> tools_from_json(const json& tools);
 
 // ---------------------------------------------------------------------------------------
 // Profiles: which grammars run, in what order, and how forgiving the parser may be.
@@ -264,9 +264,9 @@ struct Profile {
 // for an engine's parser whose syntax toolgram does not read yet, saying so.
 // Built in are the compiled-in profiles and, after them, the profile files toolgram ships
 // (grammars/declared/NAME.json, compiled into the library; see declared_profile_files).
-Profile builtin_profile(std::string_view name);
+[[nodiscard]] Profile builtin_profile(std::string_view name);
 // `auto`, the generic formats, the model families, then the shipped profile files.
-std::vector<std::string> builtin_profile_names();
+[[nodiscard]] std::vector<std::string> builtin_profile_names();
 
 // A profile toolgram ships as a profile file (docs/profile-files.md): the grammar
 // `declared` reads its syntax. The file's text is compiled in, so builtin_profile(name)
@@ -277,7 +277,7 @@ struct DeclaredProfileFile {
     std::string path;  // grammars/declared/NAME.json
     std::string text;  // the file as shipped
 };
-std::vector<DeclaredProfileFile> declared_profile_files();
+[[nodiscard]] std::vector<DeclaredProfileFile> declared_profile_files();
 
 // A name a serving engine gives a tool-call parser: vLLM's and SGLang's
 // `--tool-call-parser NAME`, and the chat format llama.cpp names in its log.
@@ -293,16 +293,16 @@ struct GrammarInfo {
     std::string name;
     std::string summary;
 };
-std::vector<GrammarInfo> grammar_catalogue();
+[[nodiscard]] std::vector<GrammarInfo> grammar_catalogue();
 
 // Profile files: a profile described in JSON (docs/profile-files.md), whose primary
 // grammar is `declared`, reading the file's syntax. Every field is checked: an unknown
 // field, a wrong type, a missing or empty marker, an ambiguous syntax throw
 // std::invalid_argument whose message names the field (`syntax.call.close[0]: …`).
-Profile profile_from_json(const json& file);
+[[nodiscard]] Profile profile_from_json(const json& file);
 // Reads and checks a profile file; errors start with the path. A key given twice in one
 // object is an error too.
-Profile load_profile_file(const std::string& path);
+[[nodiscard]] Profile load_profile_file(const std::string& path);
 // The checks profile_from_json makes on a syntax, for one built in code. Throws
 // std::invalid_argument naming the field (in the file's terms: `syntax.header.end`).
 void check_declared_syntax(const DeclaredSyntax& syntax);
@@ -328,8 +328,8 @@ enum class SchemaVerdict { skipped, pass, fail };
 enum class ParseMode { none, primary, fallback };
 // Their names, as the result's JSON writes them ("skipped", "pass", "fail"; "none",
 // "primary", "fallback"): the codes a client reads, never prose.
-std::string_view to_string(SchemaVerdict verdict);
-std::string_view to_string(ParseMode mode);
+[[nodiscard]] std::string_view to_string(SchemaVerdict verdict);
+[[nodiscard]] std::string_view to_string(ParseMode mode);
 
 // What phase two decided about one candidate.
 struct CandidateReport {
@@ -399,12 +399,12 @@ struct Result {
 // Content and reasoning keep the model's bytes; in the JSON any invalid UTF-8 among them
 // becomes U+FFFD, so `to_json(r).dump()` never throws. A call's arguments and id are
 // valid UTF-8 already (repair `invalid_utf8_replaced`).
-json to_json(const Result& result);
+[[nodiscard]] json to_json(const Result& result);
 // The same, taking the result's content, reasoning and arguments rather than copying them
 // (a result with megabytes of content is then not held twice).
-json to_json(Result&& result);
+[[nodiscard]] json to_json(Result&& result);
 // An OpenAI chat-completion assistant message: tool_calls with arguments as a JSON string.
-json to_openai_message(const Result& result);
+[[nodiscard]] json to_openai_message(const Result& result);
 
 // ---------------------------------------------------------------------------------------
 // The parser.
@@ -438,12 +438,12 @@ public:
     Parser& operator=(Parser&&) noexcept;
 
     // Never throws on any input: malformed syntax is a rejection or a format_error.
-    Result parse(std::string_view text) const;
+    [[nodiscard]] Result parse(std::string_view text) const;
     // The same, taking the text: its buffer becomes the result's content, assembled over
     // it, so a long output is not held twice (parse, then drop the text, holds both at
     // once). The string is left empty, or holding what was not needed.
-    Result parse(std::string&& text) const;
-    Result parse(const char* text) const;  // a literal is a string_view, not a string to take
+    [[nodiscard]] Result parse(std::string&& text) const;
+    [[nodiscard]] Result parse(const char* text) const;  // a literal is a string_view, not a string to take
 
     const Profile& profile() const;
     const std::vector<Tool>& tools() const;
@@ -487,9 +487,9 @@ struct StreamEvent {
 };
 
 // `{"event":"content","text":…}`, `{"event":"tool_call_begin","index":0,"id":…,"name":…}`, …
-json to_json(const StreamEvent& event);
+[[nodiscard]] json to_json(const StreamEvent& event);
 // The same, taking the event's text and arguments rather than copying them.
-json to_json(StreamEvent&& event);
+[[nodiscard]] json to_json(StreamEvent&& event);
 
 // Parses output as it arrives. Built from a Parser (which must outlive it); `feed` takes
 // chunks of any size, cut anywhere (inside a marker, inside a UTF-8 character), and
@@ -513,13 +513,13 @@ public:
     StreamParser& operator=(StreamParser&&) noexcept;
 
     // Never throws on any input; throws std::logic_error when called after finish().
-    std::vector<StreamEvent> feed(std::string_view chunk);
+    [[nodiscard]] std::vector<StreamEvent> feed(std::string_view chunk);
 
     struct Finished {
         std::vector<StreamEvent> events;
         Result result;
     };
-    Finished finish();
+    [[nodiscard]] Finished finish();
 
     // The same, handing each event to `sink` as soon as it is complete instead of returning
     // them together: a chunk that decides much text at once (a stream left to guess
@@ -530,7 +530,7 @@ public:
     // not call back into this stream.
     using EventSink = std::function<void(StreamEvent&&)>;
     void feed(std::string_view chunk, const EventSink& sink);
-    Result finish(const EventSink& sink);
+    [[nodiscard]] Result finish(const EventSink& sink);
 
 private:
     struct Impl;
@@ -539,10 +539,10 @@ private:
 
 // The system-prompt text that teaches a model to write calls in the profile's primary
 // syntax, listing the tools.
-std::string format_instruction(const Profile& profile, const std::vector<Tool>& tools);
+[[nodiscard]] std::string format_instruction(const Profile& profile, const std::vector<Tool>& tools);
 
 // Writes calls in the profile's primary syntax, as its models would (round trips, few-shot
 // examples). Throws std::invalid_argument when the primary grammar cannot render.
-std::string render_calls(const Profile& profile, const std::vector<Call>& calls);
+[[nodiscard]] std::string render_calls(const Profile& profile, const std::vector<Call>& calls);
 
 }  // namespace toolgram

@@ -58,7 +58,7 @@ std::pair<std::size_t, bool> first_content(const toolgram::Parser& parser, const
         for (const auto& e : sp.feed(std::string_view(text).substr(at, n)))
             if (e.kind == toolgram::StreamEvent::Kind::content) return {at + n, true};
     }
-    sp.finish();
+    static_cast<void>(sp.finish());
     return {text.size(), false};
 }
 

@@ -78,7 +78,7 @@ toolgram::detail::RuleTallies tallies_of(const std::string& profile, const std::
     toolgram::Parser parser(toolgram::builtin_profile(profile), toolgram::tools_from_json(json::parse(tools_json)));
     toolgram::detail::RuleCoverage collector;
     toolgram::detail::RuleCoverageScope scope(collector);
-    parser.parse(text);
+    static_cast<void>(parser.parse(text));
     return collector.take();
 }
 
@@ -119,7 +119,7 @@ TEST_CASE("rule coverage counts a dropped closer under its rule, per grammar and
 TEST_CASE("rule coverage: nothing is counted without a collector, or outside a block read", "[coverage]") {
     toolgram::Parser parser(toolgram::builtin_profile("hermes"));
     toolgram::detail::RuleCoverage collector;
-    parser.parse("<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>");  // not installed
+    static_cast<void>(parser.parse("<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>"));  // not installed
     CHECK(collector.take().empty());
     CHECK(toolgram::detail::active_rule_coverage == nullptr);
     CHECK(toolgram::grammar::rule_listener == nullptr);

@@ -226,7 +226,7 @@ json edited(const std::string& pointer, const json& value, bool remove = false) 
 
 std::string load_error(const json& file) {
     try {
-        toolgram::profile_from_json(file);
+        static_cast<void>(toolgram::profile_from_json(file));
     } catch (const std::invalid_argument& e) {
         return e.what();
     }
