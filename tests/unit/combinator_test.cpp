@@ -1039,7 +1039,7 @@ TEST_CASE("outcome codes: parse mode and schema verdict by name, as the JSON wri
     CHECK(toolgram::to_string(SchemaVerdict::pass) == "pass");
     CHECK(toolgram::to_string(SchemaVerdict::fail) == "fail");
     const Parser parser(profile("tag"), weather_tools());
-    for (const std::string text : {std::string(weather_tag), std::string("no call here"),
+    for (const std::string& text : {std::string(weather_tag), std::string("no call here"),
                                    std::string(R"([TOOL_CALL]{"name": "get_weather", "arguments": {"city": 5}}[/TOOL_CALL])")}) {
         const Result r = parser.parse(text);
         const json j = toolgram::to_json(r);
