@@ -262,6 +262,40 @@ std::optional<std::string> compact_json_past(const json& value, const TextDigest
     return sink.take();
 }
 
+std::optional<std::string> compact_json_head(const json& object) {
+    if (!object.is_object() || object.empty()) return std::nullopt;
+    auto last = object.cend();
+    --last;
+    if (!last->is_string()) return std::nullopt;
+    Sink sink(nullptr);
+    sink.put('{');
+    for (auto it = object.cbegin(); it != last; ++it) {
+        write_string(sink, it.key());
+        sink.put(':');
+        write_value(sink, it.value());
+        sink.put(',');
+    }
+    write_string(sink, last.key());
+    sink.put(":\"");
+    return sink.take();
+}
+
+std::optional<std::string> compact_json_past_split(const json& object, const TextDigest& head, const TextDigest& body) {
+    const std::optional<std::string> h = compact_json_head(object);
+    if (!h || h->size() != head.size()) return std::nullopt;
+    TextDigest written;
+    written.append(*h);
+    if (!(written == head)) return std::nullopt;
+    const std::string& v = object.back().get_ref<const std::string&>();
+    if (!body.starts(v)) return std::nullopt;
+    // The body sent ends between characters (it was sent in whole ones), so the rest is
+    // written as a dump of the whole string writes it past there.
+    Sink sink(nullptr);
+    write_string_body(sink, std::string_view(v).substr(body.size()));
+    sink.put("\"}");
+    return sink.take();
+}
+
 void append_json_string_body(std::string& out, std::string_view text) {
     Sink sink(nullptr, std::move(out));  // written onto `out` itself, not copied onto it
     write_string_body(sink, text);

@@ -43,6 +43,21 @@ std::string compact_json(const nlohmann::ordered_json& value);
 // costs more than the writing) and without keeping what it sent.
 std::optional<std::string> compact_json_past(const nlohmann::ordered_json& value, const TextDigest& prefix);
 
+// The compact JSON of an object whose last member is a string, up to that string's body
+// (through its opening quote); nothing for any other value. What a stream has sent of a
+// call whose last argument it is following (stream_calls.cpp) is this and then the
+// string's body as decoded so far.
+std::optional<std::string> compact_json_head(const nlohmann::ordered_json& object);
+
+// compact_json_past for such an object, with what was sent given in its two parts:
+// `head` digests compact_json_head(object) and `body` the first bytes of the last
+// string's decoded text. When both hold, the bytes past them, else nothing (and the
+// caller asks compact_json_past, which may still find the prefix another way). Checking
+// the decoded text against a digest costs a fraction of writing it escaped again, which
+// was most of the chunk that closes a call with a long argument.
+std::optional<std::string> compact_json_past_split(const nlohmann::ordered_json& object, const TextDigest& head,
+                                                   const TextDigest& body);
+
 // Appends the body of a JSON string holding `text` (valid UTF-8), without its quotes, as
 // compact_json writes it: the stream sends a string argument's text this way, piece by
 // piece, and the pieces concatenate to the argument as the whole call's JSON writes it.

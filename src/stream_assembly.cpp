@@ -125,7 +125,7 @@ void StreamParser::Impl::finish(const Result& r) {
     if (open) {
         const std::size_t i = calls_done;
         const bool same = i < r.calls.size() && r.calls[i].id == open->id && r.calls[i].name == open->name &&
-                          detail::compact_json_past(r.calls[i].arguments, open->sent).has_value();
+                          past_sent(r.calls[i].arguments).has_value();
         if (!same) {
             std::string reason = "not a complete call when the output ended";
             for (const auto& c : r.telemetry.candidates)

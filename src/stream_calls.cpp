@@ -199,7 +199,7 @@ void StreamParser::Impl::end_accepted(Call call, bool continues) {
     // The arguments' JSON past what was sent of it (written past it, not again whole).
     std::optional<std::string> rest;
     if (continues && open->id == call.id && open->name == call.name)
-        rest = detail::compact_json_past(call.arguments, open->sent);
+        rest = past_sent(call.arguments);
     if (continues && !rest) {
         // What was sent no longer matches the call as finally read: withdraw it and
         // send the call again, whole, in the same place.
@@ -305,7 +305,7 @@ bool StreamParser::Impl::provisional(std::size_t at, Candidate& read, bool throu
     std::string more;
     if (through_string) {
         if (!c.arguments.back().is_string()) return false;
-        std::optional<std::string> rest = detail::compact_json_past(c.arguments, open->sent);
+        std::optional<std::string> rest = past_sent(c.arguments);
         if (!rest || rest->size() < 2) return false;
         rest->resize(rest->size() - 2);  // `"}`
         more = std::move(*rest);
@@ -327,6 +327,28 @@ bool StreamParser::Impl::provisional(std::size_t at, Candidate& read, bool throu
         events.push_back(std::move(d));
     }
     return true;
+}
+
+std::optional<std::string> StreamParser::Impl::past_sent(const json& arguments) const {
+    if (open->split && open->split->upto == open->sent.size()) {
+        std::optional<std::string> rest = detail::compact_json_past_split(arguments, open->split->head, open->split->body);
+        if (rest) return rest;
+    }
+    return detail::compact_json_past(arguments, open->sent);
+}
+
+// provisional(…, through_string) left `sent` as the compact JSON of read's arguments
+// less the last string's closing quote and the object's closer: compact_json_head, then
+// the string's body as written, which is its decoded text escaped.
+void StreamParser::Impl::split_sent(const Candidate& read) {
+    open->split.reset();
+    const std::optional<std::string> head = detail::compact_json_head(read.arguments);
+    if (!head) return;
+    Open::Split split;
+    split.head.append(*head);
+    split.body.append(read.arguments.back().get_ref<const std::string&>());
+    split.upto = open->sent.size();
+    open->split = std::move(split);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -363,7 +385,12 @@ bool StreamParser::Impl::following(std::size_t at) {
     if (!decoded.empty()) {
         StreamEvent d = call_event(StreamEvent::Kind::call_arguments, open->id, open->name);
         detail::append_json_string_body(d.text, decoded);
+        Open::Split* split = open->split && open->split->upto == open->sent.size() ? &*open->split : nullptr;
         open->sent.append(d.text);
+        if (split) {
+            split->body.append(decoded);
+            split->upto = open->sent.size();
+        }
         events.push_back(std::move(d));
     }
     if (sp.stop == detail::StringPrefix::Stop::more) return true;
@@ -441,6 +468,7 @@ bool StreamParser::Impl::follow_string(const GrammarDef* g, std::size_t at) {
         decoded != c.arguments.back().get_ref<const std::string&>())
         return false;
     if (!provisional(at, c, true)) return false;
+    split_sent(c);
     tail = Tail();
     tail.at = at;
     tail.pos = buf.size();
@@ -478,6 +506,7 @@ bool StreamParser::Impl::follow_text(Block& b, std::size_t at) {
     detail::set_argument(c, cut.key, std::move(decoded));
     if (!provisional(at, c, true)) return false;
     if (sp.stop != detail::StringPrefix::Stop::more) return true;  // announced; nothing more to follow
+    split_sent(c);
     t.pos = sp.end;
     tail = t;
     return true;

@@ -365,8 +365,25 @@ struct StreamParser::Impl {
         detail::TextDigest sent;  // arguments text sent so far, as its digest
         std::size_t candidate = 0;  // which of the block's candidates (a section's calls go one by one)
         std::size_t candidate_begin = 0;
+        // While the call's last argument is a string being followed, what was sent is in
+        // two parts: the arguments' JSON up to that string's body (`head`), then the body
+        // as decoded so far, which `body` digests as decoded text. Checked that way, the
+        // call as finally read costs a digest of its string rather than writing it
+        // escaped again (json_writer.hpp, compact_json_past_split). `upto`: the size of
+        // `sent` the two describe; anything else sent past it leaves them stale.
+        struct Split {
+            detail::TextDigest head, body;
+            std::size_t upto = 0;
+        };
+        std::optional<Split> split;
     };
     std::optional<Open> open;
+    // The arguments' JSON of `arguments` past what was sent of the open call, when it
+    // begins with what was sent; else nothing.
+    std::optional<std::string> past_sent(const nlohmann::ordered_json& arguments) const;
+    // After provisional sent the arguments of `read` through its last string, which is
+    // followed from here: remember what was sent as its two parts.
+    void split_sent(const Candidate& read);
     // A section's calls judged before the section closed (judge_ahead): the block's begin,
     // how many of its candidates, where the call that ends them ends (reads of the block
     // before it is settled start there), and what they showed, for judge_block.

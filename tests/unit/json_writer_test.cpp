@@ -203,6 +203,54 @@ TEST_CASE("json writer: compact JSON past a digested prefix") {
     CHECK_FALSE(d::compact_json_past(v, longer).has_value());
 }
 
+// The same check when what was sent is in two parts, as while the stream follows a
+// call's last string: the JSON up to that string's body, and the body's decoded text.
+TEST_CASE("json writer: compact JSON past a head and a string's decoded start") {
+    std::string big;
+    for (int i = 0; i < 3000; ++i) big += "line " + std::to_string(i) + "\t\"q\" é\n";
+    const ojson v = ojson::object({{"path", "a.py"}, {"mode", 420}, {"content", big}});
+    const std::string all = reference(v);
+    const std::string head = R"({"path":"a.py","mode":420,"content":")";
+    REQUIRE(d::compact_json_head(v) == head);
+    d::TextDigest h;
+    h.append(head);
+    // Cut between characters anywhere: the rest is the whole JSON past head and the
+    // escaped start, as compact_json_past finds it from the digest of both.
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{9}, big.size() / 2, big.size()}) {
+        while (n < big.size() && (static_cast<unsigned char>(big[n]) & 0xC0) == 0x80) ++n;  // between characters
+        INFO(n);
+        d::TextDigest body;
+        body.append(std::string_view(big).substr(0, n));
+        const std::string sent_body = reference(ojson(big.substr(0, n)));
+        const std::string sent = head + sent_body.substr(1, sent_body.size() - 2);
+        const auto rest = d::compact_json_past_split(v, h, body);
+        REQUIRE(rest.has_value());
+        CHECK(*rest == all.substr(sent.size()));
+        d::TextDigest whole;
+        whole.append(sent);
+        CHECK(d::compact_json_past(v, whole) == rest);
+    }
+    d::TextDigest changed;  // one byte of the string's start differs
+    changed.append("lime 0");
+    CHECK_FALSE(d::compact_json_past_split(v, h, changed).has_value());
+    d::TextDigest longer;  // more than the string holds
+    longer.append(big + "x");
+    CHECK_FALSE(d::compact_json_past_split(v, h, longer).has_value());
+    d::TextDigest other_head;  // another key before the string
+    other_head.append(R"({"path":"b.py","mode":420,"content":")");
+    CHECK_FALSE(d::compact_json_past_split(v, other_head, d::TextDigest()).has_value());
+    // Only an object whose last member is a string has a head.
+    CHECK_FALSE(d::compact_json_head(ojson::object({{"content", big}, {"mode", 420}})).has_value());
+    CHECK_FALSE(d::compact_json_head(ojson::array({big})).has_value());
+    CHECK_FALSE(d::compact_json_head(ojson::object()).has_value());
+    CHECK(d::compact_json_head(ojson::object({{"a", ""}})) == std::string(R"({"a":")"));
+    CHECK(d::compact_json_past_split(ojson::object({{"a", ""}}), [] {
+              d::TextDigest t;
+              t.append(R"({"a":")");
+              return t;
+          }(), d::TextDigest()) == std::string("\"}"));
+}
+
 TEST_CASE("json writer: the result of every corpus case is written as dump writes it") {
     std::size_t cases = 0;
     for (const auto& c : toolgram_test::all_cases()) {
