@@ -134,19 +134,11 @@ StringPrefix decode_text_prefix(std::string_view text, std::size_t pos, TextLayo
         e = text.find('<', e + 1);
     }
     if (e == std::string_view::npos) e = n;
-    for (std::size_t k = i; k < e;) {
-        const auto c = static_cast<unsigned char>(text[k]);
-        if (c < 0x80) {
-            ++k;
-            continue;
-        }
-        if (const std::size_t len = valid_utf8_length(text, k)) {
-            k += len;
-            continue;
-        }
+    // (A character cannot hold the '<' at e, so the check may stop there.) The value may
+    // be a whole file, decoded again when a following stops at a '<' that was text.
+    if (const std::size_t k = i + valid_utf8_prefix(text.substr(i, e - i)); k < e) {
         stop = e == n && cut_character(text, k) ? Stop::more : Stop::unsupported;
         e = k;
-        break;
     }
     // What the layout may yet remove at the value's end waits for what follows it.
     std::size_t keep = e;

@@ -98,7 +98,7 @@ void append_utf8(std::uint32_t cp, std::string& out) {
     out.append(b, encode_utf8(cp, b));
 }
 
-bool is_valid_utf8(std::string_view s) {
+std::size_t valid_utf8_prefix(std::string_view s) {
     for (std::size_t i = 0; i < s.size();) {
         // ASCII, the bulk of most text, eight bytes at a time: none has its high bit set.
         // (Every string of a call's arguments is checked here, so a long one was read a
@@ -111,11 +111,14 @@ bool is_valid_utf8(std::string_view s) {
         }
         if (i >= s.size()) break;
         bool valid = false;
-        i += step(s, i, valid);
-        if (!valid) return false;
+        const std::size_t n = step(s, i, valid);
+        if (!valid) return i;
+        i += n;
     }
-    return true;
+    return s.size();
 }
+
+bool is_valid_utf8(std::string_view s) { return valid_utf8_prefix(s) == s.size(); }
 
 std::string to_valid_utf8(std::string_view s) {
     // Sized first, so a long string costs its result once: grown by appends, the buffer

@@ -19,6 +19,9 @@ namespace toolgram::detail {
 
 bool is_valid_utf8(std::string_view s);
 
+// The length of the longest prefix of `s` made of well-formed characters.
+std::size_t valid_utf8_prefix(std::string_view s);
+
 // The length of the well-formed character at s[i] (1 to 4), or 0 when the bytes there are
 // not one (ill-formed, or cut by the end of `s`).
 std::size_t valid_utf8_length(std::string_view s, std::size_t i);

@@ -136,6 +136,10 @@ TEST_CASE("text prefix: a parameter's text up to what may end it, less the layou
         {"<![CDATA[x]]>", verbatim, "", Stop::unsupported, 0, false},
         {"caf\xC3", verbatim, "caf", Stop::more, 3, false},
         {"caf\xC3(", verbatim, "caf", Stop::unsupported, 3, false},
+        // Past an ASCII run long enough to be checked a word at a time.
+        {"0123456789abcdef caf\xC3", verbatim, "0123456789abcdef caf", Stop::more, 20, false},
+        {"0123456789abcdef caf\xC3(", verbatim, "0123456789abcdef caf", Stop::unsupported, 20, false},
+        {"0123456789abcdef\xC3\xA9 x\n</p", verbatim, "0123456789abcdef\xC3\xA9 x", Stop::unsupported, 20, false},
     };
     for (const auto& c : cases) {
         CAPTURE(c.raw);

@@ -56,6 +56,28 @@ TEST_CASE("to_valid_utf8 replaces each maximal invalid subsequence with one U+FF
         }
 }
 
+// Whole characters only: the prefix stops where a character is ill-formed or cut, after
+// ASCII runs long enough to be taken a word at a time.
+TEST_CASE("valid_utf8_prefix: the longest prefix of whole well-formed characters", "[utf8]") {
+    using toolgram::detail::valid_utf8_prefix;
+    const std::string ascii = "0123456789abcdefghij";
+    CHECK(valid_utf8_prefix("") == 0);
+    CHECK(valid_utf8_prefix(ascii) == ascii.size());
+    CHECK(valid_utf8_prefix(ascii + "caf\xC3\xA9") == ascii.size() + 5);
+    CHECK(valid_utf8_prefix(ascii + "\xC3") == ascii.size());           // cut by the end
+    CHECK(valid_utf8_prefix(ascii + "\xC3(" + ascii) == ascii.size());  // ill-formed
+    CHECK(valid_utf8_prefix(ascii + "\xED\xA0\x80") == ascii.size());  // a surrogate
+    CHECK(valid_utf8_prefix(ascii + "\xF0\x9F\x98\x80" + ascii) == 2 * ascii.size() + 4);
+    // Every position of an invalid byte in and around the word-sized steps.
+    for (std::size_t at = 0; at < 20; ++at) {
+        std::string s(24, 'x');
+        s[at] = '\xFF';
+        INFO(at);
+        CHECK(valid_utf8_prefix(s) == at);
+        CHECK_FALSE(is_valid_utf8(s));
+    }
+}
+
 TEST_CASE("make_valid_utf8 fixes strings and keys at any depth and keeps key order", "[utf8]") {
     json v = json::parse(R"({"b": 1, "a": [1, {"z": "x"}]})");
     v["a"][1]["z"] = "bad\xFF";
