@@ -498,6 +498,11 @@ PYBIND11_MODULE(_toolgram, m) {
             return e.e.kind == toolgram::StreamEvent::Kind::call_end && !e.e.call ? py::object(text_of(e.e.rejection))
                                                                                  : py::none();
         }, "call_end of a refused call: why.")
+        .def_property_readonly("rejection_code", [](const PyEvent& e) -> py::object {
+            return e.e.kind == toolgram::StreamEvent::Kind::call_end && !e.e.call
+                       ? py::object(py::str(std::string(toolgram::to_string(e.e.rejection_code))))
+                       : py::none();
+        }, "call_end of a refused call: why, as a code (README, 'Telemetry'): unknown_tool, changed, ….")
         .def_property_readonly("error", [](const PyEvent& e) -> py::object {
             return e.e.error ? to_python(toolgram::to_json(e.e)["error"]) : py::none();
         })

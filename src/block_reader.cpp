@@ -17,9 +17,8 @@ Block failed_block(std::string_view grammar, std::size_t begin, std::size_t end,
     c.grammar = std::string(grammar);
     c.begin = begin;
     c.end = end;
-    c.problem = failure.kind == Failure::too_deep
-                    ? "nesting deeper than the limit of " + std::to_string(limit_depth) + " levels"
-                    : failure.message;
+    if (failure.kind == Failure::too_deep) set_too_deep(c, limit_depth);
+    else c.problem = failure.message;
     c.problem_offset = failure.offset;
     c.cut = failure.kind == Failure::cut;
     Block b;

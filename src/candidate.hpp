@@ -53,6 +53,7 @@ struct Candidate {
     std::string unfinished;
     std::string problem;              // non-empty: extraction found the call broken, and why
     std::size_t problem_offset = 0;
+    bool problem_too_deep = false;    // the problem is nesting past Limits::max_depth
     bool cut = false;                 // the problem is a value cut by the end of output
     // The output ended inside this named parameter's text value (params_reader.hpp): its
     // key, where its raw text begins, and what of the text around it is layout, so that a
@@ -86,6 +87,12 @@ struct Candidate {
 // which phase two refuses (which value counts would be ambiguous); arguments stay in the
 // order they were written in.
 inline void set_argument(Candidate& c, const std::string& key, json value);
+
+// The problem of a candidate nested past Limits::max_depth, as every reader says it.
+inline void set_too_deep(Candidate& c, std::size_t max_depth) {
+    c.problem = "nesting deeper than the limit of " + std::to_string(max_depth) + " levels";
+    c.problem_too_deep = true;
+}
 
 // What few blocks have (content a block only frames, an answer it wraps), kept apart from
 // the block: a parse holds a block per call to the end, and a hostile run of tiny calls

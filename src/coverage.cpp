@@ -538,11 +538,9 @@ namespace {
 // Without key order: an object's members are a set (the parser keeps the model's order).
 nlohmann::json unordered(const json& j) { return nlohmann::json::parse(j.dump(-1, ' ', false, json::error_handler_t::replace)); }
 
-// toolset.cpp's name-resolution failures: "unknown tool \"x\"", "tool name \"x\" is
-// ambiguous (…)". Pinned by tests/unit/coverage_test.cpp.
-bool is_name_rejection(const std::string& reason) {
-    return reason.rfind("unknown tool \"", 0) == 0 ||
-           (reason.rfind("tool name \"", 0) == 0 && reason.find("\" is ambiguous") != std::string::npos);
+// A refusal of the name itself: no tool of that name, or more than one.
+bool is_name_rejection(RejectionCode code) {
+    return code == RejectionCode::unknown_tool || code == RejectionCode::ambiguous_tool;
 }
 
 GrammarCell& cell(ModelRow& row, const std::string& grammar) { return row.grammars[grammar]; }
@@ -627,7 +625,7 @@ Report run_samples(const Sample* begin, const Sample* end) {
                 (c.role == Role::primary ? m.first : m.second) = true;
             } else {
                 ++g.rejected;
-                if (is_name_rejection(c.reason)) {
+                if (is_name_rejection(c.code)) {
                     ++g.name_rejections;
                     ++g.rejected_names[c.raw_name];
                 }

@@ -243,9 +243,8 @@ std::optional<Block> read_json_block(ScanContext& ctx, std::size_t at, std::stri
             reader(st, p.value, c, block.candidates);
             continue;
         }
-        c.problem = p.failure.kind == Failure::too_deep ? "nesting deeper than the limit of " +
-                                                              std::to_string(ctx.settings().limits.max_depth) + " levels"
-                                                        : p.failure.message;
+        if (p.failure.kind == Failure::too_deep) set_too_deep(c, ctx.settings().limits.max_depth);
+        else c.problem = p.failure.message;
         c.problem_offset = p.failure.offset;
         c.cut = p.failure.kind == Failure::cut;
         c.healed = false;

@@ -307,7 +307,7 @@ bool settle_ambiguous_numbers(Candidate& c, const detail::ToolSet& toolset, int 
 // the key is no parameter, the call is refused with the reason. A value that is no object
 // is a value, not a wrapper: left to the schema.
 bool unwrap_arguments(Candidate& c, const detail::ToolSet& toolset, int tool_index, const std::string& tool,
-                      std::size_t max_depth, std::string& problem) {
+                      std::size_t max_depth, std::string& problem, RejectionCode& code) {
     const std::string* key = detail::wrapper_key(c.arguments, tool_index >= 0 ? &toolset.schema(tool_index) : nullptr);
     if (!key) return true;
     json inner = c.arguments.front();
@@ -327,10 +327,12 @@ bool unwrap_arguments(Candidate& c, const detail::ToolSet& toolset, int tool_ind
         problem = "the arguments are one object under " + quoted +
                   "; with no tool list to declare parameters, whether that is a parameter or a wrapper around the "
                   "arguments cannot be told";
+        code = RejectionCode::wrapped_arguments;
         return false;
     }
     if (repairs & detail::repair_duplicate_key) {
         problem = "the call repeats a key; which value counts is ambiguous";
+        code = RejectionCode::repeated_key;
         return false;
     }
     std::string merged_key;
@@ -338,12 +340,14 @@ bool unwrap_arguments(Candidate& c, const detail::ToolSet& toolset, int tool_ind
     if (!merged_key.empty()) {
         problem = "the call repeats the key \"" + detail::excerpt(merged_key) +
                   "\" once invalid UTF-8 is replaced; which value counts is ambiguous";
+        code = RejectionCode::repeated_key;
         return false;
     }
     const auto verdict = toolset.validate(tool_index, inner, c.role == Role::fallback);
     if (!verdict.pass) {
         problem = "the arguments are one object under " + quoted + ", which " + tool +
                   " does not declare; read as the arguments, that object fails its schema: " + verdict.reason;
+        code = RejectionCode::wrapped_arguments;
         return false;
     }
     // The wrapper was typed as a parameter the schema does not know; it is none.
@@ -386,6 +390,7 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
     rep.raw_name = c.name;
     rep.healed = c.healed;
     std::string reason;
+    RejectionCode code = RejectionCode::none;  // set with `reason`
     bool format_fault = false;  // a fault the model can fix by rewriting its syntax
     int tool_index = -1;
 
@@ -393,39 +398,51 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
         // Checked before the candidate's own problems: without intent, broken
         // JSON in an answer is just broken JSON, not a failed tool call.
         reason = "fallback gate: no intent shown (no intent marker, and no tool call was required)";
+        code = RejectionCode::no_intent;
     } else if (!c.echo.empty()) {
         // Not a call the model failed to write: one it repeated from the history.
         reason = c.echo;
+        code = RejectionCode::echo;
     } else if (c.end - c.begin > limits.max_candidate_bytes) {
         reason = "candidate of " + std::to_string(c.end - c.begin) + " bytes exceeds the limit of " +
                  std::to_string(limits.max_candidate_bytes);
+        code = RejectionCode::too_large;
         format_fault = true;
     } else if (!c.problem.empty()) {
         reason = c.problem;
+        code = c.problem_too_deep ? RejectionCode::too_deep : RejectionCode::malformed;
         format_fault = true;
     } else if (!c.unfinished.empty()) {
         reason = c.unfinished;
+        code = RejectionCode::unfinished;
         format_fault = true;
     } else if (c.repairs & detail::repair_duplicate_key) {
         // JSON readers disagree on which of two values wins, so a downstream reader
         // could see a different call than the one validated here: refused.
         reason = "the call repeats a key; which value counts is ambiguous";
+        code = RejectionCode::repeated_key;
         format_fault = true;
     } else if (c.in_example) {
         reason = "shown as an example, not a call";
+        code = RejectionCode::example;
     } else if (c.in_reasoning && !settings.accept_calls_in_reasoning) {
         reason = "written inside reasoning (accept_calls_in_reasoning is off)";
+        code = RejectionCode::in_reasoning;
     } else if (c.role == Role::fallback && c.end - c.begin > settings.fallback_max_bytes) {
         reason = "fallback gate: candidate of " + std::to_string(c.end - c.begin) + " bytes exceeds " +
                  std::to_string(settings.fallback_max_bytes);
+        code = RejectionCode::fallback_too_large;
     } else if (c.role == Role::fallback && !tool_list) {
         reason = "fallback gate: no tool list to check the name against";
+        code = RejectionCode::fallback_no_tools;
     } else if (c.role == Role::fallback && fallback_count != 1) {
         reason = "fallback gate: " + std::to_string(fallback_count) +
                  " fallback candidates found, exactly one is allowed";
+        code = RejectionCode::fallback_not_single;
         format_fault = true;
     } else if (c.healed && !settings.accept_healed_calls) {
         reason = "the output was cut off and the call healed (its closers supplied); accept_healed_calls is off";
+        code = RejectionCode::healed;
         format_fault = true;
     }
 
@@ -433,11 +450,13 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
         if (tool_list && toolset.empty()) {
             // Declared, and empty: the caller allows no call at all. Fail closed.
             reason = "no tool may be called: the tool list is empty";
+            code = RejectionCode::no_tools;
             format_fault = true;
         } else if (tool_list) {
             const auto res = toolset.resolve(c.name, c.qualified_name);
             if (res.index < 0) {
                 reason = res.error;
+                code = res.code;
                 format_fault = true;
             } else {
                 tool_index = res.index;
@@ -446,6 +465,7 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
             }
         } else if (c.name.empty()) {
             reason = "empty tool name";
+            code = RejectionCode::empty_name;
             format_fault = true;
         } else {
             rep.name = detail::to_valid_utf8(c.name);  // no allow-list: the name as written, printable
@@ -456,6 +476,7 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
         if (!decode_arguments(c, limits.max_depth, problem) ||
             !place_keys_beside(c, tool_index >= 0 ? &toolset.schema(tool_index) : nullptr, rep.name, problem)) {
             reason = problem;
+            code = RejectionCode::bad_arguments;
             format_fault = true;
         } else {
             // Bytes that are not UTF-8 (a cut character, Latin-1) cannot be handed on as
@@ -467,6 +488,7 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
             if (!merged_key.empty()) {
                 reason = "the call repeats the key \"" + detail::excerpt(merged_key) +
                          "\" once invalid UTF-8 is replaced; which value counts is ambiguous";
+                code = RejectionCode::repeated_key;
                 format_fault = true;
             }
         }
@@ -474,6 +496,7 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
     if (reason.empty() && c.arguments_are_text &&
         !type_text_arguments(c, tool_index >= 0 ? &toolset.schema(tool_index) : nullptr, limits.max_depth)) {
         reason = "nesting deeper than the limit of " + std::to_string(limits.max_depth) + " levels";
+        code = RejectionCode::too_deep;
         format_fault = true;
     }
     if (reason.empty() && tool_index >= 0 && !toolset.usable(tool_index)) {
@@ -485,12 +508,15 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
         rep.schema_reason = "the tool's schema cannot be used (see the refusal's reason)";
         reason = "the schema of " + detail::excerpt(rep.name) + " cannot be used, so its calls are refused: " +
                  toolset.schema_error(tool_index);
+        code = RejectionCode::unusable_schema;
     }
-    if (reason.empty() && !unwrap_arguments(c, toolset, tool_index, rep.name, limits.max_depth, reason))
+    if (reason.empty() && !unwrap_arguments(c, toolset, tool_index, rep.name, limits.max_depth, reason, code))
         format_fault = true;
     if (reason.empty() && (c.repairs & detail::repair_leading_zeros) &&
-        !settle_ambiguous_numbers(c, toolset, tool_index, reason))
+        !settle_ambiguous_numbers(c, toolset, tool_index, reason)) {
+        code = RejectionCode::ambiguous_number;
         format_fault = true;
+    }
     if (reason.empty()) {
         if (tool_index >= 0) {
             const auto verdict = toolset.validate(tool_index, c.arguments, c.role == Role::fallback);
@@ -498,6 +524,7 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
             rep.schema_reason = verdict.reason;
             if (!verdict.pass) {
                 reason = "arguments fail the schema of " + detail::excerpt(rep.name) + ": " + verdict.reason;
+                code = RejectionCode::schema_mismatch;
                 format_fault = true;
             }
         } else {
@@ -512,6 +539,7 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
         rep.repairs.push_back("healed_truncation");
 
     rep.accepted = reason.empty();
+    rep.code = code;
     rep.reason = reason;
     return {std::move(rep), format_fault};
 }
@@ -549,7 +577,7 @@ Frame frame_output(ScanContext& ctx, const Settings& settings, Result& result) {
         result.telemetry.rejected.push_back(
             {"", "", "input of " + std::to_string(text.size()) + " bytes exceeds the limit of " +
                          std::to_string(settings.limits.max_input_bytes) + "; the rest was not scanned for calls",
-             f.limit, text.size(), rejected_text(text, f.limit, text.size())});
+             f.limit, text.size(), rejected_text(text, f.limit, text.size()), RejectionCode::input_limit});
     }
     f.reasoning = detail::find_reasoning(ctx, f.limit);
     f.fences = detail::find_fences(ctx, f.limit);
@@ -753,7 +781,8 @@ Verdicts judge_blocks(const Judge& judge, std::string_view text, Blocks& blocks,
                 block_has_call = true;
             } else {
                 tm.rejected.push_back(
-                    {detail::excerpt(c.name), c.grammar, rep.reason, c.begin, c.end, rejected_text(text, c.begin, c.end)});
+                    {detail::excerpt(c.name), c.grammar, rep.reason, c.begin, c.end, rejected_text(text, c.begin, c.end),
+                     rep.code});
                 if (judged.format_fault && !v.first_failure) {
                     v.first_failure = tm.candidates.size();
                     v.first_failure_offset = c.problem.empty() ? c.begin : c.problem_offset;
@@ -805,7 +834,7 @@ void summarise(std::string_view text, const Blocks& blocks, const Limits& limits
         end = std::min(end, text.size());
         tm.rejected.push_back({"", "", "candidate limit of " + std::to_string(limits.max_candidates) + " reached: " +
                                            std::to_string(v.seen - limits.max_candidates) + " more candidates not judged",
-                               begin, end, rejected_text(text, begin, end)});
+                               begin, end, rejected_text(text, begin, end), RejectionCode::candidate_limit});
     }
     // A block that only frames content (no candidate) is message layout, not tool syntax.
     tm.saw_tool_syntax = std::any_of(blocks.begin(), blocks.end(), [](const Block& b) {

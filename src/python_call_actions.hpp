@@ -62,8 +62,8 @@ struct PythonCallState : BlockState {
         c.begin = offset_of(begin);
         c.end = offset_of(end);
         c.name = name;
-        c.problem = f.kind == Failure::too_deep ? "nesting deeper than the limit of " + std::to_string(max_depth) + " levels"
-                                                : f.message;
+        if (f.kind == Failure::too_deep) set_too_deep(c, max_depth);
+        else c.problem = f.message;
         c.problem_offset = f.offset;
         calls.push_back(std::move(c));
     }

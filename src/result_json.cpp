@@ -29,6 +29,40 @@ std::string_view to_string(ParseMode mode) {
     return "none";
 }
 
+std::string_view to_string(RejectionCode code) {
+    switch (code) {
+        case RejectionCode::none: break;
+        case RejectionCode::no_intent: return "no_intent";
+        case RejectionCode::echo: return "echo";
+        case RejectionCode::too_large: return "too_large";
+        case RejectionCode::malformed: return "malformed";
+        case RejectionCode::unfinished: return "unfinished";
+        case RejectionCode::repeated_key: return "repeated_key";
+        case RejectionCode::example: return "example";
+        case RejectionCode::in_reasoning: return "in_reasoning";
+        case RejectionCode::fallback_too_large: return "fallback_too_large";
+        case RejectionCode::fallback_no_tools: return "fallback_no_tools";
+        case RejectionCode::fallback_not_single: return "fallback_not_single";
+        case RejectionCode::healed: return "healed";
+        case RejectionCode::no_tools: return "no_tools";
+        case RejectionCode::unknown_tool: return "unknown_tool";
+        case RejectionCode::ambiguous_tool: return "ambiguous_tool";
+        case RejectionCode::empty_name: return "empty_name";
+        case RejectionCode::bad_arguments: return "bad_arguments";
+        case RejectionCode::wrapped_arguments: return "wrapped_arguments";
+        case RejectionCode::ambiguous_number: return "ambiguous_number";
+        case RejectionCode::too_deep: return "too_deep";
+        case RejectionCode::unusable_schema: return "unusable_schema";
+        case RejectionCode::schema_mismatch: return "schema_mismatch";
+        case RejectionCode::input_limit: return "input_limit";
+        case RejectionCode::candidate_limit: return "candidate_limit";
+        case RejectionCode::not_a_call: return "not_a_call";
+        case RejectionCode::changed: return "changed";
+        case RejectionCode::incomplete: return "incomplete";
+    }
+    return "none";
+}
+
 namespace {
 
 const char* role_name(Role r) { return r == Role::primary ? "primary" : "fallback"; }
@@ -46,7 +80,10 @@ json candidate_json(const CandidateReport& c) {
         {"accepted", c.accepted},
     };
     if (!c.schema_reason.empty()) j["schema_reason"] = c.schema_reason;
-    if (!c.reason.empty()) j["reason"] = c.reason;
+    if (!c.reason.empty()) {
+        j["code"] = to_string(c.code);
+        j["reason"] = c.reason;
+    }
     return j;
 }
 
@@ -91,7 +128,8 @@ json detail::result_document(Result&& r) {
     json rejected = json::array();
     for (const auto& x : t.rejected)
         rejected.push_back(
-            {{"name", x.name}, {"grammar", x.grammar}, {"reason", x.reason}, {"span", {x.begin, x.end}}, {"text", x.text}});
+            {{"name", x.name}, {"grammar", x.grammar}, {"code", to_string(x.code)}, {"reason", x.reason},
+             {"span", {x.begin, x.end}}, {"text", x.text}});
     json telemetry = {
         {"parse_mode", to_string(t.parse_mode)},
         {"grammar", t.grammar},
@@ -175,6 +213,7 @@ json event_json(StreamEvent&& e) {
                 mark_healed(j, *e.call);
             } else {
                 j["accepted"] = false;
+                j["code"] = to_string(e.rejection_code);
                 j["rejection"] = e.rejection;
             }
             return j;

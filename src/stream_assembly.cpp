@@ -128,9 +128,13 @@ void StreamParser::Impl::finish(const Result& r) {
                           past_sent(r.calls[i].arguments).has_value();
         if (!same) {
             std::string reason = "not a complete call when the output ended";
+            RejectionCode code = RejectionCode::incomplete;
             for (const auto& c : r.telemetry.candidates)
-                if ((c.begin == open->at || c.begin == open->candidate_begin) && !c.accepted) reason = c.reason;
-            end_rejected(reason);
+                if ((c.begin == open->at || c.begin == open->candidate_begin) && !c.accepted) {
+                    reason = c.reason;
+                    code = c.code;
+                }
+            end_rejected(reason, code);
         }
     }
     for (std::size_t i = calls_done; i < r.calls.size(); ++i) {

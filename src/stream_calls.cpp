@@ -123,12 +123,12 @@ bool StreamParser::Impl::judge_candidate(Candidate& c, const Place& pl, bool con
     c.in_example = pl.example;
     ++candidates_seen;
     if (candidates_seen > s.limits.max_candidates) {
-        if (continues) end_rejected("candidate limit reached");
+        if (continues) end_rejected("candidate limit reached", RejectionCode::candidate_limit);
         return false;
     }
     auto judged = p.judge(c, s.tool_required, 0);
     if (!judged.report.accepted) {
-        if (continues) end_rejected(judged.report.reason);
+        if (continues) end_rejected(judged.report.reason, judged.report.code);
         return false;
     }
     Call call;
@@ -188,9 +188,10 @@ StreamEvent StreamParser::Impl::call_event(StreamEvent::Kind kind, const std::st
     return e;
 }
 
-void StreamParser::Impl::end_rejected(const std::string& reason) {
+void StreamParser::Impl::end_rejected(const std::string& reason, RejectionCode code) {
     StreamEvent e = call_event(StreamEvent::Kind::call_end, open->id, open->name);
     e.rejection = reason;
+    e.rejection_code = code;
     events.push_back(std::move(e));
     open.reset();
 }
@@ -204,7 +205,7 @@ void StreamParser::Impl::end_accepted(Call call, bool continues) {
         // What was sent no longer matches the call as finally read: withdraw it and
         // send the call again, whole, in the same place.
         ++restarts;
-        end_rejected("the call changed after it was announced; it follows again");
+        end_rejected("the call changed after it was announced; it follows again", RejectionCode::changed);
         continues = false;
     }
     if (!continues) {

@@ -569,7 +569,7 @@ struct StreamParser::Impl {
 
     StreamEvent call_event(StreamEvent::Kind kind, const std::string& id, const std::string& name) const;
 
-    void end_rejected(const std::string& reason);
+    void end_rejected(const std::string& reason, RejectionCode code);
 
     void end_accepted(Call call, bool continues);
 

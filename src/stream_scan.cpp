@@ -129,7 +129,7 @@ void StreamParser::Impl::update_scan() {
             wanted.clear();
             needed_at = npos;
             if (open && open->at == scan && (!r.block || r.block->begin != scan))
-                end_rejected("what looked like a call here is not one");
+                end_rejected("what looked like a call here is not one", RejectionCode::not_a_call);
             if (r.block) {
                 for (auto& c : r.block->candidates) c.role = Role::primary;
                 r.block->role = Role::primary;
@@ -145,7 +145,7 @@ void StreamParser::Impl::update_scan() {
             }
         }
         if (!advanced) {
-            if (open && open->at == scan) end_rejected("what looked like a call here is not one");
+            if (open && open->at == scan) end_rejected("what looked like a call here is not one", RejectionCode::not_a_call);
             ++scan;
             resume_marker = 0;
             next_try = 0;

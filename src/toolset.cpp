@@ -113,6 +113,7 @@ ToolSet::Resolution ToolSet::resolve(std::string_view raw, bool qualified) const
     Resolution r;
     if (raw.empty()) {
         r.error = "empty tool name";
+        r.code = RejectionCode::empty_name;
         return r;
     }
     auto unique = [&](auto&& match, const char* how) -> bool {
@@ -124,6 +125,7 @@ ToolSet::Resolution ToolSet::resolve(std::string_view raw, bool qualified) const
                           excerpt(entries_[static_cast<std::size_t>(found)]->tool.name) + "\" and \"" +
                           excerpt(entries_[i]->tool.name) + "\")";
                 r.index = -1;
+                r.code = RejectionCode::ambiguous_tool;
                 return true;
             }
             found = static_cast<int>(i);
@@ -141,6 +143,7 @@ ToolSet::Resolution ToolSet::resolve(std::string_view raw, bool qualified) const
     if (qualified) {
         r.error = "unknown tool \"" + excerpt(raw) + "\" (a built-in recipient: only a tool declared under this "
                   "exact name takes its calls)";
+        r.code = RejectionCode::unknown_tool;
         return r;
     }
     const std::size_t cut = raw.find_last_of(".:");
@@ -152,6 +155,7 @@ ToolSet::Resolution ToolSet::resolve(std::string_view raw, bool qualified) const
     const std::string l = loose(raw);
     if (!l.empty() && unique([&](const std::string& n) { return loose(n) == l; }, "loose")) return r;
     r.error = "unknown tool \"" + excerpt(raw) + "\"";
+    r.code = RejectionCode::unknown_tool;
     return r;
 }
 

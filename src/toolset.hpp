@@ -33,6 +33,7 @@ public:
         int index = -1;          // into the tool list, -1 when unresolved
         std::string how;         // exact | case | namespace | loose
         std::string error;       // why unresolved
+        RejectionCode code = RejectionCode::none;  // the same, as a code
     };
     // Exact, then case-insensitive, then namespace tail (functions.x, default_api.x), then
     // loose alphanumeric (get-weather). An ambiguous match is no match. A `qualified` name

@@ -326,10 +326,47 @@ enum class SchemaVerdict { skipped, pass, fail };
 // Which kind of grammar made a result's calls: a primary grammar, a gated fallback, or
 // none (no call was made).
 enum class ParseMode { none, primary, fallback };
+// Why a candidate made no call, or why a stretch of the output was not judged: what a
+// client switches on. The `reason` beside it is prose with the particulars (which tool,
+// which key, which limit) and may change wording; the code does not.
+enum class RejectionCode {
+    none,                 // accepted
+    no_intent,            // fallback gate: no intent shown and no call required
+    echo,                 // a call repeated from the conversation's history
+    too_large,            // the candidate is past Limits::max_candidate_bytes
+    malformed,            // the grammar could not read the syntax as a call
+    unfinished,           // the call was left unfinished
+    repeated_key,         // a key given twice (or twice once invalid UTF-8 is replaced)
+    example,              // shown as an example, not a call
+    in_reasoning,         // inside reasoning, and Settings::accept_calls_in_reasoning is off
+    fallback_too_large,   // fallback gate: past Settings::fallback_max_bytes
+    fallback_no_tools,    // fallback gate: no tool list to check the name against
+    fallback_not_single,  // fallback gate: more than one fallback candidate
+    healed,               // cut off and healed, and Settings::accept_healed_calls is off
+    no_tools,             // the tool list is empty: no call may be made
+    unknown_tool,         // the name matches no tool
+    ambiguous_tool,       // the name matches more than one tool
+    empty_name,           // no tool name (and no tool list)
+    bad_arguments,        // the arguments are not an object, or hold keys beside them
+    wrapped_arguments,    // the arguments sit under a key the tool does not declare
+    ambiguous_number,     // a number with leading zeros the schema cannot settle
+    too_deep,             // nesting past Limits::max_depth
+    unusable_schema,      // the tool's schema cannot be used
+    schema_mismatch,      // the arguments fail the tool's schema
+    input_limit,          // (a stretch) past Limits::max_input_bytes: not scanned
+    candidate_limit,      // (a stretch) past Limits::max_candidates: not judged
+    // A call a stream announced and then withdrew (StreamEvent::rejection_code), beside
+    // the codes above:
+    not_a_call,           // what looked like a call's start is not one
+    changed,              // the call as finally read differs from what was sent: sent again whole
+    incomplete,           // the output ended before the call was complete
+};
 // Their names, as the result's JSON writes them ("skipped", "pass", "fail"; "none",
-// "primary", "fallback"): the codes a client reads, never prose.
+// "primary", "fallback"; "unknown_tool", …: the enumerator's name): the codes a client
+// reads, never prose.
 [[nodiscard]] std::string_view to_string(SchemaVerdict verdict);
 [[nodiscard]] std::string_view to_string(ParseMode mode);
+[[nodiscard]] std::string_view to_string(RejectionCode code);
 
 // What phase two decided about one candidate.
 struct CandidateReport {
@@ -343,6 +380,7 @@ struct CandidateReport {
     SchemaVerdict schema = SchemaVerdict::skipped;
     std::string schema_reason;           // why it failed (or was skipped)
     bool accepted = false;
+    RejectionCode code = RejectionCode::none;  // why it was rejected, as a code
     std::string reason;                  // why it was rejected, empty when accepted
 };
 
@@ -360,6 +398,7 @@ struct Rejection {
     std::string reason;
     std::size_t begin = 0, end = 0;  // byte span in the input
     std::string text;                // the input in that span, at most max_text_bytes of it
+    RejectionCode code = RejectionCode::none;
 };
 
 struct Telemetry {
@@ -483,6 +522,7 @@ struct StreamEvent {
     std::string name;   // call events
     std::optional<Call> call;        // call_end, accepted
     std::string rejection;           // call_end, rejected: why
+    RejectionCode rejection_code = RejectionCode::none;  // the same, as a code
     std::optional<FormatError> error;  // format_error
 };
 

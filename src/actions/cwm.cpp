@@ -217,7 +217,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
         if (took == body.size() && value.is_object()) {
             c.arguments = std::move(value);
         } else if ((body.front() == '{' || body.front() == '[') && nesting(body) > max_depth) {
-            c.problem = "nesting deeper than the limit of " + std::to_string(max_depth) + " levels";
+            set_too_deep(c, max_depth);
             c.problem_offset = st.body_begin;
         } else {
             fill_from_text(ctx, c, std::move(body));

@@ -208,7 +208,10 @@ void finish_parameter(M3State& st, Element& e, std::size_t offset) {
     ContainerBuilder b(st, st.tool_schema != nullptr);
     json v = b.value(e, property, e.name);
     if (!b.problem().empty()) set_problem(st, b.problem(), offset);
-    if (b.too_deep()) set_problem(st, "nesting deeper than the limit of " + std::to_string(st.max_depth) + " levels", offset);
+    if (b.too_deep() && st.current.problem.empty()) {
+        set_too_deep(st.current, st.max_depth);
+        st.current.problem_offset = offset;
+    }
     set_argument(st.current, e.name, std::move(v));
 }
 

@@ -74,6 +74,8 @@ def test_a_call_that_fails_its_schema_is_refused_with_the_reason():
     assert r.calls == []
     assert r.telemetry["candidates"][0]["schema"] == "fail"
     assert "city" in r.telemetry["rejected"][0]["reason"]
+    assert r.telemetry["rejected"][0]["code"] == "schema_mismatch"
+    assert r.telemetry["candidates"][0]["code"] == "schema_mismatch"
     assert r.to_openai() == {"role": "assistant", "content": None}
 
 
@@ -152,6 +154,7 @@ def test_a_call_refused_after_its_announcement_keeps_its_openai_index():
     ends = [e for e in events if e.kind == "call_end"]
     assert [(e.index, e.openai_index, e.call is None) for e in ends] == [(0, 0, True), (0, 1, False)]
     assert "city" in ends[0].rejection
+    assert [e.rejection_code for e in ends] == ["schema_mismatch", None]
     assert [c.arguments for c in result.calls] == [{"city": "Oslo"}]
 
 
@@ -424,6 +427,7 @@ def test_an_empty_tools_list_lets_no_tool_be_called_and_none_is_unvalidated():
     closed = toolgram.Parser("hermes", tools=[]).parse(text)
     assert closed.calls == []
     assert [r["reason"] for r in closed.telemetry["rejected"]] == ["no tool may be called: the tool list is empty"]
+    assert [r["code"] for r in closed.telemetry["rejected"]] == ["no_tools"]
     assert closed.telemetry["validated"] is True
     open_ = toolgram.Parser("hermes").parse(text)
     assert [c.name for c in open_.calls] == ["get_weather"]

@@ -1011,7 +1011,7 @@ TEST_CASE("to_json: the documented keys, calls as {id, name, arguments}, error n
         INFO(j.dump(2));
         CHECK(j["calls"] == json::array());
         CHECK(j["telemetry"]["rejected"] ==
-              json::parse(R"([{"name": "nope", "grammar": "tag", "reason": "unknown tool \"nope\"", "span": [0, 56],
+              json::parse(R"([{"name": "nope", "grammar": "tag", "code": "unknown_tool", "reason": "unknown tool \"nope\"", "span": [0, 56],
                                "text": "[TOOL_CALL]{\"name\": \"nope\", \"arguments\": {}}[/TOOL_CALL]"}])"));
         const json& e = j["error"];
         REQUIRE(e.is_object());
@@ -1054,6 +1054,77 @@ TEST_CASE("outcome codes: parse mode and schema verdict by name, as the JSON wri
     const Result refused = parser.parse(R"([TOOL_CALL]{"name": "get_weather", "arguments": {"city": 5}}[/TOOL_CALL])");
     REQUIRE(refused.telemetry.candidates.size() == 1);
     CHECK(refused.telemetry.candidates[0].schema == SchemaVerdict::fail);
+}
+
+// A refusal's code is what a client switches on; its reason's wording may change. One
+// output per code the judge gives, each checked against the reason's particulars too, and
+// written into the JSON beside the reason.
+TEST_CASE("outcome codes: each refusal has its rejection code beside its reason", "[combinator][telemetry]") {
+    using toolgram::RejectionCode;
+    auto call = [](const std::string& name, const std::string& arguments) {
+        return "[TOOL_CALL]{\"name\": \"" + name + "\", \"arguments\": " + arguments + "}[/TOOL_CALL]";
+    };
+    Profile small = profile("tag");
+    small.settings.limits.max_depth = 4;
+    small.settings.limits.max_candidate_bytes = 200;
+    Profile healing = profile("tag");
+    healing.settings.accept_healed_calls = false;
+    std::vector<Tool> twins = weather_tools();
+    twins.push_back(tool("Get_Weather"));
+    struct Case {
+        const Parser* parser;
+        std::string text;
+        RejectionCode code;
+        std::string reason_has;
+    };
+    const Parser tagged(profile("tag"), weather_tools());
+    const Parser limited(small, weather_tools());
+    const Parser healer(healing, weather_tools());
+    const Parser none_allowed(profile("tag"), std::vector<Tool>{});
+    const Parser ambiguous(profile("tag"), twins);
+    const std::vector<Case> cases = {
+        {&tagged, call("rm_rf", "{}"), RejectionCode::unknown_tool, "unknown tool \"rm_rf\""},
+        {&ambiguous, call("GET_WEATHER", R"({"city": "Oslo"})"), RejectionCode::ambiguous_tool, "is ambiguous"},
+        {&tagged, call("get_weather", R"({"city": 5})"), RejectionCode::schema_mismatch, "arguments fail the schema"},
+        {&tagged, call("get_weather", R"({"city": "a", "city": "b"})"), RejectionCode::repeated_key, "repeats a key"},
+        {&none_allowed, call("get_weather", R"({"city": "Oslo"})"), RejectionCode::no_tools, "the tool list is empty"},
+        {&limited, call("get_weather", R"({"city": "Oslo", "days": [[[[[1]]]]]})"), RejectionCode::too_deep, "nesting"},
+        {&limited, call("get_weather", R"({"city": ")" + std::string(300, 'x') + "\"}"), RejectionCode::too_large,
+         "exceeds the limit of 200"},
+        {&healer, R"([TOOL_CALL]{"name": "get_weather", "arguments": {"city": "Oslo"})", RejectionCode::healed,
+         "accept_healed_calls is off"},
+        {&tagged, call("get_weather", R"("Oslo")"), RejectionCode::bad_arguments, "arguments"},
+    };
+    for (const Case& c : cases) {
+        INFO(c.text);
+        const Result r = c.parser->parse(c.text);
+        CHECK(r.calls.empty());
+        REQUIRE(r.telemetry.candidates.size() == 1);
+        const auto& report = r.telemetry.candidates[0];
+        CHECK_FALSE(report.accepted);
+        CHECK(report.code == c.code);
+        CHECK_THAT(report.reason, Catch::Matchers::Contains(c.reason_has));
+        REQUIRE(r.telemetry.rejected.size() == 1);
+        CHECK(r.telemetry.rejected[0].code == c.code);
+        const json j = toolgram::to_json(r);
+        CHECK(j["telemetry"]["candidates"][0]["code"] == toolgram::to_string(c.code));
+        CHECK(j["telemetry"]["rejected"][0]["code"] == toolgram::to_string(c.code));
+    }
+    // An accepted candidate has none, and its JSON no code (as it has no reason).
+    const Result ok = tagged.parse(weather_tag);
+    REQUIRE(ok.telemetry.candidates.size() == 1);
+    CHECK(ok.telemetry.candidates[0].code == RejectionCode::none);
+    CHECK_FALSE(toolgram::to_json(ok)["telemetry"]["candidates"][0].contains("code"));
+    // Stretches of the output that were not judged have theirs.
+    Profile few = profile("tag");
+    few.settings.limits.max_candidates = 1;
+    few.settings.limits.max_input_bytes = 4 * weather_tag.size();
+    const Result past = Parser(few, weather_tools()).parse(weather_tag + weather_tag + std::string(4 * weather_tag.size(), ' '));
+    std::vector<RejectionCode> codes;
+    for (const auto& x : past.telemetry.rejected) codes.push_back(x.code);
+    CHECK(codes == std::vector<RejectionCode>{RejectionCode::input_limit, RejectionCode::candidate_limit});
+    CHECK(toolgram::to_string(RejectionCode::candidate_limit) == "candidate_limit");
+    CHECK(toolgram::to_string(RejectionCode::none) == "none");
 }
 
 TEST_CASE("to_openai_message: an assistant message with tool_calls whose arguments are a JSON string",

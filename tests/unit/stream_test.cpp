@@ -28,7 +28,7 @@ using Kind = StreamEvent::Kind;
 // sent (stream.cpp's end_accepted), and sent again.
 std::size_t withdrawals(const std::vector<StreamEvent>& events) {
     return static_cast<std::size_t>(std::count_if(events.begin(), events.end(), [](const StreamEvent& e) {
-        return e.kind == Kind::call_end && e.rejection.rfind("the call changed after it was announced", 0) == 0;
+        return e.kind == Kind::call_end && e.rejection_code == toolgram::RejectionCode::changed;
     }));
 }
 
@@ -622,7 +622,29 @@ TEST_CASE("stream: a call that fails its schema at the end is ended with a rejec
     REQUIRE(end != events.end());
     CHECK_FALSE(end->call);
     CHECK(end->rejection.find("schema") != std::string::npos);
+    CHECK(end->rejection_code == toolgram::RejectionCode::schema_mismatch);
+    CHECK(toolgram::to_json(*end)["code"] == "schema_mismatch");
     CHECK(fin.result.calls.empty());
+}
+
+// A call announced, and the output ends inside it: withdrawn at finish, as incomplete
+// (or with the reason the one-shot parse gave its candidate).
+TEST_CASE("stream: a call the output cuts is withdrawn at finish with its code", "[stream]") {
+    toolgram::Profile p = profile_outside("hermes");
+    p.settings.accept_healed_calls = false;
+    const Parser parser(p, corpus_tools());
+    StreamParser sp(parser);
+    auto events = feed_bytes(sp, "<tool_call>\n{\"name\": \"run_sql\", \"arguments\": {\"query\": \"SELECT 1\", "
+                                 "\"limit\": 5, \"note\": \"half");
+    REQUIRE(count(events, Kind::call_begin) == 1);
+    const auto fin = sp.finish();
+    const auto end = std::find_if(fin.events.begin(), fin.events.end(), [](const StreamEvent& e) { return e.kind == Kind::call_end; });
+    REQUIRE(end != fin.events.end());
+    CHECK_FALSE(end->call);
+    REQUIRE(fin.result.telemetry.candidates.size() == 1);
+    CHECK(end->rejection_code == fin.result.telemetry.candidates[0].code);
+    CHECK(end->rejection == fin.result.telemetry.candidates[0].reason);
+    CHECK(end->rejection_code != toolgram::RejectionCode::none);
 }
 
 TEST_CASE("stream: dropping a stream mid-call reports no call as complete", "[stream]") {
