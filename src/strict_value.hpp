@@ -26,6 +26,12 @@
 
 namespace toolgram::detail {
 
+// How far the closing quote of the JSON string that `p` is inside stands from `p`: the
+// first quote no odd run of backslashes escapes (backslashes before `p` are not looked
+// at), or 0 when `end` comes first. The reader sizes a string with escapes by it before
+// decoding into that room, so it must never fall short.
+std::size_t raw_length(const char* p, const char* end);
+
 // Reads one strict JSON value starting at `begin`, not looking at `end` or past it. On
 // success: the bytes the value took, with the value in `out` and every string in it valid
 // UTF-8. On decline: 0. Containers nest at most `max_depth` deep (the lenient rules raise
