@@ -1,5 +1,5 @@
 # ctest fuzz.harnesses_cover_every_grammar: the grammars that got a generated harness
-# (read by fuzz/CMakeLists.txt from src/grammar_registry.cpp) are exactly the grammars the
+# (read by fuzz/CMakeLists.txt from src/readers/grammar_registry.cpp) are exactly the grammars the
 # library knows (`toolgram grammars`), so a registered grammar is never left unfuzzed and
 # a GrammarDef named differently from its NAME_grammar symbol is caught here.
 #   cmake -DCLI=… -DHARNESSED="a;b;…" -P check_harnesses.cmake

@@ -1,4 +1,4 @@
-// Harness for telling a chat template's profile (src/chat_template.cpp): the file forms
+// Harness for telling a chat template's profile (src/profiles/chat_template.cpp): the file forms
 // (chat_template_from_file, as a .jinja and as a .json) and match_chat_template on the
 // text itself and on whatever template a JSON input held.
 //

@@ -1,5 +1,5 @@
 // The one template behind every per-grammar harness. fuzz/CMakeLists.txt reads the grammar
-// names from src/grammar_registry.cpp and, for each, links this file with a generated
+// names from src/readers/grammar_registry.cpp and, for each, links this file with a generated
 // one-line source defining `toolgram_fuzz_grammar`; a newly registered grammar thus gets
 // its harness, dictionary, seeds and replay test with no new code.
 //
@@ -23,7 +23,7 @@
 #include <string_view>
 
 #include "fuzz_support.hpp"
-#include "grammar_def.hpp"
+#include "readers/grammar_def.hpp"
 
 extern const char* const toolgram_fuzz_grammar;  // defined by the generated source
 
@@ -58,7 +58,7 @@ const GrammarDef& registered(std::string_view name) {
     if (!g)
         fail("setup", "grammar \"" + std::string(name) +
                           "\" is not registered under that name: a GrammarDef named NAME_grammar in "
-                          "src/grammar_registry.cpp must carry the name \"NAME\"");
+                          "src/readers/grammar_registry.cpp must carry the name \"NAME\"");
     return *g;
 }
 

@@ -1,5 +1,5 @@
 // Harness for the Python call piece (grammars/python_call.hpp with the actions of
-// src/python_call_actions.hpp), shared by the bracket format and the pythonic families:
+// src/readers/python_call_actions.hpp), shared by the bracket format and the pythonic families:
 // `name(key=literal, …)` with Python literals (single quotes, True/False/None, tuples,
 // \x escapes) as values.
 //
@@ -16,9 +16,9 @@
 #include <string_view>
 
 #include "fuzz_support.hpp"
-#include "grammar_def.hpp"
-#include "python_call_actions.hpp"
-#include "utf8.hpp"
+#include "readers/grammar_def.hpp"
+#include "readers/python_call_actions.hpp"
+#include "text/utf8.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Harness for the JSON Schema validator (src/schema/): schema × value.
+// Harness for the JSON Schema validator (src/validation/schema/): schema × value.
 //
 // An input is either `SCHEMA\n---\nVALUE` (both JSON; the seeds in fuzz/seeds/schema/ are cases
 // of the official JSON-Schema-Test-Suite and attacks), or one byte choosing a schema of the
@@ -21,7 +21,7 @@
 #include <string_view>
 
 #include "fuzz_support.hpp"
-#include "schema/schema.hpp"
+#include "validation/schema/schema.hpp"
 
 namespace {
 

@@ -9,14 +9,14 @@
 #include <map>
 #include <memory>
 
-#include "bounded_read.hpp"
-#include "grammar_def.hpp"
+#include "io/bounded_read.hpp"
+#include "readers/grammar_def.hpp"
 #include "harmony.hpp"
-#include "json_document.hpp"
-#include "json_writer.hpp"
-#include "parser_impl.hpp"  // detail::index_from_bytes
-#include "toolset.hpp"
-#include "value_reader.hpp"
+#include "value/json_document.hpp"
+#include "io/json_writer.hpp"
+#include "combinator/parser_impl.hpp"  // detail::index_from_bytes
+#include "validation/toolset.hpp"
+#include "value/value_reader.hpp"
 
 namespace toolgram_fuzz {
 namespace {

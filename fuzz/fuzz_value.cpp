@@ -1,4 +1,4 @@
-// Harness for the lenient value reader (src/value_reader.hpp `read_value`, the rules of
+// Harness for the lenient value reader (src/value/value_reader.hpp `read_value`, the rules of
 // grammars/lenient_value.hpp), which every payload grammar uses for its arguments.
 //
 // Oracles (abort on violation):
@@ -26,9 +26,9 @@
 #include <string_view>
 
 #include "fuzz_support.hpp"
-#include "strict_value.hpp"
-#include "utf8.hpp"
-#include "value_reader.hpp"
+#include "value/strict_value.hpp"
+#include "text/utf8.hpp"
+#include "value/value_reader.hpp"
 
 namespace {
 

@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
-#include "grammar_def.hpp"
+#include "readers/grammar_def.hpp"
 
 namespace fs = std::filesystem;
 

@@ -1,10 +1,10 @@
-# The grammar names registered in src/grammar_registry.cpp, read from its `&NAME_grammar`
+# The grammar names registered in src/readers/grammar_registry.cpp, read from its `&NAME_grammar`
 # entries: the one definition of "registered" for the fuzz build (one harness each) and
 # for the scaffold test (tests/new_grammar_test.sh: a grammar scripts/new-grammar adds
 # gets its harness).
 #
 #   include(registered_grammars.cmake) then toolgram_registered_grammars(OUT REGISTRY_FILE)
-#   cmake -DREGISTRY=src/grammar_registry.cpp -P fuzz/registered_grammars.cmake   (one a line)
+#   cmake -DREGISTRY=src/readers/grammar_registry.cpp -P fuzz/registered_grammars.cmake   (one a line)
 
 function(toolgram_registered_grammars out registry)
   file(READ "${registry}" text)

@@ -19,7 +19,7 @@
 // or commits). So a profile file gets exactly the behaviours the built-in families have —
 // healing, stray text, missing closers, cut values, end-of-text reporting for streams —
 // and nothing here is written for one family. The rules reach the syntax through
-// `syntax_of(state)` (src/declared_syntax.hpp), found by argument-dependent lookup.
+// `syntax_of(state)` (src/declared/declared_syntax.hpp), found by argument-dependent lookup.
 #pragma once
 
 #include <cstddef>
@@ -235,7 +235,7 @@ struct attribute_header : params::attribute_open<call_open> {};  // <invoke name
 struct token_header : seq<call_opener, sp, header_tokens> {};
 struct optional_token_header : seq<call_opener, sp, opt<header_tokens>> {};
 
-// The call's opening in each form of DeclaredSyntax's header (src/declared_syntax.hpp's
+// The call's opening in each form of DeclaredSyntax's header (src/declared/declared_syntax.hpp's
 // Opening: bare, attribute, tokens, optional tokens).
 struct json_opening : select<opening_of, call_opener, attribute_header, token_header, optional_token_header> {};
 // The opening that names the call (a header on its own, for a call cut right after it).

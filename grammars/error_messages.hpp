@@ -163,7 +163,7 @@ struct raise {
 // Whether the lenient value rules (lenient_value.hpp) behave under `Control` exactly as
 // under `control`: a control that changes only its own grammar's rules says so. Readers
 // running under such a control hand each JSON value to the one compiled instance of the
-// value grammar (src/value_reader.hpp, `value_action<lenient::value>`) instead of
+// value grammar (src/value/value_reader.hpp, `value_action<lenient::value>`) instead of
 // instantiating it anew.
 template <template <typename...> class Control>
 inline constexpr bool reads_values_as_control = false;

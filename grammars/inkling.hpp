@@ -12,7 +12,7 @@
 // output may start with that header bare: `get_weather<|content_invoke_tool_json|>{…}`.
 //
 // The call's payload is one object, its arguments under "args" (an alias every call
-// object reader knows, src/block_reader.cpp). These rules read the JSON call block in its
+// object reader knows, src/readers/block_reader.cpp). These rules read the JSON call block in its
 // three openings (headed, headless at the output's start, bare kind token); the reader
 // (src/actions/inkling.cpp) compares header and payload names and refuses the blocks that
 // hold no JSON call. Reasoning and the framing tokens are the profile's settings.

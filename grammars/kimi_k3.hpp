@@ -22,7 +22,7 @@
 // structure after it shows (grammars/param_value.hpp); `<|close|>call<|sep|>` may be left
 // out before the next call or the channel's closer, and what the end of output cut off
 // is healed. The channel alone (`<|open|>tools<|sep|>` with no call after it) is declined
-// here and reported as tool syntax without a call (src/unreadable_syntax.cpp); once a
+// here and reported as tool syntax without a call (src/readers/unreadable_syntax.cpp); once a
 // call's opener stands whole, the call commits: anything but arguments (or that one
 // object) before its closer is a rejected call with the message below. A call without
 // the channel around it is read too: the tokens are the model's own, never prose.

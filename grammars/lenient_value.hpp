@@ -9,7 +9,7 @@
 // Python), a comma left out between members or items where nothing else can be missing,
 // and, in Python syntax only (the Python call grammars), integer keys and digit
 // separators (`{2: 1_000}`). Which of these a value needed is recorded by the actions in
-// src/value_reader.hpp, never silently.
+// src/value/value_reader.hpp, never silently.
 //
 // Shape of the rules. A container commits once its opening bracket is seen: everything
 // after it sits under must<>, so a malformed value raises at the exact byte where it went
@@ -287,7 +287,7 @@ struct tuple_body : seq<ws, until<tuple_end, must<value>, ws, must<tuple_end_sep
 struct tuple : seq<tuple_open, depth_limited<tuple_body>> {};
 
 // Strict JSON, read in one pass where the state has a reader for it (ValueBuilder's,
-// src/strict_value.hpp): only for the outermost value (depth 0) and only when actions
+// src/value/strict_value.hpp): only for the outermost value (depth 0) and only when actions
 // run. It declines, consuming nothing, at the first thing strict JSON does not allow or
 // where the text's end would decide; the rules below then read the value from its start.
 // So it changes how fast a value is read, never what it reads. Off while a coverage run

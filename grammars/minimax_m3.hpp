@@ -77,7 +77,7 @@ struct parameter : seq<element> {};
 struct invoke : params::committed_call<invoke_open, parameter, invoke_close, sor<invoke_start, block_close, block_open>> {};
 // Prose never holds the namespace token, so a block whose first tag is another than an
 // invoke is broken tool syntax, refused with a reason, not a mention. (An empty block is
-// syntax holding no call: src/unreadable_syntax.cpp reads it.)
+// syntax holding no call: src/readers/unreadable_syntax.cpp reads it.)
 // `invoke_required` is invoke_open under another name: the message belongs to this one
 // place, not to invoke_open, which fails quietly wherever the block may end.
 struct invoke_required : invoke_open {};

@@ -1,5 +1,5 @@
 // Shapes shared by the families whose arguments are named text parameters (qwen3_coder,
-// seed_oss, minimax_m2, minicpm5, step3, deepseek_v32, …); src/params_reader.hpp maps them
+// seed_oss, minimax_m2, minicpm5, step3, deepseek_v32, …); src/readers/params_reader.hpp maps them
 // to their behaviours once for all of them.
 //
 //   WRAPPER_OPEN  CALL_OPEN  PARAM_OPEN value [PARAM_CLOSE] …  CALL_CLOSE  …  WRAPPER_CLOSE

@@ -17,7 +17,7 @@
 namespace toolgram::grammar {
 
 // The input ends inside where `lit` would stand (what is left is a prefix of it): an input
-// that wants to know (a stream's, src/end_watch.hpp) is told which string was awaited, so
+// that wants to know (a stream's, src/scan/end_watch.hpp) is told which string was awaited, so
 // the block can be read again when it arrives. Plain PEGTL inputs have no such member.
 template <typename ParseInput>
 void note_wanted_at_end(const ParseInput& in, std::string_view lit) {

@@ -16,7 +16,7 @@
 // `[TOOL_CALLS]` is taken only when a JSON array follows it (Mistral's `NAME[ARGS]` form
 // is not this family's). Inside `<tool_call>…</tool_call>` the payload is tool syntax
 // whatever it holds; the wrapper left empty (no call) is syntax holding none
-// (src/unreadable_syntax.cpp), removed from content. The payload is json_block's: lenient JSON, healed when only
+// (src/readers/unreadable_syntax.cpp), removed from content. The payload is json_block's: lenient JSON, healed when only
 // closers are missing at the end of output, refused when a value was cut.
 #pragma once
 

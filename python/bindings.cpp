@@ -27,13 +27,13 @@
 #include <string_view>
 #include <vector>
 
-#include "bounded_read.hpp"
+#include "io/bounded_read.hpp"
 #include "cli/jobs.hpp"
 #include "coverage_bridge.hpp"
-#include "json_document.hpp"
-#include "json_writer.hpp"
-#include "profile_file.hpp"
-#include "utf8.hpp"
+#include "value/json_document.hpp"
+#include "io/json_writer.hpp"
+#include "profiles/profile_file.hpp"
+#include "text/utf8.hpp"
 #include "toolgram/toolgram.hpp"
 
 namespace py = pybind11;

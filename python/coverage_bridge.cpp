@@ -1,8 +1,8 @@
-// The coverage side of the Python module (see coverage_bridge.hpp): src/coverage.hpp's
+// The coverage side of the Python module (see coverage_bridge.hpp): src/coverage/coverage.hpp's
 // functions, wrapped so that bindings.cpp never includes PEGTL.
 #include "coverage_bridge.hpp"
 
-#include "coverage.hpp"
+#include "coverage/coverage.hpp"
 
 namespace toolgram::python {
 

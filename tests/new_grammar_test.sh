@@ -3,7 +3,7 @@
 # docs/adding-a-grammar.md is what the doc says. Two ctest tests run this script:
 #
 # toolgram.new_grammar_scaffold (no example=): the script, run into a scratch copy of what
-# it edits (grammars/, the registry, src/profiles.cpp, corpus/tools.json), never into the
+# it edits (grammars/, the registry, src/profiles/profiles.cpp, corpus/tools.json), never into the
 # source tree:
 #  - refused names and markers exit 2 with a reason and leave the copy byte for byte as it was;
 #  - a good name writes every file, adds exactly one registry declaration, one table entry
@@ -65,9 +65,10 @@ step() { echo "new_grammar_test: $*"; }
 
 rm -rf "$work"
 root=$work/tree
-mkdir -p "$root/src" "$root/corpus"
+mkdir -p "$root/src/readers" "$root/src/profiles" "$root/corpus"
 cp -r "$src/grammars" "$root/"
-cp "$src/src/grammar_registry.cpp" "$src/src/profiles.cpp" "$root/src/"
+cp "$src/src/readers/grammar_registry.cpp" "$root/src/readers/"
+cp "$src/src/profiles/profiles.cpp" "$root/src/profiles/"
 cp "$src/corpus/tools.json" "$root/corpus/"
 scaffold=$src/scripts/new-grammar
 
@@ -111,24 +112,24 @@ step "$refused refusals, each with its reason, the tree untouched"
 name=scaffold_probe
 open='<|probe "q" & x|>'
 close='<|/probe|>'
-grammars_before=$(registered "$root/src/grammar_registry.cpp")
+grammars_before=$(registered "$root/src/readers/grammar_registry.cpp")
 "$scaffold" "$name" --marker "$open" --close "$close" --models 'Probe-1 "test" & co' --root "$root" >/dev/null
 
 for f in "grammars/$name.hpp" "src/actions/$name.cpp" "tests/unit/grammar_${name}_test.cpp" \
          "corpus/$name/single.txt" "corpus/$name/single.expect.json"; do
     [ -s "$root/$f" ] || fail "new-grammar did not write $f"
 done
-[ "$(grep -cxF "extern const GrammarDef ${name}_grammar;" "$root/src/grammar_registry.cpp")" = 1 ] ||
+[ "$(grep -cxF "extern const GrammarDef ${name}_grammar;" "$root/src/readers/grammar_registry.cpp")" = 1 ] ||
     fail "the registry does not declare ${name}_grammar exactly once"
-[ "$(grep -cxF "        &${name}_grammar," "$root/src/grammar_registry.cpp")" = 1 ] ||
+[ "$(grep -cxF "        &${name}_grammar," "$root/src/readers/grammar_registry.cpp")" = 1 ] ||
     fail "the registry table does not list &${name}_grammar exactly once"
-[ "$(grep -cF "{\"$name\", " "$root/src/profiles.cpp")" = 1 ] || fail "src/profiles.cpp has no single row for $name"
-[ "$(registered "$root/src/grammar_registry.cpp")" = "$grammars_before"$'\n'"$name" ] ||
+[ "$(grep -cF "{\"$name\", " "$root/src/profiles/profiles.cpp")" = 1 ] || fail "src/profiles/profiles.cpp has no single row for $name"
+[ "$(registered "$root/src/readers/grammar_registry.cpp")" = "$grammars_before"$'\n'"$name" ] ||
     fail "the fuzz build would not read the registry as before plus $name"
 grep -qF "$open" "$root/corpus/$name/single.txt" || fail "the example case does not use the opener as given"
 # Only the registry and the profiles changed among the files that were there.
 changed=$(cd "$root" && echo "$before" | md5sum --check --quiet 2>/dev/null | sed 's/: FAILED$//' | sort | tr '\n' ' ') || true
-[ "$changed" = "./src/grammar_registry.cpp ./src/profiles.cpp " ] || fail "files changed beyond the registry and profiles: $changed"
+[ "$changed" = "./src/profiles/profiles.cpp ./src/readers/grammar_registry.cpp " ] || fail "files changed beyond the registry and profiles: $changed"
 step "$name: files written, one declaration, one entry, one profile row, the fuzz build finds it"
 
 after=$(snapshot)
@@ -137,14 +138,15 @@ expect_refusal "exists already" "$name"
 
 # The defaults: <NAME_call> and </NAME_call>, the models left for the author to name.
 defaults=$work/defaults
-mkdir -p "$defaults/src"
-cp "$src/src/grammar_registry.cpp" "$src/src/profiles.cpp" "$defaults/src/"
+mkdir -p "$defaults/src/readers" "$defaults/src/profiles"
+cp "$src/src/readers/grammar_registry.cpp" "$defaults/src/readers/"
+cp "$src/src/profiles/profiles.cpp" "$defaults/src/profiles/"
 "$scaffold" scaffold_defaults --root "$defaults" >/dev/null
 grep -qF 'str<"<scaffold_defaults_call>">' "$defaults/grammars/scaffold_defaults.hpp" ||
     fail "the default opener is not <NAME_call>"
 grep -qF 'str<"</scaffold_defaults_call>">' "$defaults/grammars/scaffold_defaults.hpp" ||
     fail "the default closer is not </NAME_call>"
-grep -qF '{"scaffold_defaults", "TODO: the models that write this syntax"' "$defaults/src/profiles.cpp" ||
+grep -qF '{"scaffold_defaults", "TODO: the models that write this syntax"' "$defaults/src/profiles/profiles.cpp" ||
     fail "the default models text is not the TODO"
 step "defaults: <NAME_call> … </NAME_call>, models TODO"
 sabotage=("$root/corpus/$name/single.expect.json" '"city": "Paris"' '"city": "Lyon"')
@@ -170,11 +172,11 @@ local -a args
 eval "args=(${line#scripts/new-grammar })"
 "$scaffold" "${args[@]}" --root "$root" >/dev/null || fail "the doc's command failed: $line"
 step "the doc's command: $line"
-# The doc shows the row that command adds to src/profiles.cpp (its first `+` line for
+# The doc shows the row that command adds to src/profiles/profiles.cpp (its first `+` line for
 # the profile): it must be the row written.
 local row
 row=$(grep -m1 -F "+        {\"$name\", " "$doc") || fail "the doc shows no profile row for $name"
-grep -qxF "${row#+}" "$root/src/profiles.cpp" || fail "the doc's profile row is not the one its command writes: $row"
+grep -qxF "${row#+}" "$root/src/profiles/profiles.cpp" || fail "the doc's profile row is not the one its command writes: $row"
 # The doc shows the finished grammar and reader whole: they must be the files tested here.
 local f
 for f in "grammars/$name.hpp" "src/actions/$name.cpp"; do
@@ -223,8 +225,8 @@ compile() {  # compile OUT SOURCE EXTRA…
 }
 started=$SECONDS
 compile reader.o "$root/src/actions/$name.cpp" "${strict[@]}"
-compile registry.o "$root/src/grammar_registry.cpp" "${strict[@]}"
-compile profiles.o "$root/src/profiles.cpp" "${strict[@]}"
+compile registry.o "$root/src/readers/grammar_registry.cpp" "${strict[@]}"
+compile profiles.o "$root/src/profiles/profiles.cpp" "${strict[@]}"
 compile grammar_test.o "$root/tests/unit/grammar_${name}_test.cpp" "${strict[@]}"
 for source in "$src/tests/unit/corpus_test.cpp" "$src/tests/unit/families_test.cpp" "${extra_sources[@]}"; do
     compile "$(basename "$source" .cpp).o" "$source" "-DTOOLGRAM_SOURCE_DIR=\"$root\""

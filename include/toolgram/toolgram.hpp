@@ -467,7 +467,7 @@ public:
     explicit Parser(Profile profile);
     // With a tool list, even an empty one, only its tools may be called: with none
     // declared, every call is refused ("no tool may be called: the tool list is empty").
-    // Compiles every tool's schema once (toolgram's own JSON Schema validator, src/schema/).
+    // Compiles every tool's schema once (toolgram's own JSON Schema validator, src/validation/schema/).
     // Throws std::invalid_argument on an unknown grammar in the profile, a limits.max_depth
     // of 0 or above Limits::max_depth_ceiling, a tool with no name or a name declared twice.
     // A schema that cannot be used does not throw: see tool_problems().

@@ -1,8 +1,8 @@
 // Reader for the apertus family (grammars/apertus.hpp): json_block with a payload
 // interpreter for `[{NAME: ARGS}, …]`, where the tool's name is the object's key.
 #include "apertus.hpp"
-#include "grammar_def.hpp"
-#include "json_block_reader.hpp"
+#include "readers/grammar_def.hpp"
+#include "readers/json_block_reader.hpp"
 
 namespace toolgram::detail {
 namespace apertus_reader {

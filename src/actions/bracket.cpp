@@ -1,9 +1,9 @@
 // Reader for the bracket format (grammars/bracket.hpp, python_call.hpp). The call actions
-// are shared with the pythonic families (src/python_call_actions.hpp); this file adds
+// are shared with the pythonic families (src/readers/python_call_actions.hpp); this file adds
 // the whole-output read and the bracket format's instruction and rendering.
 #include "bracket.hpp"
-#include "grammar_def.hpp"
-#include "python_call_actions.hpp"
+#include "readers/grammar_def.hpp"
+#include "readers/python_call_actions.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -2,8 +2,8 @@
 // with tool_call_id, tool_name and parameters (the shared key aliases read them, so the
 // id becomes the call's), and Command R+'s fenced `Action:` list.
 #include "command_r.hpp"
-#include "grammar_def.hpp"
-#include "json_block_reader.hpp"
+#include "readers/grammar_def.hpp"
+#include "readers/json_block_reader.hpp"
 
 namespace toolgram::detail {
 namespace command_r_reader {

@@ -20,11 +20,11 @@
 #include <algorithm>
 
 #include "cwm.hpp"
-#include "grammar_def.hpp"
-#include "json_block_reader.hpp"
-#include "params_reader.hpp"  // trim_text
-#include "strict_value.hpp"
-#include "toolset.hpp"
+#include "readers/grammar_def.hpp"
+#include "readers/json_block_reader.hpp"
+#include "readers/params_reader.hpp"  // trim_text
+#include "value/strict_value.hpp"
+#include "validation/toolset.hpp"
 
 namespace toolgram::detail {
 // The reader's helpers live in a namespace named for it: the library compiles its files

@@ -14,13 +14,13 @@
 #include <utility>
 
 #include "declared.hpp"
-#include "declared_syntax.hpp"
-#include "grammar_def.hpp"
-#include "named_call_reader.hpp"
-#include "params_reader.hpp"
-#include "profile_file.hpp"
-#include "python_call_actions.hpp"
-#include "shipped_profiles.hpp"
+#include "declared/declared_syntax.hpp"
+#include "readers/grammar_def.hpp"
+#include "readers/named_call_reader.hpp"
+#include "readers/params_reader.hpp"
+#include "profiles/profile_file.hpp"
+#include "readers/python_call_actions.hpp"
+#include "profiles/shipped_profiles.hpp"
 
 namespace toolgram::detail {
 namespace declared_reader {

@@ -1,9 +1,9 @@
 // Reader for the deepseek_r1 family (grammars/deepseek_r1.hpp): named json_blocks with a
 // ```json fence of their own, grouped in a section.
 #include "deepseek_r1.hpp"
-#include "deepseek_openers.hpp"
-#include "grammar_def.hpp"
-#include "named_call_reader.hpp"
+#include "readers/deepseek_openers.hpp"
+#include "readers/grammar_def.hpp"
+#include "readers/named_call_reader.hpp"
 
 namespace toolgram::detail {
 namespace deepseek_r1_reader {

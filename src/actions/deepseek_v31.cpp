@@ -1,9 +1,9 @@
 // Reader for the deepseek_v31 family (grammars/deepseek_v31.hpp): named json_blocks in
 // R1's section.
 #include "deepseek_v31.hpp"
-#include "deepseek_openers.hpp"
-#include "grammar_def.hpp"
-#include "named_call_reader.hpp"
+#include "readers/deepseek_openers.hpp"
+#include "readers/grammar_def.hpp"
+#include "readers/named_call_reader.hpp"
 
 namespace toolgram::detail {
 namespace deepseek_v31_reader {

@@ -1,8 +1,8 @@
 // Reader for the deepseek_v32 family (grammars/deepseek_v32.hpp): DSML invokes whose
 // parameters say whether their value is text or JSON, in each dialect of the tags (V3.2/V4,
 // V4.1's spaced tags, the drifted spellings), one dialect per block.
-#include "dsml_reader.hpp"
-#include "grammar_def.hpp"
+#include "readers/dsml_reader.hpp"
+#include "readers/grammar_def.hpp"
 
 namespace toolgram::detail {
 namespace deepseek_v32_reader {

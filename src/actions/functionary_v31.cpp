@@ -1,8 +1,8 @@
 // Reader for the functionary_v31 family (grammars/functionary_v31.hpp): a named json_block,
 // named after `<function=` or by the tag's name attribute.
 #include "functionary_v31.hpp"
-#include "grammar_def.hpp"
-#include "named_call_reader.hpp"
+#include "readers/grammar_def.hpp"
+#include "readers/named_call_reader.hpp"
 
 namespace toolgram::detail {
 namespace functionary_v31_reader {

@@ -2,8 +2,8 @@
 // `>>>RECIPIENT\n` messages, calls as named json payloads, `all` as framed content, and
 // `python` messages holding code as calls of the python tool.
 #include "functionary_v32.hpp"
-#include "grammar_def.hpp"
-#include "named_call_reader.hpp"
+#include "readers/grammar_def.hpp"
+#include "readers/named_call_reader.hpp"
 
 namespace toolgram::detail {
 namespace functionary_v32_reader {

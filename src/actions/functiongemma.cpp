@@ -1,8 +1,8 @@
 // Reader for the functiongemma family (grammars/functiongemma.hpp), on the shared Gemma
 // call reader.
 #include "functiongemma.hpp"
-#include "gemma_call_reader.hpp"
-#include "grammar_def.hpp"
+#include "readers/gemma_call_reader.hpp"
+#include "readers/grammar_def.hpp"
 
 namespace toolgram::detail {
 namespace functiongemma_reader {

@@ -1,7 +1,7 @@
 // Reader for the functools family (grammars/functools.hpp): a call list after `functools`.
 #include "functools.hpp"
-#include "grammar_def.hpp"
-#include "json_block_reader.hpp"
+#include "readers/grammar_def.hpp"
+#include "readers/json_block_reader.hpp"
 
 namespace toolgram::detail {
 namespace functools_reader {

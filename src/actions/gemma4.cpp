@@ -1,10 +1,10 @@
 // Readers for the gemma4 family (grammars/gemma4.hpp), on the shared Gemma call reader:
 // gemma4, the calls between their tokens, and gemma4_stripped, the calls an engine left
 // with every special token stripped (the gemma4 profile's gated fallback).
-#include "ascii.hpp"
+#include "text/ascii.hpp"
 #include "gemma4.hpp"
-#include "gemma_call_reader.hpp"
-#include "grammar_def.hpp"
+#include "readers/gemma_call_reader.hpp"
+#include "readers/grammar_def.hpp"
 
 namespace toolgram::detail {
 namespace gemma4_reader {

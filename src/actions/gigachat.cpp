@@ -2,8 +2,8 @@
 // `function call` role header or the `<|function_call|>` token, read by the shared
 // json_block reader.
 #include "gigachat.hpp"
-#include "grammar_def.hpp"
-#include "json_block_reader.hpp"
+#include "readers/grammar_def.hpp"
+#include "readers/json_block_reader.hpp"
 
 namespace toolgram::detail {
 namespace gigachat_reader {

@@ -1,8 +1,8 @@
 // Reader for GigaChat 3.5 (grammars/gigachat35.hpp): DSML's reader (dsml_reader.hpp) in the
 // GCML dialect.
-#include "dsml_reader.hpp"
+#include "readers/dsml_reader.hpp"
 #include "gigachat35.hpp"
-#include "grammar_def.hpp"
+#include "readers/grammar_def.hpp"
 
 namespace toolgram::detail {
 namespace gigachat35_reader {

@@ -3,8 +3,8 @@
 // hyperclovax_seed_think reads the same syntax with each value JSON, as HyperCLOVA X SEED
 // Think's template writes it.
 #include "glm45.hpp"
-#include "grammar_def.hpp"
-#include "params_reader.hpp"
+#include "readers/grammar_def.hpp"
+#include "readers/params_reader.hpp"
 
 namespace toolgram::detail {
 namespace glm45_reader {

@@ -1,8 +1,8 @@
 // Reader for the granite family (grammars/granite.hpp): a call list after <|tool_call|>
 // (3.0) or <tool_call> (3.1), ending with the list.
-#include "grammar_def.hpp"
+#include "readers/grammar_def.hpp"
 #include "granite.hpp"
-#include "json_block_reader.hpp"
+#include "readers/json_block_reader.hpp"
 
 namespace toolgram::detail {
 namespace granite_reader {

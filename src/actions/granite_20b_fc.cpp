@@ -1,8 +1,8 @@
 // Reader for granite-20b-functioncalling (grammars/granite_20b_fc.hpp): one call object
 // after each <function_call>, no closer.
-#include "grammar_def.hpp"
+#include "readers/grammar_def.hpp"
 #include "granite_20b_fc.hpp"
-#include "json_block_reader.hpp"
+#include "readers/json_block_reader.hpp"
 
 namespace toolgram::detail {
 namespace granite_20b_fc_reader {

@@ -3,9 +3,9 @@
 // code, a shell command) is read as raw text to the message's end and rejected with the
 // reason, so every message with a recipient is reported and none leaks into content.
 // A header abandoned before its message is framing: removed, not tool syntax.
-#include "grammar_def.hpp"
+#include "readers/grammar_def.hpp"
 #include "harmony.hpp"
-#include "named_call_reader.hpp"
+#include "readers/named_call_reader.hpp"
 
 namespace toolgram::detail {
 namespace harmony_reader {

@@ -1,7 +1,7 @@
 // Reader for the hermes family (grammars/hermes.hpp): json_block with <tool_call> tags.
-#include "grammar_def.hpp"
+#include "readers/grammar_def.hpp"
 #include "hermes.hpp"
-#include "json_block_reader.hpp"
+#include "readers/json_block_reader.hpp"
 
 namespace toolgram::detail {
 namespace hermes_reader {

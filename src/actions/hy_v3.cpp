@@ -3,9 +3,9 @@
 // the `:opensource` tag suffix (Hy3's and HY-V4's checkpoints), where a call may also stand
 // alone and hold one JSON object. Text values are typed from the tool's schema in phase two,
 // as glm45's are; a JSON body's members are JSON already.
-#include "grammar_def.hpp"
+#include "readers/grammar_def.hpp"
 #include "hy_v3.hpp"
-#include "params_reader.hpp"
+#include "readers/params_reader.hpp"
 
 namespace toolgram::detail {
 namespace hy_v3_reader {

@@ -9,9 +9,9 @@
 // The header is the model's own statement of the tool it calls. Both engines now ignore
 // it and take the payload's name; where the two disagree toolgram cannot tell which tool
 // was meant, and refuses the call rather than guess.
-#include "grammar_def.hpp"
+#include "readers/grammar_def.hpp"
 #include "inkling.hpp"
-#include "named_call_reader.hpp"
+#include "readers/named_call_reader.hpp"
 
 namespace toolgram::detail {
 namespace inkling_reader {

@@ -1,8 +1,8 @@
 // Reader for the internlm family (grammars/internlm.hpp): a plugin action holding one
 // {"name", "parameters"} object.
-#include "grammar_def.hpp"
+#include "readers/grammar_def.hpp"
 #include "internlm.hpp"
-#include "json_block_reader.hpp"
+#include "readers/json_block_reader.hpp"
 
 namespace toolgram::detail {
 namespace internlm_reader {

@@ -1,9 +1,9 @@
 // Reader for the jamba family (grammars/jamba.hpp): a call list, or one call object a line
 // (MiniMax-M1), between <tool_calls> tags; each value is read and judged on its own
 // (json_block_reader.hpp).
-#include "grammar_def.hpp"
+#include "readers/grammar_def.hpp"
 #include "jamba.hpp"
-#include "json_block_reader.hpp"
+#include "readers/json_block_reader.hpp"
 
 namespace toolgram::detail {
 namespace jamba_reader {

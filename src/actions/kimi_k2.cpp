@@ -4,10 +4,10 @@
 // reference a client sanitised (`functions_Bash_2`) is taken apart against the tool list.
 #include <algorithm>
 
-#include "grammar_def.hpp"
+#include "readers/grammar_def.hpp"
 #include "kimi_k2.hpp"
-#include "named_call_reader.hpp"
-#include "toolset.hpp"
+#include "readers/named_call_reader.hpp"
+#include "validation/toolset.hpp"
 
 namespace toolgram::detail {
 namespace kimi_k2_reader {

@@ -1,11 +1,11 @@
 // Reader for the kimi_k3 syntax (grammars/kimi_k3.hpp): Kimi K3's XTML tools channel,
 // one `call` element per call, its name and each argument's key in attributes, the
 // argument's `type` attribute saying whether its value is text or JSON; or one JSON object
-// in place of the arguments. Read with the named-parameter machinery (src/params_reader.hpp),
+// in place of the arguments. Read with the named-parameter machinery (src/readers/params_reader.hpp),
 // so text values are typed from the tool's schema in phase two.
-#include "grammar_def.hpp"
+#include "readers/grammar_def.hpp"
 #include "kimi_k3.hpp"
-#include "params_reader.hpp"
+#include "readers/params_reader.hpp"
 
 namespace toolgram::detail {
 namespace kimi_k3_reader {

@@ -3,8 +3,8 @@
 // pythonic profile runs this grammar beside its own at the same marker, so one LFM2
 // deployment is read whichever mode its system prompt asked for; each declines the other's
 // payload.
-#include "grammar_def.hpp"
-#include "json_block_reader.hpp"
+#include "readers/grammar_def.hpp"
+#include "readers/json_block_reader.hpp"
 #include "lfm2_json.hpp"
 
 namespace toolgram::detail {

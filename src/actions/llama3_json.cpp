@@ -6,10 +6,10 @@
 // the llama3_json profile runs; `llama3_json_tagged` reads only the <|python_tag|> form,
 // whose marker is distinctive, so `auto` runs it as a primary while the bare form (no
 // marker of its own) stays a gated fallback. Candidates name the family either way.
-#include "block_reader.hpp"
-#include "grammar_def.hpp"
+#include "readers/block_reader.hpp"
+#include "readers/grammar_def.hpp"
 #include "llama3_json.hpp"
-#include "python_call_actions.hpp"
+#include "readers/python_call_actions.hpp"
 
 namespace toolgram::detail {
 namespace llama3_json_reader {

@@ -1,6 +1,6 @@
 // Reader for the longcat family (grammars/longcat.hpp): json_block with <longcat_tool_call> tags.
-#include "grammar_def.hpp"
-#include "json_block_reader.hpp"
+#include "readers/grammar_def.hpp"
+#include "readers/json_block_reader.hpp"
 #include "longcat.hpp"
 
 namespace toolgram::detail {

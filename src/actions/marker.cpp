@@ -1,7 +1,7 @@
 // Actions and reader for the marker format (grammars/marker.hpp): TOOL_CALL then an
 // object. The block ends with the object, so whatever follows stays content.
-#include "block_reader.hpp"
-#include "grammar_def.hpp"
+#include "readers/block_reader.hpp"
+#include "readers/grammar_def.hpp"
 #include "marker.hpp"
 
 namespace toolgram::detail {

@@ -1,8 +1,8 @@
 // Reader for the minicpm5 family (grammars/minicpm5.hpp): <function name=…> elements with
 // <param name=…> values, CDATA taken as written.
-#include "grammar_def.hpp"
+#include "readers/grammar_def.hpp"
 #include "minicpm5.hpp"
-#include "params_reader.hpp"
+#include "readers/params_reader.hpp"
 
 namespace toolgram::detail {
 namespace minicpm5_reader {

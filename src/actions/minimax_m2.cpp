@@ -1,8 +1,8 @@
 // Reader for the minimax_m2 family (grammars/minimax_m2.hpp): invokes with named text
 // parameters inside <minimax:tool_call>.
-#include "grammar_def.hpp"
+#include "readers/grammar_def.hpp"
 #include "minimax_m2.hpp"
-#include "params_reader.hpp"
+#include "readers/params_reader.hpp"
 
 namespace toolgram::detail {
 namespace minimax_m2_reader {

@@ -16,10 +16,10 @@
 // something the template writes, and the engines disagree on what it means.
 #include <unordered_map>
 
-#include "grammar_def.hpp"
+#include "readers/grammar_def.hpp"
 #include "minimax_m3.hpp"
-#include "params_reader.hpp"
-#include "toolset.hpp"
+#include "readers/params_reader.hpp"
+#include "validation/toolset.hpp"
 
 namespace toolgram::detail {
 namespace minimax_m3_reader {

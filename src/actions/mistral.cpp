@@ -1,10 +1,10 @@
 // Reader for the mistral family (grammars/mistral.hpp): a named or listed json payload
 // after [TOOL_CALLS]. Where the engine stripped [ARGS] and [CALL_ID], the name the model
 // wrote may carry the call id fused to it; the tool list decides where it ends.
-#include "grammar_def.hpp"
+#include "readers/grammar_def.hpp"
 #include "mistral.hpp"
-#include "named_call_reader.hpp"
-#include "toolset.hpp"
+#include "readers/named_call_reader.hpp"
+#include "validation/toolset.hpp"
 
 namespace toolgram::detail {
 namespace mistral_reader {

@@ -3,10 +3,10 @@
 // reported: one whose body holds no ATEM block is one rejected candidate named after its
 // recipient, never text left in the content. ATEM markup outside a message to a tool is
 // read (the framing may have been dropped upstream) and refused when the output is framed.
-#include "grammar_def.hpp"
+#include "readers/grammar_def.hpp"
 #include "muse_glimmer.hpp"
-#include "named_call_reader.hpp"
-#include "params_reader.hpp"
+#include "readers/named_call_reader.hpp"
+#include "readers/params_reader.hpp"
 
 namespace toolgram::detail {
 namespace muse_glimmer_reader {

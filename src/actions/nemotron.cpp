@@ -1,7 +1,7 @@
 // Reader for the nemotron family (grammars/nemotron.hpp): json_block with <TOOLCALL> tags,
 // whose payload is a list of call objects.
-#include "grammar_def.hpp"
-#include "json_block_reader.hpp"
+#include "readers/grammar_def.hpp"
+#include "readers/json_block_reader.hpp"
 #include "nemotron.hpp"
 
 namespace toolgram::detail {

@@ -2,8 +2,8 @@
 // A call is closed twice, its arguments' token then the request's; the second is checked
 // here, after the block: cut off at the end of output it is healed, left out before more
 // text it is reported (missing_end_tag), as a section's closer is.
-#include "grammar_def.hpp"
-#include "named_call_reader.hpp"
+#include "readers/grammar_def.hpp"
+#include "readers/named_call_reader.hpp"
 #include "plamo3.hpp"
 
 namespace toolgram::detail {

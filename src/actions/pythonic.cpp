@@ -1,15 +1,15 @@
 // Reader for the pythonic families (grammars/pythonic.hpp): Python call lists, bare or
 // in Llama 4's, LFM2's or Olmo 3's wrapper. The call actions are the bracket format's
-// (src/python_call_actions.hpp), and so is the rendering of a call list.
+// (src/readers/python_call_actions.hpp), and so is the rendering of a call list.
 //
 // Two grammar definitions share this reader: `pythonic` reads every form and is what the
 // pythonic profile runs; `pythonic_tagged` reads only the wrapped forms, whose markers
 // are distinctive, so `auto` can run them as primaries while the bare list (no marker of
 // its own) stays behind auto's gated bracket fallback. Candidates name the family either
 // way.
-#include "grammar_def.hpp"
+#include "readers/grammar_def.hpp"
 #include "pythonic.hpp"
-#include "python_call_actions.hpp"
+#include "readers/python_call_actions.hpp"
 
 namespace toolgram::detail {
 namespace pythonic_reader {

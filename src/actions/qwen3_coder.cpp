@@ -1,6 +1,6 @@
 // Reader for the qwen3_coder family (grammars/qwen3_coder.hpp): named text parameters.
-#include "grammar_def.hpp"
-#include "params_reader.hpp"
+#include "readers/grammar_def.hpp"
+#include "readers/params_reader.hpp"
 #include "qwen3_coder.hpp"
 
 namespace toolgram::detail {

@@ -1,7 +1,7 @@
 // Reader for the seed_oss family (grammars/seed_oss.hpp): qwen3_coder's named text
 // parameters inside <seed:tool_call>.
-#include "grammar_def.hpp"
-#include "params_reader.hpp"
+#include "readers/grammar_def.hpp"
+#include "readers/params_reader.hpp"
 #include "seed_oss.hpp"
 
 namespace toolgram::detail {

@@ -1,9 +1,9 @@
 // Reader for Upstage Solar Open (grammars/solar_open.hpp): named json_blocks, each with the
 // model's call id, in a `<|tool_calls|>` section; Solar Open 2's calls with named text
 // arguments, read by the shared params reader.
-#include "grammar_def.hpp"
-#include "named_call_reader.hpp"
-#include "params_reader.hpp"
+#include "readers/grammar_def.hpp"
+#include "readers/named_call_reader.hpp"
+#include "readers/params_reader.hpp"
 #include "solar_open.hpp"
 
 namespace toolgram::detail {

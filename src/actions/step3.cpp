@@ -1,7 +1,7 @@
 // Reader for the step3 family (grammars/step3.hpp): steptml invokes inside Step-3's
 // full-width call tokens. A name repeated after the separator must be the invoke's.
-#include "grammar_def.hpp"
-#include "params_reader.hpp"
+#include "readers/grammar_def.hpp"
+#include "readers/params_reader.hpp"
 #include "step3.hpp"
 
 namespace toolgram::detail {

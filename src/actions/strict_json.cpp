@@ -15,8 +15,8 @@
 #include <algorithm>
 #include <iterator>
 
-#include "block_reader.hpp"
-#include "grammar_def.hpp"
+#include "readers/block_reader.hpp"
+#include "readers/grammar_def.hpp"
 #include "strict_json.hpp"
 
 namespace toolgram::detail {

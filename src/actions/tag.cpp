@@ -2,8 +2,8 @@
 //
 // The payload's value becomes one candidate per call object; `<tool name="…">` takes the
 // name from the attribute and the whole payload as arguments.
-#include "grammar_def.hpp"
-#include "json_block_reader.hpp"
+#include "readers/grammar_def.hpp"
+#include "readers/json_block_reader.hpp"
 #include "tag.hpp"
 
 namespace toolgram::detail {

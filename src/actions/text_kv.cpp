@@ -1,7 +1,7 @@
 // Actions and reader for the text key-value format (grammars/text_kv.hpp):
 // `function.name:` / `function.arguments:` and ReAct's `Action:` / `Action Input:`.
-#include "block_reader.hpp"
-#include "grammar_def.hpp"
+#include "readers/block_reader.hpp"
+#include "readers/grammar_def.hpp"
 #include "text_kv.hpp"
 
 namespace toolgram::detail {

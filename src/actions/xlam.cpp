@@ -1,8 +1,8 @@
 // Reader for the xlam family (grammars/xlam.hpp): a JSON array of call objects, bare, in
 // a fence, after reasoning or after [TOOL_CALLS]; read by json_block's reader with a
 // payload interpreter that takes an array only when its first element is a call.
-#include "grammar_def.hpp"
-#include "json_block_reader.hpp"
+#include "readers/grammar_def.hpp"
+#include "readers/json_block_reader.hpp"
 #include "xlam.hpp"
 
 namespace toolgram::detail {

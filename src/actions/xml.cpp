@@ -6,9 +6,9 @@
 // <k>v</k>) the values stay text and phase two types them from the tool's schema.
 #include <algorithm>
 
-#include "block_reader.hpp"
-#include "grammar_def.hpp"
-#include "markup_tree.hpp"
+#include "readers/block_reader.hpp"
+#include "readers/grammar_def.hpp"
+#include "readers/markup_tree.hpp"
 #include "xml.hpp"
 
 namespace toolgram::detail {

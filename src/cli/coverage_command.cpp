@@ -1,5 +1,5 @@
 // `toolgram coverage INPUT…`: options, inputs, output file and exit codes; the report
-// itself is src/coverage.cpp and src/coverage_render.cpp.
+// itself is src/coverage/coverage.cpp and src/coverage_render.cpp.
 //
 // Exit codes as for the other commands: 0 done, 2 usage, 3 an input (or OLD.json) that
 // cannot be read or used, 4 (main.cpp) stdout lost. Lines or cases that cannot be used are
@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "bounded_read.hpp"
-#include "coverage.hpp"
-#include "json_document.hpp"
+#include "io/bounded_read.hpp"
+#include "coverage/coverage.hpp"
+#include "value/json_document.hpp"
 #include "jobs.hpp"
 #include "toolgram/toolgram.hpp"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "grammar_def.hpp"
+#include "readers/grammar_def.hpp"
 #include "toolgram/toolgram.hpp"
 
 namespace toolgram::cli {

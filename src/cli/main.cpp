@@ -27,18 +27,18 @@
 #include <malloc.h>
 #include <unistd.h>
 
-#include "bounded_read.hpp"
-#include "grammar_def.hpp"
+#include "io/bounded_read.hpp"
+#include "readers/grammar_def.hpp"
 #include "jobs.hpp"
-#include "json_document.hpp"
-#include "json_writer.hpp"
+#include "value/json_document.hpp"
+#include "io/json_writer.hpp"
 #include "ordered_pool.hpp"
-#include "profile_file.hpp"
-#include "record_tools.hpp"
-#include "result_json.hpp"
+#include "profiles/profile_file.hpp"
+#include "validation/record_tools.hpp"
+#include "io/result_json.hpp"
 #include "toolgram/chat_template.hpp"
 #include "toolgram/toolgram.hpp"
-#include "utf8.hpp"
+#include "text/utf8.hpp"
 
 namespace toolgram::cli {
 int coverage_command(const std::vector<std::string>& args);  // src/cli/coverage_command.cpp
@@ -471,7 +471,7 @@ JsonlAnswer answer_line(const ParseOptions& o, const ToolList& default_tools, co
         auto text = in.find("text");
         if (text == in.end() || !text->is_string()) throw std::invalid_argument("line has no \"text\" string");
         ToolList tools = default_tools;
-        // `"tools": null` fails the line (src/record_tools.hpp says why).
+        // `"tools": null` fails the line (src/validation/record_tools.hpp says why).
         if (auto t = in.find("tools"); t != in.end()) tools = toolgram::detail::tools_of_record(*t);
         std::string profile = o.profile;
         const auto named = in.find("profile");

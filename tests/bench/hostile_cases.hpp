@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "grammar_def.hpp"
+#include "readers/grammar_def.hpp"
 #include "toolgram/toolgram.hpp"
 
 namespace toolgram::bench {

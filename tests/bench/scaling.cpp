@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "coverage.hpp"
+#include "coverage/coverage.hpp"
 #include "toolgram/toolgram.hpp"
 
 namespace {

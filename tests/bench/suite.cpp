@@ -44,7 +44,7 @@
 #include "hostile_cases.hpp"
 #include "report.hpp"
 #include "toolgram/toolgram.hpp"
-#include "toolset.hpp"
+#include "validation/toolset.hpp"
 
 // ---------------------------------------------------------------------------------------
 // Heap accounting: bytes live (as malloc sized them) and allocations, while switched on.
@@ -185,7 +185,7 @@ void calls(benchmark::State& state, std::string profile) {
     const Parser auto_parser = make_parser("auto");
     const std::string text = tb::call_dense(parser.profile(), tb::dense_calls);
     const std::vector<std::string> payloads = tb::argument_payloads(tb::dense_calls);
-    // Where the time goes: the JSON Schema validation of the same arguments (src/schema/,
+    // Where the time goes: the JSON Schema validation of the same arguments (src/validation/schema/,
     // as the judge runs it), timed alone.
     const toolgram::detail::ToolSet toolset(parser.tools());
     std::vector<std::pair<int, toolgram::json>> validations;

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "toolgram/toolgram.hpp"
-#include "toolset.hpp"
+#include "validation/toolset.hpp"
 
 using toolgram::json;
 using toolgram::detail::ToolSet;

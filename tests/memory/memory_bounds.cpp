@@ -18,8 +18,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "json_writer.hpp"
-#include "result_json.hpp"
+#include "io/json_writer.hpp"
+#include "io/result_json.hpp"
 #include "toolgram/toolgram.hpp"
 
 namespace {

@@ -1,6 +1,6 @@
 // toolgram_schema_suite: the official JSON-Schema-Test-Suite (Debian's json-schema-test-suite,
 // drafts 4, 6 and 7, the required tests and the optional format, bignum and float tests) run
-// against toolgram's validator (src/schema/). Registered with ctest.
+// against toolgram's validator (src/validation/schema/). Registered with ctest.
 //
 // Every case either agrees with the suite or stands in the skip list (skipped.txt beside this
 // file), each entry with its reason. A case listed one by one that agrees is an error too
@@ -20,7 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "schema/schema.hpp"
+#include "validation/schema/schema.hpp"
 
 namespace fs = std::filesystem;
 namespace schema = toolgram::detail::schema;

@@ -1,4 +1,4 @@
-// `auto` on outputs with no marker of their own (src/profiles.cpp, src/parser.cpp): a
+// `auto` on outputs with no marker of their own (src/profiles/profiles.cpp, src/combinator/parser.cpp): a
 // whole output `WORD\n{…}` is Functionary v3.2's headless message only as a gated
 // fallback, what follows an intent marker is read by the whole-output fallbacks, and an
 // echoed call-history record is never a new call. The functionary_v32 profile keeps its

@@ -1,4 +1,4 @@
-// A block's candidate list (src/candidate.hpp): the vector-like container whose one
+// A block's candidate list (src/readers/candidate.hpp): the vector-like container whose one
 // allocation also carries the block's rare parts, so a block record stays 32 bytes.
 // Checked here as a vector would be (order, erase, copies, growth with a candidate of the
 // list itself), and for what is its own: the allocation is given back once the list holds
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "candidate.hpp"
+#include "readers/candidate.hpp"
 
 namespace candidate_list_test {
 

@@ -1,4 +1,4 @@
-// From a chat template to a profile (src/chat_template.cpp): every real template under
+// From a chat template to a profile (src/profiles/chat_template.cpp): every real template under
 // tests/data/templates/ (their README names the source of each) names the profile its
 // family's engines use, with the markers as evidence, or is unknown for a good reason;
 // look-alike families stay apart; a tie is reported as one; and a hostile file (empty, not

@@ -20,7 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/ordered_pool.hpp"
-#include "grammar_def.hpp"
+#include "readers/grammar_def.hpp"
 #include "test_files.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).

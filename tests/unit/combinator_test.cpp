@@ -1,4 +1,4 @@
-// The combinator (src/parser.cpp) and phase two (src/toolset.cpp): the gates a fallback
+// The combinator (src/combinator/parser.cpp) and phase two (src/validation/toolset.cpp): the gates a fallback
 // candidate must pass, the guards every candidate meets (reasoning, examples), name
 // normalisation, argument decoding, schema validation and typing, ids, format errors,
 // hostile-input limits, and the public result shapes (to_json, to_openai_message,
@@ -523,7 +523,7 @@ TEST_CASE("arguments: a call object with no arguments key has empty arguments", 
 }
 
 // =======================================================================================
-// Schema validation (src/schema/; the validator's own tests are tests/unit/schema_test.cpp)
+// Schema validation (src/validation/schema/; the validator's own tests are tests/unit/schema_test.cpp)
 
 namespace {
 std::vector<Tool> booking_tools() {

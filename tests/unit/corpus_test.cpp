@@ -13,7 +13,7 @@
 #include "toolgram/toolgram.hpp"
 
 #include "corpus_cases.hpp"
-#include "parser_impl.hpp"  // detail::index_from_bytes
+#include "combinator/parser_impl.hpp"  // detail::index_from_bytes
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace corpus_test {

@@ -19,10 +19,10 @@
 
 #include <catch2/catch.hpp>
 
-#include "coverage.hpp"
+#include "coverage/coverage.hpp"
 #include "hermes.hpp"
 #include "lenient_value.hpp"
-#include "rule_coverage.hpp"
+#include "coverage/rule_coverage.hpp"
 #include "test_files.hpp"
 #include "toolgram/toolgram.hpp"
 

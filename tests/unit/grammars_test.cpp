@@ -642,7 +642,7 @@ TEST_CASE("PEGTL analyze does report a rule that loops without progress (the che
 }
 
 // A JSON value inside a block is read by the one compiled instance of the value grammar
-// (src/value_reader.hpp, match_value), which still knows the block it stands in: a
+// (src/value/value_reader.hpp, match_value), which still knows the block it stands in: a
 // comment the output ends in is where the output was cut, and heals like a missing
 // closer; a comment that runs over the block's own closer swallowed it, which is broken
 // syntax, never a call.

@@ -24,8 +24,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "coverage.hpp"
-#include "json_document.hpp"
+#include "coverage/coverage.hpp"
+#include "value/json_document.hpp"
 #include "small_stack.hpp"
 #include "test_files.hpp"
 #include "toolgram/toolgram.hpp"

@@ -1,9 +1,9 @@
-// The compact JSON writer the CLI prints with (src/json_writer.hpp): byte for byte what
+// The compact JSON writer the CLI prints with (src/io/json_writer.hpp): byte for byte what
 // nlohmann's compact dump with the replace handler gives, on every escape, on strings
 // long enough to be copied eight bytes at a time and handed to the stream in pieces, on
 // invalid UTF-8 (nlohmann's replacement is the reference), deep nesting, and on the
 // result of every corpus case; and past a prefix the stream sent, known by its digest
-// (src/text_digest.hpp).
+// (src/text/text_digest.hpp).
 #include <sstream>
 #include <string>
 #include <vector>
@@ -11,11 +11,11 @@
 #include <catch2/catch.hpp>
 
 #include "corpus_cases.hpp"
-#include "json_writer.hpp"
-#include "result_json.hpp"
-#include "text_digest.hpp"
+#include "io/json_writer.hpp"
+#include "io/result_json.hpp"
+#include "text/text_digest.hpp"
 #include "toolgram/toolgram.hpp"
-#include "utf8.hpp"
+#include "text/utf8.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace json_writer_test {

@@ -1,4 +1,4 @@
-// The marker index (src/marker_index.hpp) must answer exactly what the searches it
+// The marker index (src/scan/marker_index.hpp) must answer exactly what the searches it
 // replaces answered: std::string_view::find for each needle, find_ci for needles ignoring
 // case, and the fences found line by line. Checked on random texts built from pieces of
 // the needles (so matches overlap, are cut, and sit at both ends and across the bitmap's
@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "marker_index.hpp"
-#include "needle_search.hpp"
-#include "regions.hpp"
-#include "scan_context.hpp"
-#include "stream_impl.hpp"
+#include "scan/marker_index.hpp"
+#include "scan/needle_search.hpp"
+#include "scan/regions.hpp"
+#include "scan/scan_context.hpp"
+#include "stream/stream_impl.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace marker_index_test {

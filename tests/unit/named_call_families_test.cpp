@@ -1,5 +1,5 @@
 // The families whose header tokens name a call and whose arguments are a JSON object
-// (src/named_call_reader.hpp): kimi_k2, deepseek_r1, deepseek_v31, mistral, harmony,
+// (src/readers/named_call_reader.hpp): kimi_k2, deepseek_r1, deepseek_v31, mistral, harmony,
 // functionary_v31, functionary_v32. Their corpora (corpus/<profile>/) pin what real
 // outputs give; this file pins what a corpus cannot show well: no rule loops without
 // progress, families that share a marker decline each other's payloads, and hostile

@@ -1,4 +1,4 @@
-// The serving engines' parser names (src/profile_aliases.cpp): each resolves to the profile
+// The serving engines' parser names (src/profiles/profile_aliases.cpp): each resolves to the profile
 // that reads its syntax, never to two different ones; every name the engines register has one.
 #include <map>
 #include <set>

@@ -23,8 +23,8 @@
 #include "corpus_cases.hpp"
 #include "stream_agreement.hpp"
 #include "declared.hpp"
-#include "declared_syntax.hpp"
-#include "grammar_def.hpp"
+#include "declared/declared_syntax.hpp"
+#include "readers/grammar_def.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace profile_file_test {

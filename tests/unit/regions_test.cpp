@@ -1,4 +1,4 @@
-// Regions (src/regions.cpp): Markdown fences paired as CommonMark pairs them, the example
+// Regions (src/scan/regions.cpp): Markdown fences paired as CommonMark pairs them, the example
 // guard's lead-ins in the languages models answer in and on the line before a call, and
 // reasoning blocks kept in content (ReasoningFormat::in_content).
 //
@@ -10,8 +10,8 @@
 #include <catch2/catch.hpp>
 
 #include "call_lists.hpp"
-#include "regions.hpp"
-#include "scan_context.hpp"
+#include "scan/regions.hpp"
+#include "scan/scan_context.hpp"
 #include "toolgram/toolgram.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).

@@ -11,11 +11,11 @@
 
 #include <catch2/catch.hpp>
 
-#include "schema/formats.hpp"
-#include "schema/pattern.hpp"
-#include "schema/schema.hpp"
+#include "validation/schema/formats.hpp"
+#include "validation/schema/pattern.hpp"
+#include "validation/schema/schema.hpp"
 #include "toolgram/toolgram.hpp"
-#include "utf8.hpp"
+#include "text/utf8.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace schema_bounds_test {

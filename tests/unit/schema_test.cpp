@@ -1,4 +1,4 @@
-// toolgram's JSON Schema validator (src/schema/) on its own: the verdicts and reasons it
+// toolgram's JSON Schema validator (src/validation/schema/) on its own: the verdicts and reasons it
 // gives, the schemas it refuses when compiling them (with the JSON pointer), and the
 // properties a hostile value must not break: exact numbers, lengths over the whole string,
 // linear-time patterns, bounded recursion. The official test suite runs separately
@@ -13,10 +13,10 @@
 
 #include <catch2/catch.hpp>
 
-#include "schema/formats.hpp"
-#include "schema/numbers.hpp"
-#include "schema/pattern.hpp"
-#include "schema/schema.hpp"
+#include "validation/schema/formats.hpp"
+#include "validation/schema/numbers.hpp"
+#include "validation/schema/pattern.hpp"
+#include "validation/schema/schema.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace schema_test {

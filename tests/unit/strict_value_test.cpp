@@ -1,4 +1,4 @@
-// The strict fast path of the value reader (src/strict_value.hpp): what it takes, what it
+// The strict fast path of the value reader (src/value/strict_value.hpp): what it takes, what it
 // declines, and that it never changes what the lenient rules read.
 //
 // The fast reader must take strict JSON whole (else it buys nothing) and decline every
@@ -15,9 +15,9 @@
 #include <catch2/catch.hpp>
 
 #include "corpus_cases.hpp"
-#include "strict_value.hpp"
-#include "utf8.hpp"
-#include "value_reader.hpp"
+#include "value/strict_value.hpp"
+#include "text/utf8.hpp"
+#include "value/value_reader.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace strict_value_test {

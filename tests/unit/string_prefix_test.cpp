@@ -1,4 +1,4 @@
-// The decided prefix of a JSON string still being written (src/string_prefix.hpp), which
+// The decided prefix of a JSON string still being written (src/value/string_prefix.hpp), which
 // the stream sends of a call's string argument before the call is complete.
 //
 // Exact outcomes: what each raw text decodes to, where decoding stops and why. A cut
@@ -10,8 +10,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "string_prefix.hpp"
-#include "value_reader.hpp"
+#include "value/string_prefix.hpp"
+#include "value/value_reader.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace string_prefix_test {

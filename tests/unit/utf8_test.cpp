@@ -1,9 +1,9 @@
 // Output JSON is valid UTF-8 whatever bytes the model wrote: the replacement of invalid
-// sequences (src/utf8.hpp) and its use in results, calls and OpenAI messages.
+// sequences (src/text/utf8.hpp) and its use in results, calls and OpenAI messages.
 #include <catch2/catch.hpp>
 
 #include "toolgram/toolgram.hpp"
-#include "utf8.hpp"
+#include "text/utf8.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace utf8_test {

@@ -1,9 +1,9 @@
 // Reader for the kestrel syntax (grammars/kestrel.hpp): the name in <<call NAME>>, one
 // `key = value` line per argument, read with the named-parameter machinery
-// (src/params_reader.hpp) so values are typed from the tool's schema in phase two.
-#include "grammar_def.hpp"
+// (src/readers/params_reader.hpp) so values are typed from the tool's schema in phase two.
+#include "readers/grammar_def.hpp"
 #include "kestrel.hpp"
-#include "params_reader.hpp"
+#include "readers/params_reader.hpp"
 
 namespace toolgram::detail {
 namespace kestrel_reader {

@@ -1,0 +1,90 @@
+// What the combinator knows about a grammar, and the registry of all of them.
+//
+// A grammar is found by name (profiles list names), and offers:
+//  - markers: strings whose occurrence may open one of its blocks; the scanner looks only
+//    for these, so plain prose is skipped at memchr speed;
+//  - read_at: read one block at a marker, or say "not mine" (a mention in prose);
+//  - read_whole: for grammars that only make sense as the whole output (strict JSON, a
+//    bare Python call), read the trimmed output;
+//  - instruction: how to write a call in this syntax, for format_instruction and for
+//    the correction prompt;
+//  - render: write calls in this syntax (round-trip tests, examples in instructions);
+//  - read_head: only for a grammar whose first block may begin before its marker;
+//  - check: only for a grammar that reads something of the settings it must have.
+// Besides, src/readers/unreadable_syntax.cpp lists each grammar's blocks by opener and closer:
+// where every grammar of a profile declined at such an opener, the block is its syntax
+// holding nothing readable, reported (read_unreadable), never left in content.
+// Every grammar is listed once in src/readers/grammar_registry.cpp; nothing else needs to know it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "readers/candidate.hpp"
+#include "scan/scan_context.hpp"
+#include "toolgram/toolgram.hpp"
+
+namespace toolgram::detail {
+
+struct GrammarDef {
+    std::string_view name;
+    std::string_view summary;
+    std::vector<std::string> (*markers)(const Settings&) = nullptr;
+    std::optional<Block> (*read_at)(ScanContext&, std::size_t at) = nullptr;
+    std::optional<Block> (*read_whole)(ScanContext&, std::size_t begin, std::size_t end) = nullptr;
+    std::string (*instruction)(const Settings&) = nullptr;
+    std::string (*render)(const std::vector<Call>&, const Settings&) = nullptr;
+    // For a grammar whose block at its first marker may begin earlier, at the output's
+    // start (Functionary v3.2: the first `>>>` was in the prompt): reads that headless
+    // start, or declines. A stream holds the content back until this declines.
+    std::optional<Block> (*read_head)(ScanContext&, std::size_t begin) = nullptr;
+    // For a grammar that needs something of the settings (the declared grammar, its
+    // syntax): throws std::invalid_argument when they lack it. The Parser calls it once.
+    void (*check)(const Settings&) = nullptr;
+};
+
+// A block of a grammar's syntax by its opener and closer ("\n": the line after the
+// opener), for read_unreadable (block_reader.hpp).
+struct SyntaxBlock {
+    std::string open, close;
+};
+// The grammar's blocks, as the settings spell them (the tag format's tags, a profile
+// file's markers); empty for a grammar whose syntax has no closer (src/readers/unreadable_syntax.cpp).
+std::vector<SyntaxBlock> syntax_blocks(const GrammarDef& grammar, const Settings& settings);
+
+// A marker as a scan uses it: its grammar, and what it reads there: the grammar's block
+// (read_at), or, for a `broken` one tried only after every grammar declined at that
+// place, the grammar's syntax holding nothing readable (`block`, read_unreadable).
+struct MarkerUse {
+    std::string text;
+    const GrammarDef* grammar = nullptr;
+    bool broken = false;
+    SyntaxBlock block;
+    std::optional<Block> read(ScanContext& ctx, std::size_t at) const;
+};
+
+// Renders calls in a grammar's syntax; throws std::invalid_argument when it cannot.
+std::string render_calls(std::string_view grammar, const std::vector<Call>& calls, const Settings& settings);
+
+const GrammarDef* find_grammar(std::string_view name);
+// Whether a grammar is generic (tag, xml, marker, json, generic, bracket, text_kv: a
+// syntax any model may be prompted with) rather than one family's. Specific before
+// generic: where both could read at a position, the family's grammar is tried first
+// (Parser::Impl orders every scan so), whatever the profile's order.
+bool is_generic(const GrammarDef& grammar);
+// The keys a JSON call object's fields may stand under, in every grammar that reads call
+// objects (block_reader.cpp), and the "type" values that mark one: for the formats
+// reference (`toolgram profiles --formats`).
+struct CallObjectKeys {
+    std::vector<std::string> name, arguments, id, types;
+};
+CallObjectKeys call_object_keys();
+// Where a grammar is written, as paths from the source tree's root: its rules
+// (grammars/NAME.hpp) and actions (src/actions/NAME.cpp), or the shipped profile file it
+// is (grammars/declared/NAME.json). Empty for a name no grammar has.
+std::vector<std::string> grammar_source_files(std::string_view name);
+const std::vector<const GrammarDef*>& all_grammars();
+
+}  // namespace toolgram::detail

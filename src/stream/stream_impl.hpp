@@ -1,0 +1,637 @@
+// The stream's state and its stages (StreamParser::Impl), shared by the files that define
+// them: stream.cpp (each feed: the stages in order; the public API), stream_regions.cpp
+// (reasoning regions, fences, content and intent markers), stream_scan.cpp (the marker
+// scan, whole-output and headless grammars), stream_calls.cpp (judging blocks, call
+// events, following a string argument) and stream_assembly.cpp (content and reasoning up
+// to the frontier, and the end). Why the stream equals the one-shot parse, and what a
+// chunk costs, is written atop stream.cpp. Internal: only those files include it.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <exception>
+#include <optional>
+#include <queue>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "scan/end_watch.hpp"
+#include "io/json_writer.hpp"
+#include "scan/needle_search.hpp"
+#include "combinator/parser_impl.hpp"
+#include "scan/scan_context.hpp"
+#include "value/string_prefix.hpp"
+#include "text/text_digest.hpp"
+#include "text/utf8.hpp"
+
+namespace toolgram::detail::streaming {
+inline constexpr std::size_t npos = std::string_view::npos;
+inline constexpr std::size_t far = static_cast<std::size_t>(-1);  // an end not known yet
+// Reads of a waiting block brought on by what its last read awaited, between two reads
+// brought on by growth (see update_scan).
+inline constexpr std::size_t max_early_reads = 4;
+// Reads brought on by a string value's opening quote (follow_string), likewise.
+inline constexpr std::size_t max_follow_tries = 2;
+
+inline bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+inline bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+// detail::append_piece, a byte at a time: the same text for the same pieces, however
+// they arrive. Only text up to the last non-space byte is ever sent, because trailing
+// whitespace may still be merged with the next piece or trimmed at the end.
+class Assembler {
+public:
+    void add(std::string_view t) {
+        for (char ch : t) {
+            ++piece_bytes_;
+            if (in_head_) {
+                if (is_space(ch)) {
+                    head_ += ch;
+                    continue;
+                }
+                join();
+            }
+            out_ += ch;
+            if (!is_space(ch)) settled_ = out_.size();
+        }
+    }
+    // The next text starts a new piece (a span was removed before it).
+    void cut() {
+        if (in_head_ && piece_bytes_ > 0) join();  // a piece of only whitespace
+        in_head_ = true;
+        piece_bytes_ = 0;
+    }
+    // Text that can be sent: up to the last non-space byte.
+    std::string_view take() {
+        // What was sent is never read again but for its last byte (a non-space, which
+        // tells join that text came before): once it is most of the buffer, it goes, so
+        // the assembler holds what waits to be sent, not the whole output.
+        if (sent_ > compact_at && sent_ * 2 > out_.size()) {
+            const std::size_t drop = sent_ - 1;
+            out_.erase(0, drop);
+            sent_ -= drop;
+            settled_ -= drop;
+        }
+        std::string_view t(out_.data() + sent_, settled_ - sent_);
+        sent_ = settled_;
+        return t;
+    }
+    bool any_sent() const { return sent_ > 0; }
+    // Gives back the room a long run of text left behind (finish, before the one-shot parse).
+    void shrink() {
+        out_.shrink_to_fit();
+        head_.shrink_to_fit();
+    }
+
+private:
+    static constexpr std::size_t compact_at = 64 * 1024;
+    void join() {
+        std::size_t tail = out_.size();
+        while (tail > 0 && is_space(out_[tail - 1])) --tail;
+        const int s = std::max(detail::break_strength(std::string_view(out_).substr(tail)), detail::break_strength(head_));
+        out_.resize(tail);
+        if (tail > 0) out_ += detail::join_break(s);
+        head_.clear();
+        in_head_ = false;
+    }
+
+    std::string out_;
+    std::string head_;
+    bool in_head_ = true;
+    std::size_t piece_bytes_ = 0;
+    std::size_t settled_ = 0, sent_ = 0;
+};
+
+using Span = std::pair<std::size_t, std::size_t>;
+using SpanQueue = std::priority_queue<Span, std::vector<Span>, std::greater<>>;
+
+// Where the text stops being decidable for these needles: the first position from which
+// the rest of the text is a proper prefix of one of them (cut by the end of the chunk),
+// or the end. Only that much is held back, not a whole needle's length.
+struct NeedleSet {
+    std::vector<std::string> needles;
+    std::array<bool, 256> first{};  // bytes that start a short needle (both cases when folding)
+    std::size_t longest = 0;
+    std::size_t longest_short = 0;  // of those up to detail::long_needle bytes, held back by comparing
+    bool ignore_case = false;
+    // For find_first_of_needles and the content-marker pass: the short needles keyed by
+    // their first two bytes (as the marker scans key theirs). Exact case only.
+    detail::MarkerPairs pairs;
+    // Needles past detail::long_needle: held back with their Knuth-Morris-Pratt state,
+    // carried from one chunk to the next (the buffer only grows), so each byte is read
+    // once per needle rather than the needle's length per chunk.
+    struct LongTail {
+        std::size_t needle = 0;
+        std::vector<std::size_t> fail;  // the failure function
+        std::size_t pos = 0, k = 0;     // the text before pos read: k bytes of the needle match its end
+        const char* base = nullptr;     // the text read (a moved buffer starts over)
+    };
+    mutable std::vector<LongTail> long_tails;
+
+    NeedleSet() = default;
+    explicit NeedleSet(std::vector<std::string> n, bool fold = false) : needles(std::move(n)), ignore_case(fold) {
+        for (std::size_t i = 0; i < needles.size(); ++i) {
+            const std::string& x = needles[i];
+            if (x.empty()) continue;
+            longest = std::max(longest, x.size());
+            if (x.size() > detail::long_needle) {
+                LongTail t;
+                t.needle = i;
+                t.fail.assign(x.size() + 1, 0);
+                for (std::size_t j = 1, k = 0; j < x.size(); ++j) {
+                    while (k > 0 && !same(x[j], x[k])) k = t.fail[k];
+                    if (same(x[j], x[k])) ++k;
+                    t.fail[j + 1] = k;
+                }
+                long_tails.push_back(std::move(t));
+                continue;
+            }
+            longest_short = std::max(longest_short, x.size());
+            const auto c = static_cast<unsigned char>(x[0]);
+            first[c] = true;
+            if (fold) first[static_cast<unsigned char>(std::tolower(c))] = first[static_cast<unsigned char>(std::toupper(c))] = true;
+            pairs.add(i, x);
+        }
+        pairs.finish();
+    }
+    bool same(char a, char b) const { return ignore_case ? detail::fold_ascii(a) == detail::fold_ascii(b) : a == b; }
+};
+
+inline std::size_t partial_tail(std::string_view text, const NeedleSet& set) {
+    // A long needle's partial match: where the longest end of the text that begins it
+    // starts, from the state the last call left (only a needle's length back can matter).
+    std::size_t long_tail = text.size();
+    for (auto& t : set.long_tails) {
+        const std::string& n = set.needles[t.needle];
+        const std::size_t m = n.size();
+        if (t.base != text.data() || t.pos > text.size()) t = {t.needle, std::move(t.fail), 0, 0, text.data()};
+        const std::size_t start = text.size() >= m - 1 ? text.size() - (m - 1) : 0;
+        if (t.pos < start) t.pos = start, t.k = 0;
+        for (; t.pos < text.size(); ++t.pos) {
+            while (t.k > 0 && !set.same(text[t.pos], n[t.k])) t.k = t.fail[t.k];
+            if (set.same(text[t.pos], n[t.k])) ++t.k;
+            if (t.k == m) t.k = t.fail[t.k];  // a whole needle is no partial one
+        }
+        long_tail = std::min(long_tail, text.size() - t.k);
+    }
+    const std::size_t start = text.size() + 1 > set.longest_short ? text.size() + 1 - set.longest_short : 0;
+    auto same = [&](char a, char b) {
+        return set.ignore_case ? std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b))
+                               : a == b;
+    };
+    for (std::size_t p = start; p < text.size(); ++p) {
+        if (p >= long_tail) break;
+        if (!set.first[static_cast<unsigned char>(text[p])]) continue;
+        const std::size_t rest = text.size() - p;
+        for (const auto& n : set.needles) {
+            if (n.size() <= rest || n.size() > detail::long_needle) continue;
+            std::size_t k = 0;
+            while (k < rest && same(text[p + k], n[k])) ++k;
+            if (k == rest) return p;
+        }
+    }
+    return long_tail;
+}
+
+// The earliest occurrence of any needle of `set` (exact case) that starts before `limit`,
+// searching from `from`, and which needle (the first listed, where several start there);
+// {npos, 0} for none. One pass over [from, limit) for the short needles: at a byte that
+// starts one, only those opening with the two bytes there are compared, so text dense in
+// `<` costs a lookup a byte, not a comparison per needle (the stream read each needle's
+// own string_view::find before). A long needle (past detail::long_needle) is searched on
+// its own in linear time (detail::find_needle). A needle may run past `limit`; it must
+// start before it.
+inline std::pair<std::size_t, std::size_t> find_first_of_needles(std::string_view text, const NeedleSet& set,
+                                                                 std::size_t from, std::size_t limit) {
+    limit = std::min(limit, text.size());
+    std::size_t best = npos, best_which = 0;
+    for (const auto& t : set.long_tails) {
+        const std::size_t f = detail::find_needle(text, set.needles[t.needle], from);
+        if (f < limit && (f < best || (f == best && t.needle < best_which))) best = f, best_which = t.needle;
+    }
+    const std::size_t end = best == npos ? limit : best + 1;
+    std::vector<std::size_t> tries;
+    for (std::size_t p = from; p < end; ++p) {
+        if (!set.pairs.may_start(text[p])) continue;
+        set.pairs.candidates(text, p, tries);  // ascending: the first that matches is the first listed
+        for (const std::size_t i : tries) {
+            if (p == best && i > best_which) break;
+            if (text.compare(p, set.needles[i].size(), set.needles[i]) == 0) return {p, i};
+        }
+        if (p == best) break;
+    }
+    return best == npos ? std::pair<std::size_t, std::size_t>{npos, 0} : std::pair{best, best_which};
+}
+
+// The length of `s` less a UTF-8 sequence cut short at its end (a lead byte followed by
+// fewer continuation bytes than it announces).
+inline std::size_t complete_utf8_prefix(std::string_view s) {
+    const std::size_t n = s.size();
+    for (std::size_t back = 1; back <= 4 && back <= n; ++back) {
+        const auto b = static_cast<unsigned char>(s[n - back]);
+        if (b < 0x80) return n;
+        if (b < 0xC0) continue;  // a continuation byte: look further back for its lead
+        const std::size_t need = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
+        return back < need ? n - back : n;
+    }
+    return n;
+}
+
+}  // namespace toolgram::detail::streaming
+
+namespace toolgram {
+
+using detail::streaming::npos;
+using detail::streaming::far;
+using detail::streaming::max_early_reads;
+using detail::streaming::max_follow_tries;
+using detail::streaming::is_space;
+using detail::streaming::is_blank;
+using detail::streaming::Assembler;
+using detail::streaming::Span;
+using detail::streaming::SpanQueue;
+using detail::streaming::NeedleSet;
+using detail::streaming::partial_tail;
+using detail::streaming::find_first_of_needles;
+using detail::streaming::complete_utf8_prefix;
+
+struct StreamParser::Impl {
+    const Parser* parser;
+    const Parser::Impl& p;
+    const Settings& s;
+    std::string buf;
+    bool finished = false;
+    bool frozen = false;  // past the input limit, or a reader threw: the rest waits for finish
+    std::vector<StreamEvent> events;
+    // Set by feed/finish given a sink: events go to it as they are made (flush_events), so
+    // a chunk that decides much text at once never holds it all in events. An exception
+    // from the sink is kept and thrown by feed/finish, past the stages' own catch.
+    const StreamParser::EventSink* sink = nullptr;
+    std::exception_ptr sink_error;
+    void flush_events() {
+        if (!sink || sink_error) return;
+        try {
+            for (auto& e : events) (*sink)(std::move(e));
+        } catch (...) {
+            sink_error = std::current_exception();
+        }
+        events.clear();
+    }
+
+    // ---- the marker scan (primary grammars, as parser.cpp's scan)
+    using Marker = detail::MarkerUse;  // the primary grammars' (parser_impl.hpp's role_markers[0])
+    std::vector<Marker> markers;
+    std::vector<std::string> marker_texts;  // theirs (detail::disowned_after_fence)
+    std::size_t scan = 0;
+    std::size_t resume_marker = 0;  // at `scan`, markers before this one declined for good
+    std::size_t next_try = 0;       // buffer size at which the waiting read is tried again
+    // What the waiting read looked for at the end (its closer, mostly): when one of these
+    // arrives it is read again at once, not only once it has grown by a quarter.
+    std::vector<std::string> wanted;
+    std::size_t wanted_from = 0;  // where the search for them resumes
+    std::size_t wanted_since = 0;  // the text's length at that read
+    // Where the text must reach for the waiting read's rules to decide, when its block
+    // already holds a whole call (only its closer or what follows is awaited); else npos.
+    std::size_t needed_at = npos;
+    std::size_t early_reads = 0;  // reads brought on by those since the last read by growth
+    std::size_t follow_tries = 0;  // reads by follow_string on a value's quote, the same way
+    std::deque<Block> settled;      // read for good, not judged yet
+    std::size_t judged_end = 0;     // where the blocks judged so far end (introduced_as_example)
+    bool primary_seen = false;      // fallbacks never run once a primary block exists
+    std::size_t candidates_seen = 0;
+    // Candidates of the blocks settled so far, those past the limit counted too: past
+    // max_candidates a settled block keeps none (limit_settled), as the one-shot scan.
+    std::size_t candidates_read = 0;
+
+    // ---- reasoning blocks (as regions.cpp's find_reasoning)
+    enum class RState { guessing, outside, inside };
+    RState rstate = RState::outside;
+    std::vector<detail::Region> regions;  // the last may be open (ends `far`)
+    std::vector<std::string> openers, implicit_closers, inside_closers;
+    NeedleSet opener_set, delimiter_set, closer_set, inside_set, content_marker_set, intent_set;
+    std::size_t r_pos = 0;     // outside: no opener starts before this
+    std::size_t r_search = 0;  // inside: no closer starts before this
+    // Spans of settled blocks holding a call read whole: a delimiter strictly inside one is
+    // the call's text (parser.cpp masks them the same way). Sorted and disjoint.
+    std::vector<std::pair<std::size_t, std::size_t>> masks;
+    std::size_t masks_dropped = 0;  // those before this index are behind the search (add_mask)
+    std::size_t r_wait = npos;  // a delimiter here waits for the marker scan to pass it
+
+    // ---- fences (as regions.cpp's find_fences)
+    std::vector<detail::Region> fences;  // the last may be open (ends `far`)
+    bool fence_open = false;
+    char fence_ch = 0;             // the open fence's opener: its character and length
+    std::size_t fence_length = 0;
+    std::size_t line_start = 0;  // first line not yet classified
+    std::size_t eol_searched = 0;  // no newline in [line_start, eol_searched)
+    // The line at line_start as read so far, so a long line arriving a token at a time is
+    // read once, not again at each feed.
+    mutable detail::FenceLine line_read;
+    mutable std::size_t line_read_at = npos, line_read_to = 0;
+    std::size_t fence_first = npos, fence_q = 0;  // the fence holding the scan, and its first non-blank byte
+
+    // ---- content markers, intent markers
+    std::vector<std::size_t> cm_pos;  // per content marker: its next occurrence starts here or later
+    std::size_t cm_from = 0;          // the search for all of them resumes here
+    std::size_t content_known = 0;    // content markers are known up to here
+    std::size_t intent_search = 0;
+    std::size_t intent_at = npos;
+
+    // ---- assembly
+    SpanQueue content_spans, reasoning_spans;
+    Assembler content;
+    std::size_t cpos = 0;
+    std::vector<Assembler> reasoning_parts;  // one per region
+    std::size_t rreg = 0, rpos = 0;          // the region being assembled, and where in it
+    bool reasoning_sent = false;
+    // What was sent of each, as its length and a digest: finish checks that the result
+    // begins with it without the stream keeping a second copy of the output.
+    detail::TextDigest sent_content, sent_reasoning;
+    std::string held_content, held_reasoning;  // decided, but ending inside a UTF-8 sequence
+    std::size_t regions_removed = 0;  // closed regions already queued as content spans
+
+    // ---- calls
+    detail::IdAssigner ids;
+    std::size_t calls_done = 0;  // accepted calls ended so far
+    struct Open {
+        std::size_t at = 0;  // the block's begin
+        std::string id, name;
+        detail::TextDigest sent;  // arguments text sent so far, as its digest
+        std::size_t candidate = 0;  // which of the block's candidates (a section's calls go one by one)
+        std::size_t candidate_begin = 0;
+        // While the call's last argument is a string being followed, what was sent is in
+        // two parts: the arguments' JSON up to that string's body (`head`), then the body
+        // as decoded so far, which `body` digests as decoded text. Checked that way, the
+        // call as finally read costs a digest of its string rather than writing it
+        // escaped again (json_writer.hpp, compact_json_past_split). `upto`: the size of
+        // `sent` the two describe; anything else sent past it leaves them stale.
+        struct Split {
+            detail::TextDigest head, body;
+            std::size_t upto = 0;
+        };
+        std::optional<Split> split;
+    };
+    std::optional<Open> open;
+    // The arguments' JSON of `arguments` past what was sent of the open call, when it
+    // begins with what was sent; else nothing.
+    std::optional<std::string> past_sent(const nlohmann::ordered_json& arguments) const;
+    // After provisional sent the arguments of `read` through its last string, which is
+    // followed from here: remember what was sent as its two parts.
+    void split_sent(const Candidate& read);
+    // A section's calls judged before the section closed (judge_ahead): the block's begin,
+    // how many of its candidates, where the call that ends them ends (reads of the block
+    // before it is settled start there), and what they showed, for judge_block.
+    struct Ahead {
+        std::size_t at = npos;
+        std::size_t judged = 0;
+        std::size_t resume = 0;
+        bool has_call = false, is_syntax = false;
+    };
+    Ahead ahead;
+    // The first of the block's candidates not judged yet (a section's, past those ahead),
+    // the first candidate of a read from read_from(at).
+    std::size_t first_unjudged(std::size_t at) const { return ahead.at == at ? ahead.judged : 0; }
+    // Where the block at `at` is read while it waits: past the calls judged ahead, so each
+    // read costs what is still open of it, not the whole section again.
+    std::size_t read_from(std::size_t at) const { return ahead.at == at ? ahead.resume : at; }
+    std::size_t restarts = 0;  // calls re-sent because a read changed after deltas went out
+    // The open call's last argument, a JSON string still being written, followed byte by
+    // byte (see "Following a string argument").
+    struct Tail {
+        std::size_t at = npos;  // the block's begin, as open->at; npos: none followed
+        std::size_t pos = 0;    // the first raw byte of the string not decoded yet
+        // A named parameter's text in markup rather than a JSON string, and its layout.
+        bool text = false;
+        detail::TextLayout layout;
+        bool at_start = false;  // the text's leading layout is not known yet
+    };
+    Tail tail;
+    std::size_t quote_from = 0;  // value_quote_arrived looked at the text before this
+    std::size_t tag_from = 0;    // tag_end_arrived, likewise
+    // Where the last string followed to its end ends: no read need cut the text before
+    // this (provisional_at_breaks), nor look for a string opening before it.
+    std::size_t string_end = 0;
+
+    explicit Impl(const Parser& parser_)
+        : parser(&parser_), p(*parser_.impl_), s(parser_.impl_->profile.settings) {
+        for (const auto& m : p.role_markers[0]) {
+            markers.push_back(m);
+            marker_texts.push_back(m.text);
+        }
+        for (const auto& d : s.reasoning) {
+            openers.push_back(d.open);
+            if (d.implicit_open && !d.close.empty() && s.reasoning_start != ReasoningStart::outside) {
+                implicit_closers.push_back(d.close);
+            }
+        }
+        if (s.reasoning.empty()) {
+            rstate = RState::outside;
+        } else if (s.reasoning_start == ReasoningStart::inside && !implicit_closers.empty()) {
+            regions.push_back({0, far, 0, far, false});
+            reasoning_parts.emplace_back();
+            inside_closers = implicit_closers;
+            rstate = RState::inside;
+        } else if (s.reasoning_start == ReasoningStart::guess && !implicit_closers.empty()) {
+            rstate = RState::guessing;
+        }
+        whole_readers = std::any_of(p.grammars.begin(), p.grammars.end(),
+                                    [](const auto& g) { return g.second == Role::primary && g.first->read_whole; });
+        head_readers = std::any_of(p.grammars.begin(), p.grammars.end(),
+                                   [](const auto& g) { return g.second == Role::primary && g.first->read_head; });
+        fallbacks = std::any_of(p.grammars.begin(), p.grammars.end(), [](const auto& g) { return g.second == Role::fallback; });
+        opener_set = NeedleSet(openers);
+        std::vector<std::string> delimiters = openers;
+        delimiters.insert(delimiters.end(), implicit_closers.begin(), implicit_closers.end());
+        delimiter_set = NeedleSet(delimiters);
+        closer_set = NeedleSet(implicit_closers);
+        inside_set = NeedleSet(inside_closers);
+        content_marker_set = NeedleSet(s.content_markers);
+        intent_set = NeedleSet(s.intent_markers, true);
+        cm_pos.assign(s.content_markers.size(), 0);
+        if (s.tool_required) intent_at = 0;
+    }
+
+    // Reasoning stays in content (ReasoningFormat::in_content): no reasoning events.
+    const bool in_content = s.reasoning_format == ReasoningFormat::in_content;
+    bool fallbacks = false;  // the profile has fallback grammars
+    bool whole_readers = false;  // a primary grammar reads the whole output when no marker block appears
+    bool whole_declined = false;  // ... and has said, for good, that this output is not its
+    bool head_readers = false;    // a primary grammar's first block may begin at the output's start
+    bool head_declined = false;
+    std::size_t whole_next_try = 0, head_next_try = 0;
+
+    // -----------------------------------------------------------------------------------
+    // Reasoning regions (stream_regions.cpp).
+
+    int masked(std::size_t d, std::size_t& resume) const;
+
+    void add_mask(const Block& b);
+    void limit_settled(Block& b);
+
+    void update_reasoning();
+
+    std::size_t reasoning_known() const;
+    // At the end: a guess that no delimiter is left to settle is settled as outside.
+    bool guess_settles_outside();
+
+    // -----------------------------------------------------------------------------------
+    // Fences (stream_regions.cpp).
+
+    // The line at line_start, read up to `to`.
+    const detail::FenceLine& read_line(std::size_t to) const;
+
+    int fence_line_kind(std::size_t line) const;
+
+    void update_fences();
+
+    bool fence_at(std::size_t pos, const detail::Region*& out) const;
+
+    // -----------------------------------------------------------------------------------
+    // Content markers and intent markers (stream_regions.cpp).
+
+    std::size_t update_content_markers();
+
+    void update_intent();
+
+    // -----------------------------------------------------------------------------------
+    // The marker scan (stream_scan.cpp).
+
+    struct Read {
+        std::optional<Block> block;
+        bool final = false;
+        std::vector<std::string> wanted;  // not final: strings it looked for at the end
+        std::size_t needed = npos;        // not final: how far the text must reach (npos: unknown)
+        // Not final: the leading candidates a section's read read for good, less its last
+        // call's (judge_ahead), and where the call that ends them ends; none: {0, 0}.
+        detail::SectionMark ahead;
+    };
+    Read read(const Marker& m, std::size_t at);
+
+    bool wanted_arrived();
+    std::size_t wanted_resume_point() const;
+
+    void update_scan();
+
+    bool worth_reading(const Marker& m, bool& tag_read);
+
+    // -----------------------------------------------------------------------------------
+    // Whole-output grammars (stream_scan.cpp).
+
+    std::optional<std::size_t> answer_begin() const;
+    std::size_t space_run(std::size_t from) const;
+    // space_run's memory: (where a run of spaces starts, how far it is known to reach).
+    mutable std::vector<std::pair<std::size_t, std::size_t>> space_runs;
+    std::size_t head_start = 0;  // update_head: the blanks before the head end here, or later
+
+    void update_head();
+
+    void update_whole();
+
+    // -----------------------------------------------------------------------------------
+    // Judging blocks in order, once their place is known (stream_calls.cpp).
+
+    struct Place {
+        bool known = false;
+        const detail::Region* reasoning = nullptr;
+        bool example = false;
+        const detail::Region* fence = nullptr;
+    };
+    Place place_of(std::size_t begin) const;
+
+    // Whether a fence that holds a block only wraps it; nullopt while that is open.
+    // Called again on every feed while open, so the scan after the block resumes where it
+    // stopped (a block followed by megabytes of blanks must not be walked per chunk).
+    struct WrapScan {
+        std::size_t block = npos;  // the block's begin: what the rest describes
+        bool blank_before = false;
+        std::size_t pos = 0;         // bytes after the block looked at so far
+        std::size_t line = 0;        // start of the line holding `pos`
+    };
+    mutable WrapScan wrap_scan;
+    std::optional<bool> wraps(const detail::Region& f, const Block& b) const;
+
+    void judge_settled();
+
+    void judge_block(Block& block, const Place& pl, std::pair<std::size_t, std::size_t> span);
+
+    bool judge_candidate(Candidate& c, const Place& pl, bool continues);
+
+    void judge_ahead(std::size_t at, Block& b, detail::SectionMark mark);
+
+    // -----------------------------------------------------------------------------------
+    // Call events (stream_calls.cpp).
+
+    StreamEvent call_event(StreamEvent::Kind kind, const std::string& id, const std::string& name) const;
+
+    void end_rejected(const std::string& reason, RejectionCode code);
+
+    void end_accepted(Call call, bool continues);
+
+    void provisional_at_breaks(const GrammarDef* g, std::size_t at);
+
+    bool provisional(std::size_t at, Block& b);
+    bool provisional(std::size_t at, Candidate& read, bool through_string);
+
+    // -----------------------------------------------------------------------------------
+    // Following a string argument (stream_calls.cpp).
+
+    bool following(std::size_t at);
+
+    // What stands before a value's opening quote, blanks aside: a JSON member's ':', or a
+    // Python keyword argument's '=' (pythonic calls, whose plain strings read the same).
+    static bool opens_value(char c) { return c == ':' || c == '='; }
+
+    bool value_quote_arrived(std::size_t at);
+
+    bool tag_end_arrived(std::size_t at);
+
+    bool follow_string(const GrammarDef* g, std::size_t at);
+
+    // Takes the block's first candidate when it follows its text.
+    bool follow_text(Block& b, std::size_t at);
+
+    // -----------------------------------------------------------------------------------
+    // Assembly of content and reasoning up to the frontier (stream_assembly.cpp).
+
+    void assemble();
+    // The assembly's buffers keep the room of the longest text they held (a guess settled
+    // at the end pours the whole output through them), and the masks stay while a guess
+    // waits: given back once nothing is fed, before finish's one-shot parse.
+    void release_room() {
+        content.shrink();
+        for (auto& a : reasoning_parts) a.shrink();
+        held_content.shrink_to_fit();
+        held_reasoning.shrink_to_fit();
+        // Nothing is searched for any more: a mask a call (reasoning_start guess keeps all).
+        std::vector<std::pair<std::size_t, std::size_t>>().swap(masks);
+        masks_dropped = 0;
+    }
+    std::vector<bool> started_regions;
+    bool a_started(std::size_t i) const { return i < started_regions.size() && started_regions[i]; }
+
+    // Text is assembled and sent at most this much at a time (pour, emit_text).
+    static constexpr std::size_t text_slice = std::size_t{1} << 18;
+    template <typename Send>
+    void pour(Assembler& a, std::size_t& pos, SpanQueue& spans, std::size_t upto, const Send& send);
+    void feed_assembler(Assembler& a, std::size_t& pos, SpanQueue& spans, std::size_t upto);
+
+    void emit_text(StreamEvent::Kind kind, std::string_view piece, bool last = false);
+
+    // -----------------------------------------------------------------------------------
+    // The end: the one-shot result is the answer; send what the stream has not (stream_assembly.cpp).
+
+    void finish(const Result& r);
+
+    // -----------------------------------------------------------------------------------
+    // Each feed: the stages in order (stream.cpp).
+
+    void advance();
+};
+
+}  // namespace toolgram
