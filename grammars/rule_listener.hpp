@@ -3,7 +3,7 @@
 // Every reader parses with errors::control (or a control derived from it); its start,
 // success, failure and raise hooks report the named rules of our grammars (the structs
 // in toolgram::grammar, never PEGTL's own combinators) to the listener installed here.
-// Nothing is installed outside `toolgram coverage` (src/coverage/rule_coverage.hpp), so an
+// Nothing is installed outside `toolgram coverage` (src/readers/rule_coverage.hpp), so an
 // ordinary parse pays one thread-local load and branch per named-rule event, and nothing
 // at all for PEGTL's internal rules: which rules are listened to is decided at compile
 // time from the rule's demangled name.
@@ -33,7 +33,7 @@ protected:
     ~RuleListener() = default;
 };
 
-// Null except while a coverage run parses (set by src/coverage/rule_coverage.hpp's guard).
+// Null except while a coverage run parses (set by src/readers/rule_coverage.hpp's guard).
 inline thread_local RuleListener* rule_listener = nullptr;
 
 namespace detail {

@@ -20,7 +20,7 @@
 #include "readers/params_reader.hpp"
 #include "profiles/profile_file.hpp"
 #include "readers/python_call_actions.hpp"
-#include "profiles/shipped_profiles.hpp"
+#include "declared/shipped_profiles.hpp"
 
 namespace toolgram::detail {
 namespace declared_reader {

@@ -21,7 +21,7 @@
 
 #include "readers/block_reader.hpp"
 #include "combinator/parser_impl.hpp"
-#include "coverage/rule_coverage.hpp"
+#include "readers/rule_coverage.hpp"
 #include "text/utf8.hpp"
 #include "value/value_reader.hpp"
 

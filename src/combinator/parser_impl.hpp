@@ -17,7 +17,7 @@
 #include "readers/candidate.hpp"
 #include "readers/grammar_def.hpp"
 #include "scan/marker_index.hpp"
-#include "scan/marker_pairs.hpp"
+#include "combinator/marker_pairs.hpp"
 #include "scan/regions.hpp"
 #include "toolgram/toolgram.hpp"
 #include "validation/toolset.hpp"

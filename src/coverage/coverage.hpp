@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-#include "coverage/rule_coverage.hpp"
+#include "readers/rule_coverage.hpp"
 #include "toolgram/toolgram.hpp"
 
 namespace toolgram::coverage {

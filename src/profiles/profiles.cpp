@@ -19,7 +19,7 @@
 #include "declared/declared_syntax.hpp"
 #include "readers/grammar_def.hpp"
 #include "profiles/profile_file.hpp"
-#include "profiles/shipped_profiles.hpp"
+#include "declared/shipped_profiles.hpp"
 #include "toolgram/toolgram.hpp"
 
 namespace toolgram {

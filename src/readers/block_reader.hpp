@@ -19,7 +19,7 @@
 
 #include "readers/candidate.hpp"
 #include "error_messages.hpp"
-#include "coverage/rule_coverage.hpp"
+#include "readers/rule_coverage.hpp"
 #include "scan/scan_context.hpp"
 #include "value/value_reader.hpp"
 

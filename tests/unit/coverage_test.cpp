@@ -22,7 +22,7 @@
 #include "coverage/coverage.hpp"
 #include "hermes.hpp"
 #include "lenient_value.hpp"
-#include "coverage/rule_coverage.hpp"
+#include "readers/rule_coverage.hpp"
 #include "test_files.hpp"
 #include "toolgram/toolgram.hpp"
 

@@ -1,6 +1,6 @@
 // The rule-coverage collector (see rule_coverage.hpp): event counting per run, per read,
 // per grammar, with rule names turned into short keys once per rule type.
-#include "coverage/rule_coverage.hpp"
+#include "readers/rule_coverage.hpp"
 
 namespace toolgram::detail {
 
