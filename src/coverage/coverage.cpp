@@ -604,7 +604,9 @@ Report run_samples(const Sample* begin, const Sample* end) {
         for (const Call& c : r.calls) rec.calls.push_back({{"id", c.id}, {"name", c.name}, {"arguments", c.arguments}});
         rec.content = r.content;
         if (r.error) rec.error = r.error->message;
-        for (const Rejection& j : tm.rejected) rec.rejected.push_back({{"name", j.name}, {"grammar", j.grammar}, {"reason", j.reason}});
+        for (const Rejection& j : tm.rejected)
+            rec.rejected.push_back(
+                {{"name", j.name}, {"grammar", j.grammar}, {"code", to_string(j.code)}, {"reason", j.reason}});
 
         ++row.outputs;
         if (!r.calls.empty()) ++row.with_calls;
@@ -1112,6 +1114,8 @@ private:
         for (std::size_t i = 0; i < rec.rejected.size(); ++i) {
             const std::string rat = at + ".rejected[" + std::to_string(i) + "]";
             for (const char* key : {"name", "grammar", "reason"}) string(field(rec.rejected[i], key, rat), path(rat, key));
+            // Reports written before refusals had codes have none.
+            if (const auto code = rec.rejected[i].find("code"); code != rec.rejected[i].end()) string(*code, path(rat, "code"));
         }
         const json& saw = field(o, "saw_tool_syntax", at);
         if (!saw.is_boolean()) throw std::invalid_argument(at + ".saw_tool_syntax: not a boolean");

@@ -279,6 +279,12 @@ TEST_CASE("coverage report: golden counts and accuracy on a fixed input", "[cove
     CHECK(r.outputs[3].exact == false);
     CHECK(r.outputs[8].exact == std::nullopt);  // b4 had no expectation
     CHECK(r.outputs[8].error.value_or("").find("cut") != std::string::npos);
+    // Each refusal is recorded with its code beside its reason; send_fax's name is unknown.
+    std::map<std::string, std::size_t> codes;
+    for (const auto& o : r.outputs)
+        for (const auto& x : o.rejected) ++codes[x.at("code").get<std::string>()];
+    CHECK(codes["unknown_tool"] == 1);
+    CHECK(codes.count("none") == 0);
 }
 
 TEST_CASE("exact-call equality ignores ids and key order, not names, values or call order", "[coverage]") {
@@ -808,6 +814,13 @@ TEST_CASE("coverage --diff and --merge refuse an old report's field of the wrong
           "outputs[0].rejected[0]: not an object");
     CHECK(read_error([](json& j) { j["outputs"][0]["rejected"] = json::array({{{"name", "x"}, {"grammar", "g"}}}); }) ==
           "outputs[0].rejected[0].reason: missing");
+    // A refusal's code is read when there (a report from before codes has none).
+    CHECK(read_error([](json& j) {
+              j["outputs"][0]["rejected"] = json::array({{{"name", "x"}, {"grammar", "g"}, {"code", 7}, {"reason", "r"}}});
+          }) == "outputs[0].rejected[0].code: not a string");
+    CHECK(read_error([](json& j) {
+              j["outputs"][0]["rejected"] = json::array({{{"name", "x"}, {"grammar", "g"}, {"reason", "r"}}});
+          }) == "accepted");
     CHECK(read_error([](json&) {}) == "accepted");
 
     // On the command line: exit 3 and the field, not "internal error" and exit 1.
