@@ -15,6 +15,7 @@
 #include <catch2/catch.hpp>
 
 #include "call_lists.hpp"
+#include "corpus_cases.hpp"
 #include "isolated_parse.hpp"
 #include "stream_agreement.hpp"
 #include "toolgram/toolgram.hpp"
@@ -1125,6 +1126,25 @@ TEST_CASE("outcome codes: each refusal has its rejection code beside its reason"
     CHECK(codes == std::vector<RejectionCode>{RejectionCode::input_limit, RejectionCode::candidate_limit});
     CHECK(toolgram::to_string(RejectionCode::candidate_limit) == "candidate_limit");
     CHECK(toolgram::to_string(RejectionCode::none) == "none");
+}
+
+// No refusal goes without its code: over every corpus case, a candidate is accepted with
+// none or refused with one, and each rejection has one.
+TEST_CASE("outcome codes: every refusal in the corpus has a code, every acceptance none", "[combinator][telemetry]") {
+    std::size_t refusals = 0;
+    for (const auto& c : toolgram_test::all_cases()) {
+        const json spec = json::parse(toolgram_test::slurp(c.expect));
+        const Parser parser =
+            toolgram_test::parser_with(toolgram_test::profile_for(spec, c.text.parent_path()), toolgram_test::tools_for(spec));
+        const Result r = parser.parse(toolgram_test::slurp(c.text));
+        INFO(c.text.string());
+        for (const auto& report : r.telemetry.candidates) {
+            CHECK((report.code == toolgram::RejectionCode::none) == report.accepted);
+            refusals += report.accepted ? 0 : 1;
+        }
+        for (const auto& x : r.telemetry.rejected) CHECK(x.code != toolgram::RejectionCode::none);
+    }
+    CHECK(refusals > 100);
 }
 
 TEST_CASE("to_openai_message: an assistant message with tool_calls whose arguments are a JSON string",
