@@ -9,7 +9,7 @@
 // Tokens, from what the code already knows:
 //  - the grammar's markers and the settings it runs with (reasoning delimiters, content
 //    markers, intent markers, the tag format's tags, a declared syntax's every spelling);
-//  - the literals of its PEGTL rules: str<"…"> and istr<"…"> (grammars/spelling.hpp),
+//  - the literals of its PEGTL rules: str<"…"> and istr<"…"> (grammars/common/spelling.hpp),
 //    TAO_PEGTL_STRING("…"), TAO_PEGTL_ISTRING("…") and string<'…', …> in the grammar headers its reader includes (src/actions/*.cpp that
 //    defines NAME_grammar), following their includes inside grammars/;
 //  - the syntax around a rendered sample call: the text render() writes, cut at the
@@ -77,7 +77,8 @@ std::string unescape(const std::string& body) {
 }
 
 // The literals of a grammar header, and the headers it includes from the same folder.
-void header_literals(const fs::path& header, std::set<fs::path>& seen, std::set<std::string>& out) {
+void header_literals(const fs::path& header, const fs::path& grammars, std::set<fs::path>& seen,
+                     std::set<std::string>& out) {
     if (!fs::exists(header) || !seen.insert(header).second) return;
     const std::string text = slurp(header);
     static const std::regex pegtl_string(R"re(TAO_PEGTL_I?STRING\(\s*"((?:[^"\\]|\\.)*)"\s*\))re");
@@ -95,8 +96,11 @@ void header_literals(const fs::path& header, std::set<fs::path>& seen, std::set<
         out.insert(word);
     }
     static const std::regex include(R"re(#include\s+"([^"]+)")re");
-    for (std::sregex_iterator it(text.begin(), text.end(), include), end; it != end; ++it)
-        header_literals(header.parent_path() / (*it)[1].str(), seen, out);
+    // As the compiler finds them: beside the header, else from grammars/ (`common/…`).
+    for (std::sregex_iterator it(text.begin(), text.end(), include), end; it != end; ++it) {
+        const fs::path beside = header.parent_path() / (*it)[1].str();
+        header_literals(fs::exists(beside) ? beside : grammars / (*it)[1].str(), grammars, seen, out);
+    }
 }
 
 // The grammar headers included by the reader that defines NAME_grammar.
@@ -111,7 +115,7 @@ void grammar_literals(const std::string& grammar, const fs::path& source_dir, st
             continue;
         static const std::regex include(R"re(#include\s+"([^"]+)")re");
         for (std::sregex_iterator it(text.begin(), text.end(), include), end; it != end; ++it)
-            header_literals(source_dir / "grammars" / (*it)[1].str(), seen, out);
+            header_literals(source_dir / "grammars" / (*it)[1].str(), source_dir / "grammars", seen, out);
     }
 }
 
