@@ -1,4 +1,4 @@
-// Harness for the Python call piece (grammars/python_call.hpp with the actions of
+// Harness for the Python call piece (grammars/common/python_call.hpp with the actions of
 // src/readers/python_call_actions.hpp), shared by the bracket format and the pythonic families:
 // `name(key=literal, …)` with Python literals (single quotes, True/False/None, tuples,
 // \x escapes) as values.

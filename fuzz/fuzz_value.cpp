@@ -1,5 +1,5 @@
 // Harness for the lenient value reader (src/value/value_reader.hpp `read_value`, the rules of
-// grammars/lenient_value.hpp), which every payload grammar uses for its arguments.
+// grammars/common/lenient_value.hpp), which every payload grammar uses for its arguments.
 //
 // Oracles (abort on violation):
 //  - the same input read twice gives the same outcome; a read never throws;

@@ -9,8 +9,8 @@
 // <|inner_prefix|>…<|inner_suffix|>.
 #pragma once
 
-#include "json_block.hpp"
-#include "spelling.hpp"
+#include "common/json_block.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::apertus {
 

@@ -10,8 +10,8 @@
 
 #include <tao/pegtl.hpp>
 
-#include "lenient_value.hpp"
-#include "python_call.hpp"
+#include "common/lenient_value.hpp"
+#include "common/python_call.hpp"
 
 namespace toolgram::grammar::bracket {
 using namespace tao::pegtl;

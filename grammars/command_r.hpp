@@ -16,9 +16,9 @@
 // (<|START_THINKING|>…<|END_THINKING|>) and the response tokens are profile settings.
 #pragma once
 
-#include "fence.hpp"
-#include "json_block.hpp"
-#include "spelling.hpp"
+#include "common/fence.hpp"
+#include "common/json_block.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::command_r {
 using namespace tao::pegtl;

@@ -27,12 +27,12 @@
 #include <tao/pegtl.hpp>
 #include <tao/pegtl/contrib/analyze_traits.hpp>
 
-#include "error_messages.hpp"
-#include "json_block.hpp"
-#include "markup.hpp"
-#include "params.hpp"
+#include "common/error_messages.hpp"
+#include "common/json_block.hpp"
+#include "common/markup.hpp"
+#include "common/params.hpp"
 #include "pythonic.hpp"
-#include "runtime_literal.hpp"
+#include "common/runtime_literal.hpp"
 
 namespace toolgram::grammar::declared {
 using namespace tao::pegtl;

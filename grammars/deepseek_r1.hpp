@@ -18,9 +18,9 @@
 
 #include <tao/pegtl.hpp>
 
-#include "fence.hpp"
-#include "json_block.hpp"
-#include "spelling.hpp"
+#include "common/fence.hpp"
+#include "common/json_block.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::deepseek_r1 {
 using namespace tao::pegtl;

@@ -12,7 +12,7 @@
 #include <tao/pegtl.hpp>
 
 #include "deepseek_r1.hpp"
-#include "json_block.hpp"
+#include "common/json_block.hpp"
 
 namespace toolgram::grammar::deepseek_v31 {
 using namespace tao::pegtl;

@@ -12,7 +12,7 @@
 // JSON value (the reader decides per parameter from the attribute); text is written
 // verbatim by the template. A value ends at `</｜DSML｜parameter>`, or at the next
 // `<｜DSML｜parameter name=` or `</｜DSML｜invoke>` when its closer was left out, where the
-// structure after it shows that is the end (grammars/param_value.hpp); `</｜DSML｜invoke>` may
+// structure after it shows that is the end (grammars/common/param_value.hpp); `</｜DSML｜invoke>` may
 // be left out before the next invoke or the block's closer. An invoke may hold one JSON
 // object in place of its parameters (`<｜DSML｜invoke name="f">\n{"city": "SF"}\n</｜DSML｜invoke>`:
 // the form SGLang's and vLLM's V3.2 parsers read, and the body SGLang's V4.1 structural tag
@@ -40,11 +40,11 @@
 
 #include <tao/pegtl.hpp>
 
-#include "error_messages.hpp"
-#include "lenient_value.hpp"
-#include "params.hpp"
-#include "runtime_literal.hpp"
-#include "spelling.hpp"
+#include "common/error_messages.hpp"
+#include "common/lenient_value.hpp"
+#include "common/params.hpp"
+#include "common/runtime_literal.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::deepseek_v32 {
 using namespace tao::pegtl;

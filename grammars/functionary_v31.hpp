@@ -13,9 +13,9 @@
 
 #include <tao/pegtl.hpp>
 
-#include "json_block.hpp"
-#include "params.hpp"
-#include "spelling.hpp"
+#include "common/json_block.hpp"
+#include "common/params.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::functionary_v31 {
 using namespace tao::pegtl;

@@ -2,12 +2,12 @@
 //
 //   <start_function_call>call:get_weather{city:<escape>Paris<escape>}<end_function_call>
 //
-// gemma4's call syntax (grammars/gemma_call.hpp) with `<escape>` as the string quote and
+// gemma4's call syntax (grammars/common/gemma_call.hpp) with `<escape>` as the string quote and
 // its own block tokens; one block per call.
 #pragma once
 
-#include "gemma_call.hpp"
-#include "spelling.hpp"
+#include "common/gemma_call.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::functiongemma {
 

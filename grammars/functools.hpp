@@ -8,8 +8,8 @@
 // followed by `[` is not a call.
 #pragma once
 
-#include "json_block.hpp"
-#include "spelling.hpp"
+#include "common/json_block.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::functools {
 using namespace tao::pegtl;

@@ -14,8 +14,8 @@
 // which the gemma4 profile runs as a gated fallback only: the call must end the output.
 #pragma once
 
-#include "gemma_call.hpp"
-#include "spelling.hpp"
+#include "common/gemma_call.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::gemma4 {
 

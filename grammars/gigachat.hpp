@@ -11,11 +11,11 @@
 // (`<|message_sep|>`, or the `</s>` EOS when special tokens are kept) is taken with it.
 // The role header is read without the `<|message_sep|>` before it too (vLLM and SGLang
 // read it so). A header followed by anything but JSON is a mention in prose. The object
-// is json_block's (grammars/json_block.hpp): fences, Python-style JSON, a cut object.
+// is json_block's (grammars/common/json_block.hpp): fences, Python-style JSON, a cut object.
 #pragma once
 
-#include "json_block.hpp"
-#include "spelling.hpp"
+#include "common/json_block.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::gigachat {
 using namespace tao::pegtl;

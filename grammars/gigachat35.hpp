@@ -12,7 +12,7 @@
 // `string="true"` a text value, verbatim (typed from the schema later), `string="false"` a
 // JSON value; a value ends at `</｜GCML｜parameter>`, or at the next `<｜GCML｜parameter name=`
 // or `</｜GCML｜invoke>` when its closer was left out, where the structure after it shows
-// that is the end (grammars/param_value.hpp); `</｜GCML｜invoke>` may be left out before the
+// that is the end (grammars/common/param_value.hpp); `</｜GCML｜invoke>` may be left out before the
 // next invoke or the block's closer. The block alone is a mention in prose; once an invoke
 // opens, the call commits, so anything but parameters there is a rejected call. Invokes
 // without the block are read too. Unlike DeepSeek's, an invoke holds parameters only: no
@@ -22,8 +22,8 @@
 #include <tao/pegtl.hpp>
 
 #include "deepseek_v32.hpp"
-#include "error_messages.hpp"
-#include "spelling.hpp"
+#include "common/error_messages.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::gigachat35 {
 using namespace tao::pegtl;

@@ -14,16 +14,16 @@
 // commits: anything but arguments before `</tool_call>` is a rejected call. Values are
 // written verbatim by the template. A value ends at `</arg_value>`, or at the next
 // `<arg_key>` or `</tool_call>` when its closer was left out, where the structure after it
-// shows that is the end (grammars/param_value.hpp: a value may hold these tags, or an
+// shows that is the end (grammars/common/param_value.hpp: a value may hold these tags, or an
 // example call); `</tool_call>` may be left out before the next `<tool_call>`.
 #pragma once
 
 #include <tao/pegtl.hpp>
 
-#include "error_messages.hpp"
-#include "params.hpp"
-#include "runtime_literal.hpp"
-#include "spelling.hpp"
+#include "common/error_messages.hpp"
+#include "common/params.hpp"
+#include "common/runtime_literal.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::glm45 {
 using namespace tao::pegtl;

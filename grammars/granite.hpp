@@ -12,8 +12,8 @@
 // call). Truncation heals inside the list (lenient::value) when only closers are missing.
 #pragma once
 
-#include "json_block.hpp"
-#include "spelling.hpp"
+#include "common/json_block.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::granite {
 using namespace tao::pegtl;

@@ -10,8 +10,8 @@
 // one.)
 #pragma once
 
-#include "json_block.hpp"
-#include "spelling.hpp"
+#include "common/json_block.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::granite_20b_fc {
 using namespace tao::pegtl;

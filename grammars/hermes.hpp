@@ -9,8 +9,8 @@
 // to qwen3_coder and one holding `NAME\n<arg_key>` to glm45.
 #pragma once
 
-#include "json_block.hpp"
-#include "spelling.hpp"
+#include "common/json_block.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::hermes {
 

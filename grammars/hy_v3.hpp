@@ -33,7 +33,7 @@
 // an argument or the call's closer) follow it; a JSON payload or prose is declined. After
 // that the call commits: anything but arguments before `</tool_call>` makes a rejected call.
 // A value ends at `</arg_value>`, or, its closer left out, where the structure after it
-// shows (grammars/param_value.hpp); `</tool_call>` may be left out before the next call or
+// shows (grammars/common/param_value.hpp); `</tool_call>` may be left out before the next call or
 // the section's closer; closers cut off by the end of output heal; a value cut is refused.
 // The suffixed tokens are the checkpoint's own, never prose: a call stands without its
 // section.
@@ -41,11 +41,11 @@
 
 #include <tao/pegtl.hpp>
 
-#include "error_messages.hpp"
+#include "common/error_messages.hpp"
 #include "glm45.hpp"
-#include "lenient_value.hpp"
-#include "params.hpp"
-#include "spelling.hpp"
+#include "common/lenient_value.hpp"
+#include "common/params.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::hy_v3 {
 using namespace tao::pegtl;

@@ -20,8 +20,8 @@
 
 #include <tao/pegtl.hpp>
 
-#include "json_block.hpp"
-#include "spelling.hpp"
+#include "common/json_block.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::inkling {
 using namespace tao::pegtl;

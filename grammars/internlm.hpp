@@ -9,8 +9,8 @@
 // The rest is json_block's: fences, a cut-off <|action_end|>, stray text, a missing closer.
 #pragma once
 
-#include "json_block.hpp"
-#include "spelling.hpp"
+#include "common/json_block.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::internlm {
 using namespace tao::pegtl;

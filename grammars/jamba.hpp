@@ -16,8 +16,8 @@
 // the closer, a missing closer.
 #pragma once
 
-#include "json_block.hpp"
-#include "spelling.hpp"
+#include "common/json_block.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::jamba {
 using namespace tao::pegtl;

@@ -16,8 +16,8 @@
 
 #include <tao/pegtl.hpp>
 
-#include "json_block.hpp"
-#include "spelling.hpp"
+#include "common/json_block.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::kimi_k2 {
 using namespace tao::pegtl;

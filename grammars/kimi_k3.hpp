@@ -19,7 +19,7 @@
 // <|close|>json<|sep|>`, which the template writes for arguments given as a JSON string.
 //
 // A value ends at `<|close|>argument<|sep|>`, or where its closer was left out, as the
-// structure after it shows (grammars/param_value.hpp); `<|close|>call<|sep|>` may be left
+// structure after it shows (grammars/common/param_value.hpp); `<|close|>call<|sep|>` may be left
 // out before the next call or the channel's closer, and what the end of output cut off
 // is healed. The channel alone (`<|open|>tools<|sep|>` with no call after it) is declined
 // here and reported as tool syntax without a call (src/readers/unreadable_syntax.cpp); once a
@@ -30,11 +30,11 @@
 
 #include <tao/pegtl.hpp>
 
-#include "error_messages.hpp"
-#include "lenient_value.hpp"
-#include "markup.hpp"
-#include "params.hpp"
-#include "spelling.hpp"
+#include "common/error_messages.hpp"
+#include "common/lenient_value.hpp"
+#include "common/markup.hpp"
+#include "common/params.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::kimi_k3 {
 using namespace tao::pegtl;

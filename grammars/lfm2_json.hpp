@@ -8,13 +8,13 @@
 // read by the pythonic grammar). The payload decides between them: a block is JSON mode only
 // when a `{` opens the payload, or the list's first element; anything else after the opener
 // is declined here, so `[name(` goes to pythonic and prose mentioning the marker stays prose.
-// After that the block commits, and the rest is json_block's (grammars/json_block.hpp): each
+// After that the block commits, and the rest is json_block's (grammars/common/json_block.hpp): each
 // call object judged on its own, a closer cut off at the end (healed), stray text before the
 // closer, a missing closer. `"parameters"` in place of `"arguments"` is read as SGLang reads it.
 #pragma once
 
-#include "json_block.hpp"
-#include "spelling.hpp"
+#include "common/json_block.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::lfm2_json {
 using namespace tao::pegtl;

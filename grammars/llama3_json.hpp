@@ -24,9 +24,9 @@
 
 #include <tao/pegtl.hpp>
 
-#include "lenient_value.hpp"
-#include "python_call.hpp"
-#include "spelling.hpp"
+#include "common/lenient_value.hpp"
+#include "common/python_call.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::llama3_json {
 using namespace tao::pegtl;

@@ -13,8 +13,8 @@
 
 #include <tao/pegtl.hpp>
 
-#include "fence.hpp"
-#include "lenient_value.hpp"
+#include "common/fence.hpp"
+#include "common/lenient_value.hpp"
 
 namespace toolgram::grammar::marker {
 using namespace tao::pegtl;

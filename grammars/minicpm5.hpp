@@ -8,7 +8,7 @@
 // line break) taken exactly as written, which may then hold `</param>` or anything else
 // but `]]>`. A value ends at `</param>`, or at the next `<param name=` or `</function>`
 // when its closer was left out, where the structure after it shows that is the end
-// (grammars/param_value.hpp); `</function>` may be left out before the next `<function`. An opening tag that is not followed by a parameter,
+// (grammars/common/param_value.hpp); `</function>` may be left out before the next `<function`. An opening tag that is not followed by a parameter,
 // `</function>` or the end of output is a mention in prose; after that the call commits,
 // so anything but parameters inside it is a rejected call.
 //
@@ -22,11 +22,11 @@
 
 #include <tao/pegtl.hpp>
 
-#include "error_messages.hpp"
-#include "markup.hpp"
-#include "params.hpp"
-#include "runtime_literal.hpp"
-#include "spelling.hpp"
+#include "common/error_messages.hpp"
+#include "common/markup.hpp"
+#include "common/params.hpp"
+#include "common/runtime_literal.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::minicpm5 {
 using namespace tao::pegtl;

@@ -12,7 +12,7 @@
 // Several invokes per block. Names are attributes; values are text (JSON for arrays and
 // objects), typed from the schema later, written verbatim by the template. A value ends at
 // `</parameter>`, or at the next `<parameter name=` or `</invoke>` when its closer was left
-// out, where the structure after it shows that is the end (grammars/param_value.hpp: a value
+// out, where the structure after it shows that is the end (grammars/common/param_value.hpp: a value
 // may hold these tags, or an example invoke); `</invoke>` may be left out before the next
 // `<invoke` or the block's closer. The wrapper alone is a mention (prose); once an invoke opens inside it
 // the call commits, so anything but parameters there is a rejected call.
@@ -20,10 +20,10 @@
 
 #include <tao/pegtl.hpp>
 
-#include "error_messages.hpp"
-#include "params.hpp"
-#include "runtime_literal.hpp"
-#include "spelling.hpp"
+#include "common/error_messages.hpp"
+#include "common/params.hpp"
+#include "common/runtime_literal.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::minimax_m2 {
 using namespace tao::pegtl;

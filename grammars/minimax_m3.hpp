@@ -28,10 +28,10 @@
 
 #include <tao/pegtl.hpp>
 
-#include "error_messages.hpp"
-#include "lenient_value.hpp"  // depth_limited
-#include "params.hpp"
-#include "spelling.hpp"
+#include "common/error_messages.hpp"
+#include "common/lenient_value.hpp"  // depth_limited
+#include "common/params.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::minimax_m3 {
 using namespace tao::pegtl;

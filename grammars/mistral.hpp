@@ -19,8 +19,8 @@
 
 #include <tao/pegtl.hpp>
 
-#include "json_block.hpp"
-#include "spelling.hpp"
+#include "common/json_block.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::mistral {
 using namespace tao::pegtl;

@@ -33,10 +33,10 @@
 
 #include <tao/pegtl.hpp>
 
-#include "error_messages.hpp"
-#include "params.hpp"
-#include "runtime_literal.hpp"
-#include "spelling.hpp"
+#include "common/error_messages.hpp"
+#include "common/params.hpp"
+#include "common/runtime_literal.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::muse_glimmer {
 using namespace tao::pegtl;

@@ -6,8 +6,8 @@
 // the closer and a missing closer are handled there.
 #pragma once
 
-#include "json_block.hpp"
-#include "spelling.hpp"
+#include "common/json_block.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::nemotron {
 

@@ -11,7 +11,7 @@
 // `<|plamo:msg|>` before the arguments are each optional (SGLang drops whatever stands
 // before `<|plamo:msg|>`; vLLM writes both). Empty arguments are `{}` (SGLang). Calls
 // written without the section are read too (SGLang's `has_tool_call`). The arguments are
-// json_block's (grammars/json_block.hpp): Python-style dicts and a cut object are repairs,
+// json_block's (grammars/common/json_block.hpp): Python-style dicts and a cut object are repairs,
 // `<|plamo:end_tool_arguments:plamo|>` cut off at the end of output is healed. The
 // request's own closer `<|plamo:end_tool_request:plamo|>` follows the arguments' closer
 // (src/actions/plamo3.cpp checks it). Reasoning (`<|plamo:begin_think:plamo|>` …
@@ -20,8 +20,8 @@
 
 #include <tao/pegtl.hpp>
 
-#include "json_block.hpp"
-#include "spelling.hpp"
+#include "common/json_block.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::plamo3 {
 using namespace tao::pegtl;

@@ -21,10 +21,10 @@
 #include <tao/pegtl.hpp>
 
 #include "bracket.hpp"
-#include "lenient_value.hpp"
-#include "python_call.hpp"
-#include "runtime_literal.hpp"
-#include "spelling.hpp"
+#include "common/lenient_value.hpp"
+#include "common/python_call.hpp"
+#include "common/runtime_literal.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::pythonic {
 using namespace tao::pegtl;

@@ -13,7 +13,7 @@
 // the <tool_call> wrapper, drop or add newlines, and leave out `</parameter>` before the
 // next parameter; a value may hold the syntax's own tags (a file holding `</parameter>`,
 // an example call), so it ends where the structure after a candidate end shows it is one
-// (grammars/param_value.hpp: a closer then the next parameter or the call's real closer;
+// (grammars/common/param_value.hpp: a closer then the next parameter or the call's real closer;
 // a declared parameter's opener or the call's real closer where the closer was left out),
 // and an example `<tool_call>…</tool_call>` or `<function=…>…</function>` inside it is
 // skipped. `</function>` may be left out before the next `<function=` or `</tool_call>`.
@@ -25,10 +25,10 @@
 
 #include <tao/pegtl.hpp>
 
-#include "error_messages.hpp"
-#include "params.hpp"
-#include "runtime_literal.hpp"
-#include "spelling.hpp"
+#include "common/error_messages.hpp"
+#include "common/params.hpp"
+#include "common/runtime_literal.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::qwen3_coder {
 using namespace tao::pegtl;

@@ -17,9 +17,9 @@
 
 #include <tao/pegtl.hpp>
 
-#include "params.hpp"
+#include "common/params.hpp"
 #include "qwen3_coder.hpp"
-#include "spelling.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::seed_oss {
 using namespace tao::pegtl;

@@ -8,7 +8,7 @@
 // usually strip it, so a section that runs to the end of output is complete, not cut; a
 // section followed by more text without it is reported. Calls written without the section
 // token are read too (vLLM's parser gets them so from its reasoning parser). The
-// arguments are json_block's (grammars/json_block.hpp): Python-style dicts, a cut object,
+// arguments are json_block's (grammars/common/json_block.hpp): Python-style dicts, a cut object,
 // a cut-off `<|tool_call:end|>` (healed). The turn's framing around the section
 // (`<|think|>…<|end|>`, `<|begin|>assistant`, `<|content|>`) is the profile's settings.
 //
@@ -21,7 +21,7 @@
 //
 // Values are text, typed from the schema later. A value ends at `<|tool_arg:end|>`, or at
 // the next `<|tool_arg:start|>` or `<|tool_call:end|>` when its closer was left out, where
-// the structure after it shows that is the end (grammars/param_value.hpp); the call's
+// the structure after it shows that is the end (grammars/common/param_value.hpp); the call's
 // closer may be left out before the next call. Once the name stands, the call commits:
 // anything but arguments before its closer is a rejected call. Its reasoning,
 // `<|think:start|>…<|think:end|>` (the prompt opens it), is the profile's.
@@ -29,10 +29,10 @@
 
 #include <tao/pegtl.hpp>
 
-#include "error_messages.hpp"
-#include "json_block.hpp"
-#include "params.hpp"
-#include "spelling.hpp"
+#include "common/error_messages.hpp"
+#include "common/json_block.hpp"
+#include "common/params.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::solar_open {
 using namespace tao::pegtl;

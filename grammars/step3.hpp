@@ -11,7 +11,7 @@
 // after the invoke's opening tag the call commits, so anything but parameters there is a
 // rejected call. A value ends at `</steptml:parameter>`, or at the next
 // `<steptml:parameter name=` or `</steptml:invoke>` when its closer was left out, where the
-// structure after it shows that is the end (grammars/param_value.hpp); the invoke's, the
+// structure after it shows that is the end (grammars/common/param_value.hpp); the invoke's, the
 // call's and the section's closers may each be left out. A call without
 // the section tokens is read too. The name may be written after the separator as well,
 // `function<｜tool_sep｜>edit_file\n<steptml:invoke name="edit_file">` (vLLM's step3
@@ -21,10 +21,10 @@
 
 #include <tao/pegtl.hpp>
 
-#include "error_messages.hpp"
-#include "params.hpp"
-#include "runtime_literal.hpp"
-#include "spelling.hpp"
+#include "common/error_messages.hpp"
+#include "common/params.hpp"
+#include "common/runtime_literal.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::step3 {
 using namespace tao::pegtl;

@@ -12,8 +12,8 @@
 
 #include <tao/pegtl.hpp>
 
-#include "fence.hpp"
-#include "lenient_value.hpp"
+#include "common/fence.hpp"
+#include "common/lenient_value.hpp"
 
 namespace toolgram::grammar::strict_json {
 using namespace tao::pegtl;

@@ -13,10 +13,10 @@
 
 #include <tao/pegtl.hpp>
 
-#include "json_block.hpp"
-#include "markup.hpp"
-#include "runtime_literal.hpp"
-#include "spelling.hpp"
+#include "common/json_block.hpp"
+#include "common/markup.hpp"
+#include "common/runtime_literal.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::tag {
 using namespace tao::pegtl;

@@ -15,8 +15,8 @@
 
 #include <tao/pegtl.hpp>
 
-#include "fence.hpp"
-#include "lenient_value.hpp"
+#include "common/fence.hpp"
+#include "common/lenient_value.hpp"
 
 namespace toolgram::grammar::text_kv {
 using namespace tao::pegtl;

@@ -22,8 +22,8 @@
 
 #include <tao/pegtl.hpp>
 
-#include "json_block.hpp"
-#include "spelling.hpp"
+#include "common/json_block.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::xlam {
 using namespace tao::pegtl;

@@ -4,7 +4,7 @@
 //   <function_call name="get_weather"><parameter name="city">Antwerp</parameter></function_call>
 //   <function_calls><invoke name="get_weather"><parameter name="city">Antwerp</parameter></invoke></function_calls>
 //
-// The grammar reads the element tree (grammars/markup.hpp); which element holds the name,
+// The grammar reads the element tree (grammars/common/markup.hpp); which element holds the name,
 // the id and each argument (attribute, nested field, JSON body, parameters) is decided by
 // the actions, which accept the key aliases docs/formats.md lists. Parameter values are text and
 // are typed from the tool's schema in phase two.
@@ -12,7 +12,7 @@
 
 #include <tao/pegtl.hpp>
 
-#include "markup.hpp"
+#include "common/markup.hpp"
 
 namespace toolgram::grammar::xml {
 using namespace tao::pegtl;

@@ -99,7 +99,7 @@ expect_refusal "is not a grammar name" 9lives
 expect_refusal "is not a grammar name" dash-name
 expect_refusal "exists already" hermes
 expect_refusal "exists already" json             # the strict JSON grammar, in grammars/strict_json.hpp
-expect_refusal "exists already" lenient          # a namespace of grammars/lenient_value.hpp
+expect_refusal "exists already" lenient          # a namespace of grammars/common/lenient_value.hpp
 expect_refusal "built-in profile" auto
 expect_refusal "C++ keyword" class
 expect_refusal "give --close" fresh --marker "[CALL]"

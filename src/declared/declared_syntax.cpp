@@ -124,7 +124,7 @@ std::unique_ptr<CompiledSyntax> compile_syntax(const DeclaredSyntax& s) {
         c->key = key_chars(s);
         // Where a tagged value may end when its closer was left out: the next parameter
         // (with an attribute key, its opener and the attribute: `<parameter name=`, so a
-        // value may mention `<parameter`), searched for by grammars/param_value.hpp.
+        // value may mention `<parameter`), searched for by grammars/common/param_value.hpp.
         if (p.key_attribute.empty()) {
             c->param_open_needles = c->param_open;
         } else {

@@ -72,7 +72,7 @@ struct CompiledSyntax {
     std::string_view key_attribute;
     CharClass key;
     Spellings value_ends;  // key_value: a value ends at the first of these
-    // For tagged parameters (grammars/param_value.hpp): the spellings a parameter's opener
+    // For tagged parameters (grammars/common/param_value.hpp): the spellings a parameter's opener
     // starts with, and whether one line break on each side of a value is layout, or every
     // blank around it.
     Spellings param_open_needles;

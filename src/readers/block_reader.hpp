@@ -18,7 +18,7 @@
 #include <tao/pegtl.hpp>
 
 #include "readers/candidate.hpp"
-#include "error_messages.hpp"
+#include "common/error_messages.hpp"
 #include "readers/rule_coverage.hpp"
 #include "scan/scan_context.hpp"
 #include "value/value_reader.hpp"

@@ -1,4 +1,4 @@
-// Actions, reader and rendering for the Gemma call syntax (grammars/gemma_call.hpp),
+// Actions, reader and rendering for the Gemma call syntax (grammars/common/gemma_call.hpp),
 // shared by gemma4 and functiongemma, which differ only in their tokens.
 //
 // The actions build the same payload a JSON family would carry, a list of
@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gemma_call.hpp"
+#include "common/gemma_call.hpp"
 #include "readers/json_block_reader.hpp"
 
 namespace toolgram::detail {

@@ -1,4 +1,4 @@
-// Actions and a reader for grammars built from json_block (grammars/json_block.hpp).
+// Actions and a reader for grammars built from json_block (grammars/common/json_block.hpp).
 //
 // A family that wraps JSON in its own markers needs only its rule and, where its payload
 // is not the usual call object or list, a payload interpreter; the payload, fences, cut-off
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "readers/block_reader.hpp"
-#include "json_block.hpp"
+#include "common/json_block.hpp"
 #include "readers/markup_actions.hpp"
 #include "text/utf8.hpp"
 
@@ -20,7 +20,7 @@ namespace toolgram::detail {
 
 // One JSON value of a block, with what reading it took: each call object of a block is
 // judged on its own, so its repairs and healing are its own. `failure` is set for a
-// further call object that broke (grammars/json_block.hpp `guarded`).
+// further call object that broke (grammars/common/json_block.hpp `guarded`).
 struct JsonPayload {
     json value;
     std::size_t begin = 0, end = 0;

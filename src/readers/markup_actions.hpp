@@ -3,7 +3,7 @@
 #pragma once
 
 #include "readers/block_reader.hpp"
-#include "markup.hpp"
+#include "common/markup.hpp"
 
 namespace toolgram::detail {
 

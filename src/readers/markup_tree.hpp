@@ -1,4 +1,4 @@
-// The element tree that the markup grammar (grammars/markup.hpp) builds, and the actions
+// The element tree that the markup grammar (grammars/common/markup.hpp) builds, and the actions
 // and control that build it. XML-style grammars read a tree, then decide in plain C++
 // which element or attribute holds the name, the id and each argument.
 //
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "readers/block_reader.hpp"
-#include "markup.hpp"
+#include "common/markup.hpp"
 
 namespace toolgram::detail {
 

@@ -7,7 +7,7 @@
 //   gpt-oss       <|channel|>commentary to=functions.NAME <|constrain|>json<|message|>ARGS<|call|>
 //   Functionary   <function=NAME>ARGS</function>,  >>>NAME\nARGS
 //
-// Each such call is a json_block (grammars/json_block.hpp) whose opener carries the name
+// Each such call is a json_block (grammars/common/json_block.hpp) whose opener carries the name
 // (and, for some, an id): a family maps its header rules to the behaviours below, and
 // `read_named_payload` turns the block's payload into the candidate. Several families
 // group calls in a section (`<|tool_calls_section_begin|>` … `<|tool_calls_section_end|>`);

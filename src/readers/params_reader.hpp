@@ -7,7 +7,7 @@
 // is written once. Values stay text and are typed from the tool's schema in phase two.
 // What around a value is layout is the family's (its ValueLayout, from its chat template);
 // a value that is one CDATA section is unwrapped. Where a value ends when it may hold the
-// syntax's own markup is decided by grammars/param_value.hpp with the tool's declared
+// syntax's own markup is decided by grammars/common/param_value.hpp with the tool's declared
 // parameters (parameter_undeclared), and a value whose end stays ambiguous refuses its call.
 #pragma once
 
@@ -17,7 +17,7 @@
 
 #include "readers/block_reader.hpp"
 #include "readers/markup_actions.hpp"
-#include "params.hpp"
+#include "common/params.hpp"
 
 namespace toolgram::detail {
 
@@ -52,7 +52,7 @@ struct ParamsState : BlockState {
     void set_json_value(std::string_view raw);   // a value the syntax marks as JSON
     void end_call(std::size_t end);
 
-    // For grammars/param_value.hpp: a state on the same text for reading a tag's key with
+    // For grammars/common/param_value.hpp: a state on the same text for reading a tag's key with
     // the family's actions; whether the call's tool is known to declare no parameter `key`;
     // why the value just read has no certain end (the call is refused with it).
     ParamsState scratch() const;
@@ -195,7 +195,7 @@ struct param_key_attribute {
     }
 };
 
-// The shapes of grammars/params.hpp mapped to their behaviours, and markup attributes
+// The shapes of grammars/common/params.hpp mapped to their behaviours, and markup attributes
 // collected: a family's action template derives from this and maps its own rules.
 template <typename Rule>
 struct shape_action : attribute_action<Rule> {};

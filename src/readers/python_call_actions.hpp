@@ -1,4 +1,4 @@
-// Actions for Python call syntax (grammars/python_call.hpp) and the bracket call list
+// Actions for Python call syntax (grammars/common/python_call.hpp) and the bracket call list
 // (grammars/bracket.hpp), shared by every grammar that writes calls the Python way: the
 // bracket format and the pythonic model families (Llama 3.2/4, LFM2, Olmo 3, ToolACE).
 //
@@ -17,7 +17,7 @@
 
 #include "readers/block_reader.hpp"
 #include "bracket.hpp"
-#include "python_call.hpp"
+#include "common/python_call.hpp"
 
 namespace toolgram::detail {
 

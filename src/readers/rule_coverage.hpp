@@ -1,7 +1,7 @@
 // Rule coverage for `toolgram coverage`: which grammar rules, and which paths through
 // them, each output's tool syntax exercised.
 //
-// The collector listens to the rule events of errors::control (grammars/rule_listener.hpp)
+// The collector listens to the rule events of errors::control (grammars/common/rule_listener.hpp)
 // and groups them the way the report needs them:
 //  - by grammar: the combinator announces each read of a block (read_begin/read_end in
 //    src/combinator/parser.cpp), and events count only for reads that produced a block; a reader
@@ -33,7 +33,7 @@
 #include <tao/pegtl/contrib/coverage.hpp>
 
 #include "readers/candidate.hpp"
-#include "rule_listener.hpp"
+#include "common/rule_listener.hpp"
 
 namespace toolgram::detail {
 

@@ -24,7 +24,7 @@
 // (its closer) arrives, or, once the block holds a whole call, the bytes its rules asked
 // for; so a finished call is reported when its closer comes, not a quarter later. (Four:
 // a named-parameter value's end is decided by the tag after its closer, so the last value
-// of a call takes one read more than its closer alone, grammars/param_value.hpp.) Two more
+// of a call takes one read more than its closer alone, grammars/common/param_value.hpp.) Two more
 // may come when a string value opens or a tag closes, to follow a string argument from its
 // start (see "Following a string argument"); while one is followed, the block is not read.
 // A section's calls are judged as each is followed by the next (judge_ahead); the reads

@@ -1,6 +1,6 @@
 // The strict fast path of the lenient value grammar: one JSON value read in one pass.
 //
-// Most arguments models write are plain JSON. The lenient rules (grammars/lenient_value.hpp)
+// Most arguments models write are plain JSON. The lenient rules (grammars/common/lenient_value.hpp)
 // read them a rule match at a time and look at every string byte three times: the rule
 // scans it, the action decodes it, and phase two checks its UTF-8. This reader does what
 // strict JSON allows, and nothing more, in one pass: a string's plain bytes are skipped

@@ -10,7 +10,7 @@
 // the string to the block's reader, so what it sent never differs from what that reader
 // reads. A parameter's text is decided up to its first '<' that may begin a token (every
 // token that may end it is `</…`, `<name…`, `<|…`, `<｜…` or `<![CDATA[`,
-// grammars/param_value.hpp; code's `<=` or `a < b` is text), less the blanks its family's
+// grammars/common/param_value.hpp; code's `<=` or `a < b` is text), less the blanks its family's
 // layout may yet remove at its end.
 #pragma once
 

@@ -13,7 +13,7 @@
 #include <cstdlib>
 
 #include "text/ascii.hpp"
-#include "error_messages.hpp"
+#include "common/error_messages.hpp"
 #include "scan/scan_context.hpp"
 #include "value/strict_value.hpp"
 #include "text/utf8.hpp"

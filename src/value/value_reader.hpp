@@ -1,4 +1,4 @@
-// Actions for the lenient value grammar (grammars/lenient_value.hpp) and the one entry
+// Actions for the lenient value grammar (grammars/common/lenient_value.hpp) and the one entry
 // point the rest of toolgram uses to read a value: `read_value`.
 //
 // The actions build an nlohmann::json with an explicit stack (no recursion beyond the
@@ -19,8 +19,8 @@
 #include <nlohmann/json.hpp>
 #include <tao/pegtl.hpp>
 
-#include "error_messages.hpp"  // from grammars/
-#include "lenient_value.hpp"
+#include "common/error_messages.hpp"  // from grammars/
+#include "common/lenient_value.hpp"
 
 namespace toolgram::detail {
 

@@ -1,6 +1,6 @@
 // No exception on the parse path (issue 29): a parse or a stream reads broken and cut
 // syntax without throwing, since the grammars' raises are recorded in the reader's state
-// (grammars/error_messages.hpp). A stream reads its open block again at nearly every
+// (grammars/common/error_messages.hpp). A stream reads its open block again at nearly every
 // chunk, and each read ends where the text does: with exceptions that was a throw per read,
 // hundreds per call for some families, each taking the unwinder's global lock.
 //

@@ -21,7 +21,7 @@
 
 #include "coverage/coverage.hpp"
 #include "hermes.hpp"
-#include "lenient_value.hpp"
+#include "common/lenient_value.hpp"
 #include "readers/rule_coverage.hpp"
 #include "test_files.hpp"
 #include "toolgram/toolgram.hpp"

@@ -1,4 +1,4 @@
-// The lenient value reader (src/value/value_reader.hpp, grammars/lenient_value.hpp) on its own:
+// The lenient value reader (src/value/value_reader.hpp, grammars/common/lenient_value.hpp) on its own:
 // every payload grammar reads its arguments through `read_value`, so what it accepts,
 // which repairs it reports, where it heals and where it refuses is pinned here once.
 //

@@ -1,4 +1,4 @@
-// Named-parameter values that hold the syntax's own markup (grammars/param_value.hpp), what
+// Named-parameter values that hold the syntax's own markup (grammars/common/param_value.hpp), what
 // each family's template makes layout around a value, and CDATA.
 //
 // Table-driven: each row is a model output, the tools the parser knows, and the whole

@@ -259,7 +259,7 @@ TEST_CASE("megabytes of unclosed openers are scanned in linear time", "[families
                   "<steptml:parameter name=\"city\">Paris"},
         {"deepseek_v32", "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n"
                          "<｜DSML｜parameter name=\"city\" string=\"false\">[1, "},
-        // Values holding the syntax's own tags (grammars/param_value.hpp): closers followed by
+        // Values holding the syntax's own tags (grammars/common/param_value.hpp): closers followed by
         // text, example calls never closed, CDATA never closed.
         {"qwen3_coder", "<tool_call>\n<function=get_weather>\n<parameter=city>\nx</parameter> y</function> z"},
         {"qwen3_coder", "<function=write_file>\n<parameter=content>\n<tool_call>\n<function=get_weather>\n<parameter=city>\nP\n"},

@@ -22,10 +22,10 @@
 
 #include <tao/pegtl.hpp>
 
-#include "error_messages.hpp"
-#include "params.hpp"
-#include "runtime_literal.hpp"
-#include "spelling.hpp"  // str<"…">: a string rule
+#include "common/error_messages.hpp"
+#include "common/params.hpp"
+#include "common/runtime_literal.hpp"
+#include "common/spelling.hpp"  // str<"…">: a string rule
 
 namespace toolgram::grammar::kestrel {
 using namespace tao::pegtl;

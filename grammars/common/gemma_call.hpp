@@ -26,11 +26,11 @@
 
 #include <tao/pegtl.hpp>
 
-#include "error_messages.hpp"
-#include "json_block.hpp"
-#include "lenient_value.hpp"
-#include "runtime_literal.hpp"
-#include "spelling.hpp"
+#include "common/error_messages.hpp"
+#include "common/json_block.hpp"
+#include "common/lenient_value.hpp"
+#include "common/runtime_literal.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::gemma_call {
 using namespace tao::pegtl;

@@ -15,7 +15,7 @@
 #include <tao/pegtl.hpp>
 #include <tao/pegtl/contrib/analyze_traits.hpp>
 
-#include "lenient_value.hpp"
+#include "common/lenient_value.hpp"
 
 namespace toolgram::grammar::python_call {
 using namespace tao::pegtl;

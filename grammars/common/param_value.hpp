@@ -65,8 +65,8 @@
 #include <tao/pegtl.hpp>
 #include <tao/pegtl/contrib/analyze_traits.hpp>
 
-#include "markup.hpp"
-#include "runtime_literal.hpp"
+#include "common/markup.hpp"
+#include "common/runtime_literal.hpp"
 
 namespace toolgram::grammar::params {
 using namespace tao::pegtl;

@@ -23,7 +23,7 @@
 #include <tao/pegtl.hpp>
 #include <tao/pegtl/contrib/analyze_traits.hpp>
 
-#include "rule_listener.hpp"
+#include "common/rule_listener.hpp"
 
 namespace toolgram::grammar::errors {
 

@@ -21,8 +21,8 @@
 #include <tao/pegtl.hpp>
 #include <tao/pegtl/contrib/analyze_traits.hpp>
 
-#include "markup.hpp"
-#include "param_value.hpp"
+#include "common/markup.hpp"
+#include "common/param_value.hpp"
 
 namespace toolgram::grammar::params {
 using namespace tao::pegtl;

@@ -16,10 +16,10 @@
 
 #include <tao/pegtl.hpp>
 
-#include "fence.hpp"
-#include "lenient_value.hpp"
-#include "runtime_literal.hpp"
-#include "spelling.hpp"
+#include "common/fence.hpp"
+#include "common/lenient_value.hpp"
+#include "common/runtime_literal.hpp"
+#include "common/spelling.hpp"
 
 namespace toolgram::grammar::json_block {
 using namespace tao::pegtl;

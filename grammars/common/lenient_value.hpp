@@ -30,9 +30,9 @@
 #include <tao/pegtl.hpp>
 #include <tao/pegtl/contrib/analyze_traits.hpp>
 
-#include "error_messages.hpp"
-#include "rule_listener.hpp"
-#include "runtime_literal.hpp"  // note_wanted_at_end
+#include "common/error_messages.hpp"
+#include "common/rule_listener.hpp"
+#include "common/runtime_literal.hpp"  // note_wanted_at_end
 
 namespace toolgram::grammar::lenient {
 

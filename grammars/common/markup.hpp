@@ -11,8 +11,8 @@
 
 #include <tao/pegtl.hpp>
 
-#include "lenient_value.hpp"
-#include "runtime_literal.hpp"
+#include "common/lenient_value.hpp"
+#include "common/runtime_literal.hpp"
 
 namespace toolgram::grammar::markup {
 using namespace tao::pegtl;
