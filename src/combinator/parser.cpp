@@ -155,6 +155,44 @@ Blocks scan(ScanContext& ctx, const std::vector<std::pair<const GrammarDef*, Rol
 // ---------------------------------------------------------------------------------------
 // Phase two helpers.
 
+// Whether a refusal is a fault the model can mend by writing its call again, which the
+// correction prompt asks it to: its syntax, its name, its arguments. Gates and guards
+// (intent, examples, reasoning, a fallback's size or tool list) and an unusable schema are
+// not. Every code is listed, so a new one must be placed.
+bool is_format_fault(RejectionCode code) {
+    switch (code) {
+        case RejectionCode::too_large:
+        case RejectionCode::malformed:
+        case RejectionCode::unfinished:
+        case RejectionCode::repeated_key:
+        case RejectionCode::fallback_not_single:
+        case RejectionCode::healed:
+        case RejectionCode::no_tools:
+        case RejectionCode::unknown_tool:
+        case RejectionCode::ambiguous_tool:
+        case RejectionCode::empty_name:
+        case RejectionCode::bad_arguments:
+        case RejectionCode::wrapped_arguments:
+        case RejectionCode::ambiguous_number:
+        case RejectionCode::too_deep:
+        case RejectionCode::schema_mismatch: return true;
+        case RejectionCode::none:
+        case RejectionCode::no_intent:
+        case RejectionCode::echo:
+        case RejectionCode::example:
+        case RejectionCode::in_reasoning:
+        case RejectionCode::fallback_too_large:
+        case RejectionCode::fallback_no_tools:
+        case RejectionCode::unusable_schema:
+        case RejectionCode::input_limit:
+        case RejectionCode::candidate_limit:
+        case RejectionCode::not_a_call:
+        case RejectionCode::changed:
+        case RejectionCode::incomplete: return false;
+    }
+    return false;
+}
+
 std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t offset) {
     offset = std::min(offset, text.size());
     std::size_t line = 1, col = 1;
@@ -187,83 +225,64 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
     rep.raw_name = c.name;
     rep.healed = c.healed;
     std::string reason;
-    RejectionCode code = RejectionCode::none;  // set with `reason`
-    bool format_fault = false;  // a fault the model can fix by rewriting its syntax
+    RejectionCode code = RejectionCode::none;
+    const auto refuse = [&](RejectionCode why, std::string text) {
+        code = why;
+        reason = std::move(text);
+    };
     int tool_index = -1;
 
     if (c.role == Role::fallback && !intent_shown && !c.in_example && !c.in_reasoning) {
         // Checked before the candidate's own problems: without intent, broken
         // JSON in an answer is just broken JSON, not a failed tool call.
-        reason = "fallback gate: no intent shown (no intent marker, and no tool call was required)";
-        code = RejectionCode::no_intent;
+        refuse(RejectionCode::no_intent,
+               "fallback gate: no intent shown (no intent marker, and no tool call was required)");
     } else if (!c.echo.empty()) {
         // Not a call the model failed to write: one it repeated from the history.
-        reason = c.echo;
-        code = RejectionCode::echo;
+        refuse(RejectionCode::echo, c.echo);
     } else if (c.end - c.begin > limits.max_candidate_bytes) {
-        reason = "candidate of " + std::to_string(c.end - c.begin) + " bytes exceeds the limit of " +
-                 std::to_string(limits.max_candidate_bytes);
-        code = RejectionCode::too_large;
-        format_fault = true;
+        refuse(RejectionCode::too_large, "candidate of " + std::to_string(c.end - c.begin) +
+                                             " bytes exceeds the limit of " + std::to_string(limits.max_candidate_bytes));
     } else if (!c.problem.empty()) {
-        reason = c.problem;
-        code = c.problem_too_deep ? RejectionCode::too_deep : RejectionCode::malformed;
-        format_fault = true;
+        refuse(c.problem_too_deep ? RejectionCode::too_deep : RejectionCode::malformed, c.problem);
     } else if (!c.unfinished.empty()) {
-        reason = c.unfinished;
-        code = RejectionCode::unfinished;
-        format_fault = true;
+        refuse(RejectionCode::unfinished, c.unfinished);
     } else if (c.repairs & detail::repair_duplicate_key) {
         // JSON readers disagree on which of two values wins, so a downstream reader
         // could see a different call than the one validated here: refused.
-        reason = "the call repeats a key; which value counts is ambiguous";
-        code = RejectionCode::repeated_key;
-        format_fault = true;
+        refuse(RejectionCode::repeated_key, "the call repeats a key; which value counts is ambiguous");
     } else if (c.in_example) {
-        reason = "shown as an example, not a call";
-        code = RejectionCode::example;
+        refuse(RejectionCode::example, "shown as an example, not a call");
     } else if (c.in_reasoning && !settings.accept_calls_in_reasoning) {
-        reason = "written inside reasoning (accept_calls_in_reasoning is off)";
-        code = RejectionCode::in_reasoning;
+        refuse(RejectionCode::in_reasoning, "written inside reasoning (accept_calls_in_reasoning is off)");
     } else if (c.role == Role::fallback && c.end - c.begin > settings.fallback_max_bytes) {
-        reason = "fallback gate: candidate of " + std::to_string(c.end - c.begin) + " bytes exceeds " +
-                 std::to_string(settings.fallback_max_bytes);
-        code = RejectionCode::fallback_too_large;
+        refuse(RejectionCode::fallback_too_large, "fallback gate: candidate of " + std::to_string(c.end - c.begin) +
+                                                      " bytes exceeds " + std::to_string(settings.fallback_max_bytes));
     } else if (c.role == Role::fallback && !tool_list) {
-        reason = "fallback gate: no tool list to check the name against";
-        code = RejectionCode::fallback_no_tools;
+        refuse(RejectionCode::fallback_no_tools, "fallback gate: no tool list to check the name against");
     } else if (c.role == Role::fallback && fallback_count != 1) {
-        reason = "fallback gate: " + std::to_string(fallback_count) +
-                 " fallback candidates found, exactly one is allowed";
-        code = RejectionCode::fallback_not_single;
-        format_fault = true;
+        refuse(RejectionCode::fallback_not_single,
+               "fallback gate: " + std::to_string(fallback_count) + " fallback candidates found, exactly one is allowed");
     } else if (c.healed && !settings.accept_healed_calls) {
-        reason = "the output was cut off and the call healed (its closers supplied); accept_healed_calls is off";
-        code = RejectionCode::healed;
-        format_fault = true;
+        refuse(RejectionCode::healed,
+               "the output was cut off and the call healed (its closers supplied); accept_healed_calls is off");
     }
 
     if (reason.empty()) {
         if (tool_list && toolset.empty()) {
             // Declared, and empty: the caller allows no call at all. Fail closed.
-            reason = "no tool may be called: the tool list is empty";
-            code = RejectionCode::no_tools;
-            format_fault = true;
+            refuse(RejectionCode::no_tools, "no tool may be called: the tool list is empty");
         } else if (tool_list) {
             const auto res = toolset.resolve(c.name, c.qualified_name);
             if (res.index < 0) {
-                reason = res.error;
-                code = res.code;
-                format_fault = true;
+                refuse(res.code, res.error);
             } else {
                 tool_index = res.index;
                 rep.name = toolset.tool(res.index).name;
                 if (res.how != "exact") c.notes.push_back("name_" + res.how);
             }
         } else if (c.name.empty()) {
-            reason = "empty tool name";
-            code = RejectionCode::empty_name;
-            format_fault = true;
+            refuse(RejectionCode::empty_name, "empty tool name");
         } else {
             rep.name = detail::to_valid_utf8(c.name);  // no allow-list: the name as written, printable
         }
@@ -272,9 +291,7 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
         std::string problem;
         if (!decode_arguments(c, limits.max_depth, problem) ||
             !place_keys_beside(c, tool_index >= 0 ? &toolset.schema(tool_index) : nullptr, rep.name, problem)) {
-            reason = problem;
-            code = RejectionCode::bad_arguments;
-            format_fault = true;
+            refuse(RejectionCode::bad_arguments, problem);
         } else {
             // Bytes that are not UTF-8 (a cut character, Latin-1) cannot be handed on as
             // JSON; like a lone surrogate, each becomes U+FFFD before the schema sees it.
@@ -283,47 +300,39 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
             if (!c.arguments_valid_utf8 && detail::make_valid_utf8(c.arguments, &merged_key))
                 c.notes.push_back("invalid_utf8_replaced");
             if (!merged_key.empty()) {
-                reason = "the call repeats the key \"" + detail::excerpt(merged_key) +
-                         "\" once invalid UTF-8 is replaced; which value counts is ambiguous";
-                code = RejectionCode::repeated_key;
-                format_fault = true;
+                refuse(RejectionCode::repeated_key, "the call repeats the key \"" + detail::excerpt(merged_key) +
+                                                        "\" once invalid UTF-8 is replaced; which value counts is ambiguous");
             }
         }
     }
     if (reason.empty() && c.arguments_are_text &&
         !type_text_arguments(c, tool_index >= 0 ? &toolset.schema(tool_index) : nullptr, limits.max_depth)) {
-        reason = "nesting deeper than the limit of " + std::to_string(limits.max_depth) + " levels";
-        code = RejectionCode::too_deep;
-        format_fault = true;
+        refuse(RejectionCode::too_deep,
+               "nesting deeper than the limit of " + std::to_string(limits.max_depth) + " levels");
     }
     if (reason.empty() && tool_index >= 0 && !toolset.usable(tool_index)) {
-        // Not the model's fault: no correction prompt would help, so not a format fault.
+        // Not the model's fault: no correction prompt would help (is_format_fault).
         rep.schema = SchemaVerdict::fail;
         // The problem is told once per call, in the refusal's reason (and once per tool by
         // Parser::tool_problems); the verdict only names it, or a call would carry it four
         // times over (reason, schema_reason, and their copies in the JSON's telemetry).
         rep.schema_reason = "the tool's schema cannot be used (see the refusal's reason)";
-        reason = "the schema of " + detail::excerpt(rep.name) + " cannot be used, so its calls are refused: " +
-                 toolset.schema_error(tool_index);
-        code = RejectionCode::unusable_schema;
+        refuse(RejectionCode::unusable_schema, "the schema of " + detail::excerpt(rep.name) +
+                                                   " cannot be used, so its calls are refused: " +
+                                                   toolset.schema_error(tool_index));
     }
-    if (reason.empty() && !unwrap_arguments(c, toolset, tool_index, rep.name, limits.max_depth, reason, code))
-        format_fault = true;
+    if (reason.empty()) unwrap_arguments(c, toolset, tool_index, rep.name, limits.max_depth, reason, code);
     if (reason.empty() && (c.repairs & detail::repair_leading_zeros) &&
-        !settle_ambiguous_numbers(c, toolset, tool_index, reason)) {
+        !settle_ambiguous_numbers(c, toolset, tool_index, reason))
         code = RejectionCode::ambiguous_number;
-        format_fault = true;
-    }
     if (reason.empty()) {
         if (tool_index >= 0) {
             const auto verdict = toolset.validate(tool_index, c.arguments, c.role == Role::fallback);
             rep.schema = verdict.pass ? SchemaVerdict::pass : SchemaVerdict::fail;
             rep.schema_reason = verdict.reason;
-            if (!verdict.pass) {
-                reason = "arguments fail the schema of " + detail::excerpt(rep.name) + ": " + verdict.reason;
-                code = RejectionCode::schema_mismatch;
-                format_fault = true;
-            }
+            if (!verdict.pass)
+                refuse(RejectionCode::schema_mismatch,
+                       "arguments fail the schema of " + detail::excerpt(rep.name) + ": " + verdict.reason);
         } else {
             rep.schema_reason = "no tools given";
         }
@@ -338,7 +347,7 @@ Parser::Impl::Judgement Parser::Impl::judge(Candidate& c, bool intent_shown, std
     rep.accepted = reason.empty();
     rep.code = code;
     rep.reason = reason;
-    return {std::move(rep), format_fault};
+    return {std::move(rep), is_format_fault(code)};
 }
 
 // -------------------------------------------------------------------------------------------

@@ -3,6 +3,10 @@
 // the one-shot result holds that was not sent yet.
 #include "stream/stream_impl.hpp"
 
+#include <optional>
+#include <string>
+#include <utility>
+
 namespace toolgram {
 
 // ---------------------------------------------------------------------------------------
@@ -122,11 +126,14 @@ void StreamParser::Impl::emit_text(StreamEvent::Kind kind, std::string_view piec
 // The end: the one-shot result is the answer; send what the stream has not.
 
 void StreamParser::Impl::finish(const Result& r) {
+    // The open call's arguments past what was sent, when the result's call continues it:
+    // found once, for the check here and for end_accepted below.
+    std::optional<std::string> rest;
     if (open) {
         const std::size_t i = calls_done;
-        const bool same = i < r.calls.size() && r.calls[i].id == open->id && r.calls[i].name == open->name &&
-                          past_sent(r.calls[i].arguments).has_value();
-        if (!same) {
+        if (i < r.calls.size() && r.calls[i].id == open->id && r.calls[i].name == open->name)
+            rest = past_sent(r.calls[i].arguments);
+        if (!rest) {
             std::string reason = "not a complete call when the output ended";
             RejectionCode code = RejectionCode::incomplete;
             for (const auto& c : r.telemetry.candidates)
@@ -138,7 +145,7 @@ void StreamParser::Impl::finish(const Result& r) {
         }
     }
     for (std::size_t i = calls_done; i < r.calls.size(); ++i) {
-        end_accepted(r.calls[i], open.has_value());
+        end_accepted(r.calls[i], open.has_value(), std::exchange(rest, std::nullopt));
     }
     // What was held back is the start of what follows in the result.
     held_reasoning.clear();

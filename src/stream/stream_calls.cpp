@@ -196,11 +196,10 @@ void StreamParser::Impl::end_rejected(const std::string& reason, RejectionCode c
     open.reset();
 }
 
-void StreamParser::Impl::end_accepted(Call call, bool continues) {
-    // The arguments' JSON past what was sent of it (written past it, not again whole).
-    std::optional<std::string> rest;
-    if (continues && open->id == call.id && open->name == call.name)
-        rest = past_sent(call.arguments);
+void StreamParser::Impl::end_accepted(Call call, bool continues, std::optional<std::string> rest) {
+    // The arguments' JSON past what was sent of it (written past it, not again whole),
+    // unless the caller found it already.
+    if (continues && !rest && open->id == call.id && open->name == call.name) rest = past_sent(call.arguments);
     if (continues && !rest) {
         // What was sent no longer matches the call as finally read: withdraw it and
         // send the call again, whole, in the same place.
@@ -331,8 +330,8 @@ bool StreamParser::Impl::provisional(std::size_t at, Candidate& read, bool throu
 }
 
 std::optional<std::string> StreamParser::Impl::past_sent(const json& arguments) const {
-    if (open->split && open->split->upto == open->sent.size()) {
-        std::optional<std::string> rest = detail::compact_json_past_split(arguments, open->split->head, open->split->body);
+    if (const Open::Split* split = open->current_split()) {
+        std::optional<std::string> rest = detail::compact_json_past_split(arguments, split->head, split->body);
         if (rest) return rest;
     }
     return detail::compact_json_past(arguments, open->sent);
@@ -386,7 +385,7 @@ bool StreamParser::Impl::following(std::size_t at) {
     if (!decoded.empty()) {
         StreamEvent d = call_event(StreamEvent::Kind::call_arguments, open->id, open->name);
         detail::append_json_string_body(d.text, decoded);
-        Open::Split* split = open->split && open->split->upto == open->sent.size() ? &*open->split : nullptr;
+        Open::Split* split = open->current_split();
         open->sent.append(d.text);
         if (split) {
             split->body.append(decoded);

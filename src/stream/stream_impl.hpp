@@ -376,6 +376,9 @@ struct StreamParser::Impl {
             std::size_t upto = 0;
         };
         std::optional<Split> split;
+        // The split while it still describes everything sent, else null.
+        Split* current_split() { return split && split->upto == sent.size() ? &*split : nullptr; }
+        const Split* current_split() const { return split && split->upto == sent.size() ? &*split : nullptr; }
     };
     std::optional<Open> open;
     // The arguments' JSON of `arguments` past what was sent of the open call, when it
@@ -571,7 +574,9 @@ struct StreamParser::Impl {
 
     void end_rejected(const std::string& reason, RejectionCode code);
 
-    void end_accepted(Call call, bool continues);
+    // `rest`: the arguments' JSON past what was sent of the open call, when the caller
+    // checked it already (finish); else it is checked here.
+    void end_accepted(Call call, bool continues, std::optional<std::string> rest = std::nullopt);
 
     void provisional_at_breaks(const GrammarDef* g, std::size_t at);
 
