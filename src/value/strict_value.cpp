@@ -289,15 +289,21 @@ private:
 
     // The rest of a string from its first escape (at p_), `run` where its text began. The
     // text as written bounds what it decodes to, so the string is sized to that once and
-    // written through a pointer, each plain run copied as it is scanned (copy_plain_run):
+    // written through a pointer, each plain run copied as it is scanned (copy_dense_run):
     // appended piece by piece, code full of `\n` and `\"` spent a third of its parse in
     // the string's append and push_back. Grown by doubling instead, a long argument would
     // hold up to twice its size.
     bool escaped_string(const char* run, std::string& out) {
+#if defined(__SSE2__)
+        constexpr std::size_t slack = dense_copy_slack;
+        StopBlock block;
+#else
+        constexpr std::size_t slack = plain_copy_slack;
+#endif
         const std::size_t raw = raw_length(p_, end_);
         if (raw == 0) return false;  // no closing quote
         const std::size_t before = out.size();
-        out.resize(before + static_cast<std::size_t>(p_ - run) + raw + plain_copy_slack);
+        out.resize(before + static_cast<std::size_t>(p_ - run) + raw + slack);
         char* w = out.data() + before;
         std::memcpy(w, run, static_cast<std::size_t>(p_ - run));
         w += p_ - run;
@@ -335,7 +341,11 @@ private:
                     return false;  // Python's escapes and unknown ones
                 }
             }
+#if defined(__SSE2__)
+            q = copy_dense_run(p_, end_, w, block);
+#else
             q = copy_plain_run(p_, end_, w);
+#endif
             if (q >= end_) return false;
         }
     }

@@ -213,6 +213,36 @@ TEST_CASE("strict fast path: strings of escapes, characters and runs read as the
     CHECK(taken > 2000);  // the fast path must see enough strict strings to be tested
 }
 
+TEST_CASE("strict fast path: long strings dense in escapes read as the rules read them, to the text's end") {
+    // Past its first escape a string's runs are found sixty-four bytes at a time and
+    // copied by fixed stores, until fewer than 96 bytes of text are left: long strings of
+    // escapes, characters, control bytes and runs, followed by tails of every length up
+    // to past that edge, so each piece meets each offset of a block and of the edge.
+    const std::vector<std::string> pieces = {
+        "a", "plain text ", "0123456789abcdef0123456789abcdef0", "\\\"", "\\\\", "\\n", "\\u00e9", "\\ud83d\\ude00",
+        "\\ud83d", "\\q", "\xC3\xA9", "\xE6\x97\xA5", "\xF0\x9F\x98\x80", "\xFF", "\x01", "\t", "\xED\xA0\x80",
+        // The last three are what code is made of.
+        "\\\"keep\\\" it", "    total = total + values[i] * 2  # ", "x\\n"};
+    std::mt19937 rng(96);
+    std::size_t taken = 0;
+    for (int round = 0; round < 20000; ++round) {
+        std::string text = "{\"k\": \"" + std::string(rng() % 40, 'a') + "\\n";
+        const std::size_t n = 8 + rng() % 80;
+        for (std::size_t i = 0; i < n; ++i) {
+            // Mostly what code is made of, so that most strings stay strict to their end.
+            const std::size_t k = rng() % 16 == 0 ? rng() % pieces.size() : pieces.size() - 1 - rng() % 3;
+            text += pieces[k];
+        }
+        text += "\"}" + std::string(rng() % 130, ' ');
+        const d::ValueRead with = d::read_value(text, 0, 64);
+        const d::ValueRead without = d::read_value(text, 0, 64, false, false);
+        if (fast(text).first > 0) ++taken;
+        INFO(text);
+        REQUIRE(outcome(with) == outcome(without));
+    }
+    CHECK(taken > 5000);  // most stay strict to their end
+}
+
 // raw_length sizes the room a string is decoded into, so it must find exactly the quote a
 // byte-by-byte walk finds: held to one on random runs of quotes, backslashes and text
 // across every offset of its 64-byte blocks.
