@@ -262,20 +262,36 @@ constexpr LeadIn disowners[] = {
     {"वास्तविक कॉल नहीं", true}, {"केवल एक उदाहरण", true}, {"सिर्फ एक उदाहरण", true},
 };
 
-// A phrase table by first byte, so a text is read in one pass: a byte that starts no
-// phrase (most of them) costs one table look-up.
+// A phrase table by first byte, so a text is read in one pass, and a bit for each pair
+// of bytes some phrase begins with: a byte that starts no phrase with the byte after it
+// (nearly all of them) costs one bit's look-up. The pair, not the byte: a text's common
+// letters each begin phrases of several languages, and walking those per byte was most
+// of a short output's look for lead-ins.
 template <std::size_t N>
 struct PhraseIndex {
     const LeadIn* phrases;
     std::array<std::uint8_t, 256> first{};  // 1 + the first phrase with this first byte, or 0
     std::array<std::uint8_t, N> next{};     // 1 + the next phrase with the same first byte, or 0
+    std::array<std::uint64_t, 65536 / 64> pairs{};  // bit (first byte << 8 | second byte)
     explicit PhraseIndex(const LeadIn (&table)[N]) : phrases(table) {
         static_assert(N < 255);
         for (std::size_t i = N; i-- > 0;) {
             const auto b = static_cast<unsigned char>(table[i].text[0]);
             next[i] = first[b];
             first[b] = static_cast<std::uint8_t>(i + 1);
+            // A phrase of one byte begins with every pair that byte begins.
+            if (table[i].text.size() == 1)
+                for (unsigned second = 0; second < 256; ++second) set(b, second);
+            else
+                set(b, static_cast<unsigned char>(table[i].text[1]));
         }
+    }
+    void set(unsigned a, unsigned b) { pairs[(a << 8 | b) / 64] |= std::uint64_t{1} << ((a << 8 | b) % 64); }
+    // Whether a phrase may begin with `a` then `b` (b: 0 past the text's end, which no
+    // phrase's second byte is).
+    bool may_begin(unsigned char a, unsigned char b) const {
+        const unsigned k = static_cast<unsigned>(a) << 8 | b;
+        return (pairs[k / 64] >> (k % 64) & 1) != 0;
     }
 };
 
@@ -322,6 +338,8 @@ template <std::size_t N>
 LeadInFound find_phrases(const PhraseIndex<N>& index, std::string_view lead) {
     LeadInFound found;
     for (std::size_t i = 0; i < lead.size(); ++i) {
+        const auto after = static_cast<unsigned char>(i + 1 < lead.size() ? lead[i + 1] : '\0');
+        if (!index.may_begin(static_cast<unsigned char>(lead[i]), after)) continue;
         for (std::size_t k = index.first[static_cast<unsigned char>(lead[i])]; k != 0; k = index.next[k - 1]) {
             const LeadIn& p = index.phrases[k - 1];
             // The second byte first: phrases of many languages share a first byte, and a
@@ -373,6 +391,18 @@ bool ends_introducing(std::string_view line, const LeadInFound& found) {
 }
 
 }  // namespace
+
+std::vector<std::pair<std::string_view, bool>> example_lead_ins() {
+    std::vector<std::pair<std::string_view, bool>> all;
+    for (const LeadIn& p : lead_ins) all.emplace_back(p.text, p.strong);
+    return all;
+}
+
+std::vector<std::string_view> example_disowners() {
+    std::vector<std::string_view> all;
+    for (const LeadIn& p : disowners) all.push_back(p.text);
+    return all;
+}
 
 std::optional<bool> disowned_after_fence(std::string_view text, const Region& f, const std::vector<std::string>& markers,
                                          bool at_end) {

@@ -110,6 +110,12 @@ bool introduced_as_example(std::string_view text, std::size_t pos, const std::ve
 std::optional<bool> disowned_after_fence(std::string_view text, const Region& f, const std::vector<std::string>& markers,
                                          bool at_end);
 
+// The guard's phrases as its tables hold them (folded: lower case), so that a test can
+// hold every one to its effect: the lead-ins, each with whether it is strong (it makes
+// an unfenced call an example too, not only a fenced one), and the disowners.
+std::vector<std::pair<std::string_view, bool>> example_lead_ins();
+std::vector<std::string_view> example_disowners();
+
 // True when the fence `f` holds nothing but the block [begin, end) (and blanks or
 // backticks after it): the fence only wraps tool syntax and goes with it.
 bool fence_only_wraps(std::string_view text, const Region& f, std::size_t begin, std::size_t end);

@@ -166,6 +166,41 @@ TEST_CASE("example guard: the common lead-ins of the languages models answer in"
     }
 }
 
+TEST_CASE("example guard: every phrase of its tables has its effect", "[regions][examples]") {
+    // The phrases are looked for by their first two bytes (a bit per pair, then the
+    // phrases with that first byte): each one, as the table holds it, must still be found.
+    // A strong lead-in makes a call on its line an example; any lead-in does, before a
+    // fence; a disowner does, on the line after a fence.
+    const std::string fenced = "```\n" + weather_tag + "\n```";
+    const auto lead_ins = toolgram::detail::example_lead_ins();
+    const auto disowners = toolgram::detail::example_disowners();
+    CHECK(lead_ins.size() > 100);
+    CHECK(disowners.size() > 50);
+    for (const auto& [phrase, strong] : lead_ins) {
+        const std::string p(phrase);
+        CAPTURE(p, strong);
+        if (strong) {
+            const Result r = parse_tag("Note " + p + " " + weather_tag);
+            CHECK(r.calls.empty());
+            CHECK(reasons(r) == std::vector<std::string>{as_example});
+        }
+        const Result r = parse_tag("Note " + p + " here:\n" + fenced);
+        CHECK(r.calls.empty());
+        CHECK(reasons(r) == std::vector<std::string>{as_example});
+    }
+    for (const std::string_view phrase : disowners) {
+        const std::string p(phrase);
+        CAPTURE(p);
+        const Result r = parse_tag(fenced + "\n\nNote " + p + " here.");
+        CHECK(r.calls.empty());
+        CHECK(reasons(r) == std::vector<std::string>{as_example});
+    }
+    // And the same text without its phrase is a call: the phrase is what decides.
+    CHECK(calls_with_ids(parse_tag("Note " + weather_tag)) == json::array({weather_call}));
+    CHECK(calls_with_ids(parse_tag("Note here:\n" + fenced)) == json::array({weather_call}));
+    CHECK(calls_with_ids(parse_tag(fenced + "\n\nNote here.")) == json::array({weather_call}));
+}
+
 TEST_CASE("example guard: prose in those languages that introduces no example leaves the call a call",
           "[regions][examples]") {
     const std::vector<std::string> leads = {
