@@ -139,6 +139,9 @@ private:
                 const bool object = *p_ == '{';
                 slot = object ? json::object() : json::array();
                 stack_.push_back(Open{&slot, object, false, {}, {}});
+                // Room for a tool call's usual few arguments at once: grown from one, an
+                // object of four members was allocated three times before it closed.
+                if (object) stack_.back().members.reserve(8);
                 ++p_;
                 return true;
             }
