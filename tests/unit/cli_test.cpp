@@ -21,63 +21,21 @@
 
 #include "cli/ordered_pool.hpp"
 #include "readers/grammar_def.hpp"
-#include "test_files.hpp"
+#include "cli_run.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace cli_test {
 
+using toolgram_test::lines_of;
+using toolgram_test::Run;
+using toolgram_test::run_cli;
 using toolgram_test::Scratch;
-
-#ifndef TOOLGRAM_CLI
-#error "TOOLGRAM_CLI (the path of the built CLI) must be defined for this test"
-#endif
+using toolgram_test::shell_quote;
 
 namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 
 namespace {
-
-std::string shell_quote(const std::string& s) {
-    std::string out = "'";
-    for (char c : s) {
-        if (c == '\'') out += "'\\''";
-        else out += c;
-    }
-    return out + "'";
-}
-
-struct Run {
-    int exit_code = -1;
-    std::string out;
-    std::string err;
-};
-
-// Runs the CLI with already-quoted arguments (and optional shell redirections).
-Run run_cli(const Scratch& scratch, const std::string& args) {
-    const std::string err_path = scratch.path("stderr.txt");
-    const std::string command = shell_quote(TOOLGRAM_CLI) + " " + args + " 2>" + shell_quote(err_path);
-    Run r;
-    FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[4096];
-    std::size_t n = 0;
-    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-    const int status = pclose(pipe);
-    if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-    std::ifstream err(err_path, std::ios::binary);
-    std::ostringstream s;
-    s << err.rdbuf();
-    r.err = s.str();
-    return r;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) out.push_back(line);
-    return out;
-}
 
 const char* tools_json = R"([
   {"type": "function", "function": {"name": "get_weather", "description": "Weather for a city",

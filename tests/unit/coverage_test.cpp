@@ -23,13 +23,16 @@
 #include "hermes.hpp"
 #include "common/lenient_value.hpp"
 #include "readers/rule_coverage.hpp"
-#include "test_files.hpp"
+#include "cli_run.hpp"
 #include "toolgram/toolgram.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace coverage_test {
 
+using toolgram_test::Run;
+using toolgram_test::run_cli;
 using toolgram_test::Scratch;
+using toolgram_test::shell_quote;
 
 namespace fs = std::filesystem;
 using toolgram::json;
@@ -586,37 +589,8 @@ TEST_CASE("bad JSONL lines are problems with where and why, and the run goes on"
 
 namespace {
 
-std::string shell_quote(const std::string& s) {
-    std::string out = "'";
-    for (char c : s) {
-        if (c == '\'') out += "'\\''";
-        else out += c;
-    }
-    return out + "'";
-}
-
-struct Run {
-    int exit_code = -1;
-    std::string out, err;
-};
-
-Run run_cli(const Scratch& scratch, const std::string& args) {
-    const std::string err_path = scratch.path("stderr.txt");
-    const std::string command = shell_quote(TOOLGRAM_CLI) + " coverage " + args + " 2>" + shell_quote(err_path);
-    Run r;
-    FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[4096];
-    std::size_t n = 0;
-    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-    const int status = pclose(pipe);
-    if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-    std::ifstream err(err_path, std::ios::binary);
-    std::ostringstream e;
-    e << err.rdbuf();
-    r.err = e.str();
-    return r;
-}
+// The coverage command with already-quoted arguments.
+Run run_coverage(const Scratch& scratch, const std::string& args) { return run_cli(scratch, "coverage " + args); }
 
 }  // namespace
 
@@ -629,7 +603,7 @@ TEST_CASE("cli coverage: exit codes for usage and input errors, and a report oth
         for (const std::string& args :
              std::vector<std::string>{"", "--format pdf " + in, "--bogus " + in, "--profile nope " + in, "--diff"}) {
             CAPTURE(args);
-            const Run r = run_cli(s, args);
+            const Run r = run_coverage(s, args);
             CHECK(r.exit_code == 2);
             CHECK(r.out.empty());
             CHECK(r.err.rfind("toolgram: ", 0) == 0);
@@ -642,7 +616,7 @@ TEST_CASE("cli coverage: exit codes for usage and input errors, and a report oth
              std::vector<std::string>{shell_quote(s.path("missing.jsonl")), in + " --tools " + shell_quote(s.path("none.json")),
                                       in + " --diff " + not_json, in + " --diff " + not_report}) {
             CAPTURE(args);
-            const Run r = run_cli(s, args);
+            const Run r = run_coverage(s, args);
             CHECK(r.exit_code == 3);
             CHECK(r.out.empty());
             CHECK(!r.err.empty());
@@ -650,7 +624,7 @@ TEST_CASE("cli coverage: exit codes for usage and input errors, and a report oth
     }
     SECTION("bad lines: the report is written, the problems are listed, and the exit code is 3") {
         const std::string bad = shell_quote(s.write("bad.jsonl", std::string(fixture) + "not json\n"));
-        const Run r = run_cli(s, bad + " --tools " + tools + " --format json");
+        const Run r = run_coverage(s, bad + " --tools " + tools + " --format json");
         CHECK(r.exit_code == 3);
         const json j = json::parse(r.out);
         CHECK(j["outputs"].size() == 10);
@@ -661,31 +635,31 @@ TEST_CASE("cli coverage: exit codes for usage and input errors, and a report oth
     SECTION("a good run exits 0, in every format, to stdout or a file") {
         for (const char* format : {"table", "markdown", "csv", "json", "html"}) {
             CAPTURE(format);
-            const Run r = run_cli(s, in + " --tools " + tools + " --format " + format);
+            const Run r = run_coverage(s, in + " --tools " + tools + " --format " + format);
             CHECK(r.exit_code == 0);
             CHECK(r.err.empty());
             CHECK(!r.out.empty());
         }
-        const Run table = run_cli(s, in + " --tools " + tools);
+        const Run table = run_coverage(s, in + " --tools " + tools);
         CHECK(table.out.rfind("toolgram coverage: 10 outputs from 3 models", 0) == 0);
         CHECK(table.out.find("</parameter> missing") != std::string::npos);
-        const Run to_file = run_cli(s, in + " --tools " + tools + " --format html --output " + shell_quote(s.path("r.html")));
+        const Run to_file = run_coverage(s, in + " --tools " + tools + " --format html --output " + shell_quote(s.path("r.html")));
         CHECK(to_file.exit_code == 0);
         CHECK(to_file.out.empty());
         CHECK(fs::file_size(s.path("r.html")) > 1000);
-        CHECK(run_cli(s, "--help").exit_code == 0);
+        CHECK(run_coverage(s, "--help").exit_code == 0);
     }
     SECTION("--diff against a saved run: no change, then the changed output") {
-        const Run before = run_cli(s, in + " --tools " + tools + " --format json --output " + shell_quote(s.path("old.json")));
+        const Run before = run_coverage(s, in + " --tools " + tools + " --format json --output " + shell_quote(s.path("old.json")));
         REQUIRE(before.exit_code == 0);
-        const Run same = run_cli(s, in + " --tools " + tools + " --diff " + shell_quote(s.path("old.json")));
+        const Run same = run_coverage(s, in + " --tools " + tools + " --diff " + shell_quote(s.path("old.json")));
         CHECK(same.exit_code == 0);
         CHECK(same.out.find("0 changed, 0 added, 0 removed (of 10 outputs)") != std::string::npos);
         // The "grammar change": a1 now names a tool the list lacks.
         std::string changed = fixture;
         changed.replace(changed.find("get_weather"), 11, "get_forecast");
         const std::string in2 = shell_quote(s.write("in2.jsonl", changed));
-        const Run after = run_cli(s, in2 + " --tools " + tools + " --diff " + shell_quote(s.path("old.json")));
+        const Run after = run_coverage(s, in2 + " --tools " + tools + " --diff " + shell_quote(s.path("old.json")));
         CHECK(after.exit_code == 0);
         CHECK(after.out.find("1 changed, 0 added, 0 removed") != std::string::npos);
         CHECK(after.out.find("changed  a1  [alpha]  calls, error") != std::string::npos);
@@ -829,14 +803,14 @@ TEST_CASE("coverage --diff and --merge refuse an old report's field of the wrong
     const std::string bad_old = s.write("content7.json", content7.dump());
     const std::string in = shell_quote(s.write("in.jsonl", fixture));
     const std::string tools = shell_quote(s.write("tools.json", tools_json));
-    const Run diffed = run_cli(s, in + " --tools " + tools + " --diff " + shell_quote(bad_old));
+    const Run diffed = run_coverage(s, in + " --tools " + tools + " --diff " + shell_quote(bad_old));
     CHECK(diffed.exit_code == 3);
     CHECK(diffed.out.empty());
     CHECK(diffed.err == "toolgram: " + bad_old + ": outputs[0].content: not a string\n");
     json calls5 = good;
     calls5["outputs"][0]["calls"] = json::array({5});
     const std::string bad_part = s.write("calls5.json", calls5.dump());
-    const Run merged = run_cli(s, "--merge " + shell_quote(bad_part));
+    const Run merged = run_coverage(s, "--merge " + shell_quote(bad_part));
     CHECK(merged.exit_code == 3);
     CHECK(merged.out.empty());
     CHECK(merged.err == "toolgram: " + bad_part + ": outputs[0].calls[0]: not an object\n");
@@ -877,7 +851,7 @@ TEST_CASE("merged counts that add up past 2^64 - 1 are refused, naming the count
     json big = good;
     big["models"][0]["outputs"] = top;
     const std::string a = s.write("a.json", big.dump()), b = s.write("b.json", good.dump());
-    const Run r = run_cli(s, "--merge " + shell_quote(a) + " " + shell_quote(b));
+    const Run r = run_coverage(s, "--merge " + shell_quote(a) + " " + shell_quote(b));
     CHECK(r.exit_code == 3);
     CHECK(r.out.empty());
     CHECK(r.err == "toolgram: the merged reports' model \"alpha\": outputs add up past " + max + past + "\n");

@@ -27,18 +27,18 @@
 #include "coverage/coverage.hpp"
 #include "value/json_document.hpp"
 #include "small_stack.hpp"
-#include "test_files.hpp"
+#include "cli_run.hpp"
 #include "toolgram/toolgram.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace hostile_files_test {
 
+using toolgram_test::lines_of;
+using toolgram_test::Run;
+using toolgram_test::run_cli;
 using toolgram_test::Scratch;
+using toolgram_test::shell_quote;
 using toolgram_test::slurp;
-
-#ifndef TOOLGRAM_CLI
-#error "TOOLGRAM_CLI (the path of the built CLI) must be defined for this test"
-#endif
 
 namespace fs = std::filesystem;
 using toolgram::json;
@@ -46,51 +46,6 @@ using toolgram::detail::DocumentError;
 using toolgram::detail::read_json_document;
 
 namespace {
-
-std::string shell_quote(const std::string& s) {
-    std::string out = "'";
-    for (char c : s) {
-        if (c == '\'') out += "'\\''";
-        else out += c;
-    }
-    return out + "'";
-}
-
-struct Run {
-    int exit_code = -1;  // 124: the time limit ended it (a hang); -1: a signal did
-    std::string out;
-    std::string err;
-};
-
-// Runs the CLI with already-quoted arguments (and optional shell redirections), under a
-// time limit, with stdout captured unless the arguments redirect it; `before` is shell
-// text run first (a writer started in the background).
-Run run_cli(const Scratch& scratch, const std::string& args, int seconds = 60, const std::string& before = "") {
-    const std::string err_path = scratch.path("stderr.txt");
-    const std::string command = before + "timeout " + std::to_string(seconds) + " " + shell_quote(TOOLGRAM_CLI) + " " +
-                                args + " 2>" + shell_quote(err_path);
-    Run r;
-    FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[65536];
-    std::size_t n = 0;
-    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-    const int status = pclose(pipe);
-    if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-    std::ifstream err(err_path, std::ios::binary);
-    std::ostringstream s;
-    s << err.rdbuf();
-    r.err = s.str();
-    return r;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) out.push_back(line);
-    return out;
-}
 
 std::string nested(std::size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
 
