@@ -65,8 +65,12 @@ std::string instruction(const Settings& s) {
 }  // namespace apertus_reader
 
 extern const GrammarDef apertus_grammar{
-    "apertus", "<|tools_prefix|>[{\"NAME\": {…}}]<|tools_suffix|>, the tool's name as the key",
-    apertus_reader::markers, apertus_reader::read_at, nullptr, apertus_reader::instruction, apertus_reader::render,
+    .name = "apertus",
+    .summary = "<|tools_prefix|>[{\"NAME\": {…}}]<|tools_suffix|>, the tool's name as the key",
+    .markers = apertus_reader::markers,
+    .read_at = apertus_reader::read_at,
+    .instruction = apertus_reader::instruction,
+    .render = apertus_reader::render,
 };
 
 }  // namespace toolgram::detail

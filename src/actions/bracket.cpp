@@ -96,9 +96,13 @@ std::string render(const std::vector<Call>& calls, const Settings&) {
 }  // namespace bracket_reader
 
 extern const GrammarDef bracket_grammar{
-    "bracket", "Python call list [f(a=1), g()] or a bare call f(a=1)",
-    [](const Settings&) { return std::vector<std::string>{"["}; }, bracket_reader::read_at, bracket_reader::read_whole,
-    bracket_reader::instruction, bracket_reader::render,
+    .name = "bracket",
+    .summary = "Python call list [f(a=1), g()] or a bare call f(a=1)",
+    .markers = [](const Settings&) { return std::vector<std::string>{"["}; },
+    .read_at = bracket_reader::read_at,
+    .read_whole = bracket_reader::read_whole,
+    .instruction = bracket_reader::instruction,
+    .render = bracket_reader::render,
 };
 
 }  // namespace toolgram::detail

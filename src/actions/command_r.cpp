@@ -55,10 +55,12 @@ std::string instruction(const Settings& s) {
 }  // namespace command_r_reader
 
 extern const GrammarDef command_r_grammar{
-    "command_r",
-    "<|START_ACTION|>[{\"tool_call_id\": …, \"tool_name\": …, \"parameters\": …}]<|END_ACTION|>; R+'s Action: ```json […]```",
-    command_r_reader::markers, command_r_reader::read_at, nullptr, command_r_reader::instruction,
-    command_r_reader::render,
+    .name = "command_r",
+    .summary = "<|START_ACTION|>[{\"tool_call_id\": …, \"tool_name\": …, \"parameters\": …}]<|END_ACTION|>; R+'s Action: ```json […]```",
+    .markers = command_r_reader::markers,
+    .read_at = command_r_reader::read_at,
+    .instruction = command_r_reader::instruction,
+    .render = command_r_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -248,8 +248,12 @@ std::string instruction(const Settings& s) {
 }  // namespace cwm_reader
 
 extern const GrammarDef cwm_grammar{
-    "cwm", "<tool: NAME> INPUT </tool>, one block a call, INPUT a JSON object of arguments or the text of one parameter",
-    cwm_reader::markers, cwm_reader::read_at, nullptr, cwm_reader::instruction, cwm_reader::render,
+    .name = "cwm",
+    .summary = "<tool: NAME> INPUT </tool>, one block a call, INPUT a JSON object of arguments or the text of one parameter",
+    .markers = cwm_reader::markers,
+    .read_at = cwm_reader::read_at,
+    .instruction = cwm_reader::instruction,
+    .render = cwm_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -274,10 +274,13 @@ void check(const Settings& settings) {
 }  // namespace declared_reader
 
 extern const GrammarDef declared_grammar{
-    "declared",
-    "a syntax declared at run time in a profile file (--profile-file): markers, header, JSON or parameters",
-    declared_reader::markers, declared_reader::read_at, nullptr, declared_reader::instruction, declared_reader::render,
-    nullptr, declared_reader::check,
+    .name = "declared",
+    .summary = "a syntax declared at run time in a profile file (--profile-file): markers, header, JSON or parameters",
+    .markers = declared_reader::markers,
+    .read_at = declared_reader::read_at,
+    .instruction = declared_reader::instruction,
+    .render = declared_reader::render,
+    .check = declared_reader::check,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -330,8 +333,11 @@ void bound_check(const Settings& settings) {
 
 template <std::size_t... I>
 std::array<GrammarDef, sizeof...(I)> bound_functions(std::index_sequence<I...>) {
-    return {GrammarDef{"", "", bound_markers<I>, bound_read_at<I>, nullptr, bound_instruction<I>, bound_render<I>,
-                       nullptr, bound_check<I>}...};
+    return {GrammarDef{.markers = bound_markers<I>,
+                       .read_at = bound_read_at<I>,
+                       .instruction = bound_instruction<I>,
+                       .render = bound_render<I>,
+                       .check = bound_check<I>}...};
 }
 
 // True while this thread builds the table: loading a file looks grammars up by name

@@ -59,10 +59,12 @@ std::string instruction(const Settings& s) {
 }  // namespace deepseek_r1_reader
 
 extern const GrammarDef deepseek_r1_grammar{
-    "deepseek_r1",
-    "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\\n```json\\n{…}\\n```<｜tool▁call▁end｜>…",
-    deepseek_r1_reader::markers, deepseek_r1_reader::read_at, nullptr, deepseek_r1_reader::instruction,
-    deepseek_r1_reader::render,
+    .name = "deepseek_r1",
+    .summary = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\\n```json\\n{…}\\n```<｜tool▁call▁end｜>…",
+    .markers = deepseek_r1_reader::markers,
+    .read_at = deepseek_r1_reader::read_at,
+    .instruction = deepseek_r1_reader::instruction,
+    .render = deepseek_r1_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -46,10 +46,12 @@ std::string instruction(const Settings& s) {
 }  // namespace deepseek_v31_reader
 
 extern const GrammarDef deepseek_v31_grammar{
-    "deepseek_v31",
-    "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
-    deepseek_v31_reader::markers, deepseek_v31_reader::read_at, nullptr, deepseek_v31_reader::instruction,
-    deepseek_v31_reader::render,
+    .name = "deepseek_v31",
+    .summary = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+    .markers = deepseek_v31_reader::markers,
+    .read_at = deepseek_v31_reader::read_at,
+    .instruction = deepseek_v31_reader::instruction,
+    .render = deepseek_v31_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -65,12 +65,14 @@ std::string instruction(const Settings&) { return dsml::instruction<d::canonical
 }  // namespace deepseek_v32_reader
 
 extern const GrammarDef deepseek_v32_grammar{
-    "deepseek_v32",
-    "<｜DSML｜function_calls><｜DSML｜invoke name=NAME><｜DSML｜parameter name=K string=true|false>V"
-    "</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls> (V4: tool_calls; V4.1: <｜DSML｜ calls>, "
-    "<｜DSML｜ invoke …>; drifted <|DSML|…>, <DSML|…>, <DSML｜…>, <DSMLtool_calls>; or a JSON object in the invoke)",
-    deepseek_v32_reader::markers, deepseek_v32_reader::read_at, nullptr, deepseek_v32_reader::instruction,
-    deepseek_v32_reader::render,
+    .name = "deepseek_v32",
+    .summary = "<｜DSML｜function_calls><｜DSML｜invoke name=NAME><｜DSML｜parameter name=K string=true|false>V"
+        "</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls> (V4: tool_calls; V4.1: <｜DSML｜ calls>, "
+        "<｜DSML｜ invoke …>; drifted <|DSML|…>, <DSML|…>, <DSML｜…>, <DSMLtool_calls>; or a JSON object in the invoke)",
+    .markers = deepseek_v32_reader::markers,
+    .read_at = deepseek_v32_reader::read_at,
+    .instruction = deepseek_v32_reader::instruction,
+    .render = deepseek_v32_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -43,9 +43,12 @@ std::string instruction(const Settings& s) {
 }  // namespace functionary_v31_reader
 
 extern const GrammarDef functionary_v31_grammar{
-    "functionary_v31", "<function=NAME>{…}</function> or <function name=NAME>{…}</function>",
-    functionary_v31_reader::markers, functionary_v31_reader::read_at, nullptr, functionary_v31_reader::instruction,
-    functionary_v31_reader::render,
+    .name = "functionary_v31",
+    .summary = "<function=NAME>{…}</function> or <function name=NAME>{…}</function>",
+    .markers = functionary_v31_reader::markers,
+    .read_at = functionary_v31_reader::read_at,
+    .instruction = functionary_v31_reader::instruction,
+    .render = functionary_v31_reader::render,
 };
 
 }  // namespace toolgram::detail

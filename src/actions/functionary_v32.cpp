@@ -131,10 +131,14 @@ std::optional<Block> read_head(ScanContext& ctx, std::size_t begin) { return rea
 }  // namespace functionary_v32_reader
 
 extern const GrammarDef functionary_v32_grammar{
-    "functionary_v32",
-    ">>>NAME\\n{…} per call, >>>all\\n for text, >>>python\\n then code; the first >>> may be in the prompt",
-    functionary_v32_reader::markers, functionary_v32_reader::read_at, functionary_v32_reader::read_whole,
-    functionary_v32_reader::instruction, functionary_v32_reader::render, functionary_v32_reader::read_head,
+    .name = "functionary_v32",
+    .summary = ">>>NAME\\n{…} per call, >>>all\\n for text, >>>python\\n then code; the first >>> may be in the prompt",
+    .markers = functionary_v32_reader::markers,
+    .read_at = functionary_v32_reader::read_at,
+    .read_whole = functionary_v32_reader::read_whole,
+    .instruction = functionary_v32_reader::instruction,
+    .render = functionary_v32_reader::render,
+    .read_head = functionary_v32_reader::read_head,
 };
 
 // Only what a `>>>` shows to be Functionary's: the messages from the first `>>>` on, and a
@@ -143,9 +147,13 @@ extern const GrammarDef functionary_v32_grammar{
 // full grammar as a gated fallback: otherwise any `Result\n{"x": 1}` would be a call named
 // `Result`, and the intent marker in `CALL_TOOL\n{…}` a call named `CALL_TOOL`.
 extern const GrammarDef functionary_v32_marked_grammar{
-    "functionary_v32_marked", "Functionary v3.2's messages from a >>> on (auto's primary; the headless whole output is a fallback)",
-    functionary_v32_reader::markers, functionary_v32_reader::read_at, nullptr, functionary_v32_reader::instruction,
-    functionary_v32_reader::render, functionary_v32_reader::read_head,
+    .name = "functionary_v32_marked",
+    .summary = "Functionary v3.2's messages from a >>> on (auto's primary; the headless whole output is a fallback)",
+    .markers = functionary_v32_reader::markers,
+    .read_at = functionary_v32_reader::read_at,
+    .instruction = functionary_v32_reader::instruction,
+    .render = functionary_v32_reader::render,
+    .read_head = functionary_v32_reader::read_head,
 };
 
 }  // namespace toolgram::detail

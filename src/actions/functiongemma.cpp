@@ -32,9 +32,12 @@ std::string instruction(const Settings& s) {
 }  // namespace functiongemma_reader
 
 extern const GrammarDef functiongemma_grammar{
-    "functiongemma", "<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>",
-    functiongemma_reader::markers, functiongemma_reader::read_at, nullptr, functiongemma_reader::instruction,
-    functiongemma_reader::render,
+    .name = "functiongemma",
+    .summary = "<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>",
+    .markers = functiongemma_reader::markers,
+    .read_at = functiongemma_reader::read_at,
+    .instruction = functiongemma_reader::instruction,
+    .render = functiongemma_reader::render,
 };
 
 }  // namespace toolgram::detail

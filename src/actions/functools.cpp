@@ -30,9 +30,12 @@ std::string instruction(const Settings& s) {
 }  // namespace functools_reader
 
 extern const GrammarDef functools_grammar{
-    "functools", "functools[{\"name\": …, \"arguments\": …}, …], no closer",
-    functools_reader::markers, functools_reader::read_at, nullptr, functools_reader::instruction,
-    functools_reader::render,
+    .name = "functools",
+    .summary = "functools[{\"name\": …, \"arguments\": …}, …], no closer",
+    .markers = functools_reader::markers,
+    .read_at = functools_reader::read_at,
+    .instruction = functools_reader::instruction,
+    .render = functools_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -45,14 +45,21 @@ std::optional<Block> read_stripped_at(ScanContext& ctx, std::size_t at) {
 }  // namespace gemma4_reader
 
 extern const GrammarDef gemma4_grammar{
-    "gemma4", "<|tool_call>call:NAME{key:<|\"|>text<|\"|>,n:3}<tool_call|>",
-    gemma4_reader::markers, gemma4_reader::read_at, nullptr, gemma4_reader::instruction, gemma4_reader::render,
+    .name = "gemma4",
+    .summary = "<|tool_call>call:NAME{key:<|\"|>text<|\"|>,n:3}<tool_call|>",
+    .markers = gemma4_reader::markers,
+    .read_at = gemma4_reader::read_at,
+    .instruction = gemma4_reader::instruction,
+    .render = gemma4_reader::render,
 };
 // Renders and instructs as gemma4 does: a model is never asked to write the stripped form.
 extern const GrammarDef gemma4_stripped_grammar{
-    "gemma4_stripped", "call:NAME{key:text,n:3} with Gemma 4's tokens stripped by the engine (the whole rest of the output)",
-    gemma4_reader::stripped_markers, gemma4_reader::read_stripped_at, nullptr, gemma4_reader::instruction,
-    gemma4_reader::render,
+    .name = "gemma4_stripped",
+    .summary = "call:NAME{key:text,n:3} with Gemma 4's tokens stripped by the engine (the whole rest of the output)",
+    .markers = gemma4_reader::stripped_markers,
+    .read_at = gemma4_reader::read_stripped_at,
+    .instruction = gemma4_reader::instruction,
+    .render = gemma4_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -55,9 +55,12 @@ std::string instruction(const Settings& s) {
 }  // namespace gigachat_reader
 
 extern const GrammarDef gigachat_grammar{
-    "gigachat",
-    "<|function_call|>{\"name\": …, \"arguments\": …} (3.1) or <|message_sep|>function call<|role_sep|>{…} (3)",
-    gigachat_reader::markers, gigachat_reader::read_at, nullptr, gigachat_reader::instruction, gigachat_reader::render,
+    .name = "gigachat",
+    .summary = "<|function_call|>{\"name\": …, \"arguments\": …} (3.1) or <|message_sep|>function call<|role_sep|>{…} (3)",
+    .markers = gigachat_reader::markers,
+    .read_at = gigachat_reader::read_at,
+    .instruction = gigachat_reader::instruction,
+    .render = gigachat_reader::render,
 };
 
 }  // namespace toolgram::detail

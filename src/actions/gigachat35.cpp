@@ -29,11 +29,13 @@ std::string instruction(const Settings&) { return dsml::instruction<gcml>("tool_
 }  // namespace gigachat35_reader
 
 extern const GrammarDef gigachat35_grammar{
-    "gigachat35",
-    "<｜GCML｜tool_calls><｜GCML｜invoke name=NAME><｜GCML｜parameter name=K string=true|false>V"
-    "</｜GCML｜parameter></｜GCML｜invoke></｜GCML｜tool_calls>",
-    gigachat35_reader::markers, gigachat35_reader::read_at, nullptr, gigachat35_reader::instruction,
-    gigachat35_reader::render,
+    .name = "gigachat35",
+    .summary = "<｜GCML｜tool_calls><｜GCML｜invoke name=NAME><｜GCML｜parameter name=K string=true|false>V"
+        "</｜GCML｜parameter></｜GCML｜invoke></｜GCML｜tool_calls>",
+    .markers = gigachat35_reader::markers,
+    .read_at = gigachat35_reader::read_at,
+    .instruction = gigachat35_reader::instruction,
+    .render = gigachat35_reader::render,
 };
 
 }  // namespace toolgram::detail

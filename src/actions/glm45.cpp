@@ -89,13 +89,21 @@ std::string instruction_hcx(const Settings& s) {
 }  // namespace glm45_reader
 
 extern const GrammarDef glm45_grammar{
-    "glm45", "<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>",
-    glm45_reader::markers, glm45_reader::read_at, nullptr, glm45_reader::instruction, glm45_reader::render,
+    .name = "glm45",
+    .summary = "<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>",
+    .markers = glm45_reader::markers,
+    .read_at = glm45_reader::read_at,
+    .instruction = glm45_reader::instruction,
+    .render = glm45_reader::render,
 };
 
 extern const GrammarDef hyperclovax_seed_think_grammar{
-    "hyperclovax_seed_think", "<tool_call>NAME<arg_key>K</arg_key><arg_value>JSON</arg_value></tool_call> (values JSON)",
-    glm45_reader::markers, glm45_reader::read_hcx_at, nullptr, glm45_reader::instruction_hcx, glm45_reader::render_hcx,
+    .name = "hyperclovax_seed_think",
+    .summary = "<tool_call>NAME<arg_key>K</arg_key><arg_value>JSON</arg_value></tool_call> (values JSON)",
+    .markers = glm45_reader::markers,
+    .read_at = glm45_reader::read_hcx_at,
+    .instruction = glm45_reader::instruction_hcx,
+    .render = glm45_reader::render_hcx,
 };
 
 }  // namespace toolgram::detail

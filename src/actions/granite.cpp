@@ -31,9 +31,13 @@ std::string instruction(const Settings& s) {
 }  // namespace granite_reader
 
 extern const GrammarDef granite_grammar{
-    "granite", "<|tool_call|>[{\"name\": …, \"arguments\": …}] (3.0) or <tool_call>[…] (3.1), no closer; "
-    "<|tool_call|>{…}<|/tool_call|> (llama.cpp's Phi-4-mini template)",
-    granite_reader::markers, granite_reader::read_at, nullptr, granite_reader::instruction, granite_reader::render,
+    .name = "granite",
+    .summary = "<|tool_call|>[{\"name\": …, \"arguments\": …}] (3.0) or <tool_call>[…] (3.1), no closer; "
+        "<|tool_call|>{…}<|/tool_call|> (llama.cpp's Phi-4-mini template)",
+    .markers = granite_reader::markers,
+    .read_at = granite_reader::read_at,
+    .instruction = granite_reader::instruction,
+    .render = granite_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -30,9 +30,12 @@ std::string instruction(const Settings& s) {
 }  // namespace granite_20b_fc_reader
 
 extern const GrammarDef granite_20b_fc_grammar{
-    "granite_20b_fc", "<function_call> {\"name\": …, \"arguments\": …} per call, no closer",
-    granite_20b_fc_reader::markers, granite_20b_fc_reader::read_at, nullptr, granite_20b_fc_reader::instruction,
-    granite_20b_fc_reader::render,
+    .name = "granite_20b_fc",
+    .summary = "<function_call> {\"name\": …, \"arguments\": …} per call, no closer",
+    .markers = granite_20b_fc_reader::markers,
+    .read_at = granite_20b_fc_reader::read_at,
+    .instruction = granite_20b_fc_reader::instruction,
+    .render = granite_20b_fc_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -160,11 +160,14 @@ std::string instruction(const Settings& s) {
 }  // namespace harmony_reader
 
 extern const GrammarDef harmony_grammar{
-    "harmony",
-    "<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|> (or the recipient before the "
-    "channel, or with <|start|>assistant in the prompt)",
-    harmony_reader::markers, harmony_reader::read_at, nullptr, harmony_reader::instruction, harmony_reader::render,
-    harmony_reader::read_head,
+    .name = "harmony",
+    .summary = "<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|> (or the recipient before the "
+        "channel, or with <|start|>assistant in the prompt)",
+    .markers = harmony_reader::markers,
+    .read_at = harmony_reader::read_at,
+    .instruction = harmony_reader::instruction,
+    .render = harmony_reader::render,
+    .read_head = harmony_reader::read_head,
 };
 
 }  // namespace toolgram::detail

@@ -28,8 +28,12 @@ std::string instruction(const Settings& s) {
 }  // namespace hermes_reader
 
 extern const GrammarDef hermes_grammar{
-    "hermes", "<tool_call>{\"name\": …, \"arguments\": …}</tool_call>, one block per call",
-    hermes_reader::markers, hermes_reader::read_at, nullptr, hermes_reader::instruction, hermes_reader::render,
+    .name = "hermes",
+    .summary = "<tool_call>{\"name\": …, \"arguments\": …}</tool_call>, one block per call",
+    .markers = hermes_reader::markers,
+    .read_at = hermes_reader::read_at,
+    .instruction = hermes_reader::instruction,
+    .render = hermes_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -69,11 +69,14 @@ std::string instruction(const Settings& s) {
 }  // namespace hy_v3_reader
 
 extern const GrammarDef hy_v3_grammar{
-    "hy_v3",
-    "<tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls> "
-    "(Hy3; the :opensource tags of Hy3's and HY-V4's checkpoints; <tool_call:opensource>NAME<tool_sep:opensource>{…}"
-    "<end_of_tool_call:opensource>)",
-    hy_v3_reader::markers, hy_v3_reader::read_at, nullptr, hy_v3_reader::instruction, hy_v3_reader::render,
+    .name = "hy_v3",
+    .summary = "<tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls> "
+        "(Hy3; the :opensource tags of Hy3's and HY-V4's checkpoints; <tool_call:opensource>NAME<tool_sep:opensource>{…}"
+        "<end_of_tool_call:opensource>)",
+    .markers = hy_v3_reader::markers,
+    .read_at = hy_v3_reader::read_at,
+    .instruction = hy_v3_reader::instruction,
+    .render = hy_v3_reader::render,
 };
 
 }  // namespace toolgram::detail

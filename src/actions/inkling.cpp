@@ -188,11 +188,14 @@ std::string instruction(const Settings& s) {
 }  // namespace inkling_reader
 
 extern const GrammarDef inkling_grammar{
-    "inkling",
-    "<|message_model|>NAME<|content_invoke_tool_json|>{\"name\": …, \"args\": {…}}<|end_message|>, one message per "
-    "call",
-    inkling_reader::markers, inkling_reader::read_at, nullptr, inkling_reader::instruction, inkling_reader::render,
-    inkling_reader::read_head,
+    .name = "inkling",
+    .summary = "<|message_model|>NAME<|content_invoke_tool_json|>{\"name\": …, \"args\": {…}}<|end_message|>, one message per "
+        "call",
+    .markers = inkling_reader::markers,
+    .read_at = inkling_reader::read_at,
+    .instruction = inkling_reader::instruction,
+    .render = inkling_reader::render,
+    .read_head = inkling_reader::read_head,
 };
 
 }  // namespace toolgram::detail

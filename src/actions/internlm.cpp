@@ -33,8 +33,12 @@ std::string instruction(const Settings& s) {
 }  // namespace internlm_reader
 
 extern const GrammarDef internlm_grammar{
-    "internlm", "<|action_start|><|plugin|>\\n{\"name\": …, \"parameters\": …}<|action_end|>",
-    internlm_reader::markers, internlm_reader::read_at, nullptr, internlm_reader::instruction, internlm_reader::render,
+    .name = "internlm",
+    .summary = "<|action_start|><|plugin|>\\n{\"name\": …, \"parameters\": …}<|action_end|>",
+    .markers = internlm_reader::markers,
+    .read_at = internlm_reader::read_at,
+    .instruction = internlm_reader::instruction,
+    .render = internlm_reader::render,
 };
 
 }  // namespace toolgram::detail

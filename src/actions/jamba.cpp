@@ -31,8 +31,12 @@ std::string instruction(const Settings& s) {
 }  // namespace jamba_reader
 
 extern const GrammarDef jamba_grammar{
-    "jamba", "<tool_calls>[{\"name\": …, \"arguments\": …}, …]</tool_calls>, or one call object a line",
-    jamba_reader::markers, jamba_reader::read_at, nullptr, jamba_reader::instruction, jamba_reader::render,
+    .name = "jamba",
+    .summary = "<tool_calls>[{\"name\": …, \"arguments\": …}, …]</tool_calls>, or one call object a line",
+    .markers = jamba_reader::markers,
+    .read_at = jamba_reader::read_at,
+    .instruction = jamba_reader::instruction,
+    .render = jamba_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -178,9 +178,12 @@ std::string instruction(const Settings& s) {
 }  // namespace kimi_k2_reader
 
 extern const GrammarDef kimi_k2_grammar{
-    "kimi_k2",
-    "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}<|tool_call_end|>…",
-    kimi_k2_reader::markers, kimi_k2_reader::read_at, nullptr, kimi_k2_reader::instruction, kimi_k2_reader::render,
+    .name = "kimi_k2",
+    .summary = "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}<|tool_call_end|>…",
+    .markers = kimi_k2_reader::markers,
+    .read_at = kimi_k2_reader::read_at,
+    .instruction = kimi_k2_reader::instruction,
+    .render = kimi_k2_reader::render,
 };
 
 }  // namespace toolgram::detail

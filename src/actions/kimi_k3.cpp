@@ -131,11 +131,14 @@ std::string instruction(const Settings& s) {
 }  // namespace kimi_k3_reader
 
 extern const GrammarDef kimi_k3_grammar{
-    "kimi_k3",
-    "<|open|>tools<|sep|><|open|>call tool=NAME index=N<|sep|><|open|>argument key=K type=T<|sep|>V"
-    "<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|> (type string: text; else JSON), or "
-    "<|open|>json<|sep|>{…}<|close|>json<|sep|> in the call",
-    kimi_k3_reader::markers, kimi_k3_reader::read_at, nullptr, kimi_k3_reader::instruction, kimi_k3_reader::render,
+    .name = "kimi_k3",
+    .summary = "<|open|>tools<|sep|><|open|>call tool=NAME index=N<|sep|><|open|>argument key=K type=T<|sep|>V"
+        "<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|> (type string: text; else JSON), or "
+        "<|open|>json<|sep|>{…}<|close|>json<|sep|> in the call",
+    .markers = kimi_k3_reader::markers,
+    .read_at = kimi_k3_reader::read_at,
+    .instruction = kimi_k3_reader::instruction,
+    .render = kimi_k3_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -35,9 +35,12 @@ std::string instruction(const Settings& s) {
 }  // namespace lfm2_json_reader
 
 extern const GrammarDef lfm2_json_grammar{
-    "lfm2_json", "<|tool_call_start|>[{\"name\": …, \"arguments\": …}, …]<|tool_call_end|> (LFM2's JSON mode)",
-    lfm2_json_reader::markers, lfm2_json_reader::read_at, nullptr, lfm2_json_reader::instruction,
-    lfm2_json_reader::render,
+    .name = "lfm2_json",
+    .summary = "<|tool_call_start|>[{\"name\": …, \"arguments\": …}, …]<|tool_call_end|> (LFM2's JSON mode)",
+    .markers = lfm2_json_reader::markers,
+    .read_at = lfm2_json_reader::read_at,
+    .instruction = lfm2_json_reader::instruction,
+    .render = lfm2_json_reader::render,
 };
 
 }  // namespace toolgram::detail

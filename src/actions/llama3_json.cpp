@@ -161,19 +161,23 @@ std::string instruction(const Settings& s) {
 }  // namespace llama3_json_reader
 
 extern const GrammarDef llama3_json_grammar{
-    "llama3_json",
-    "{\"name\": …, \"parameters\": …} call objects, bare or after <|python_tag|>, joined by ';'; "
-    "<|python_tag|>NAME.call(k=v) (Llama 3.1 built-in tools)",
-    llama3_json_reader::all_markers, llama3_json_reader::read_at, nullptr, llama3_json_reader::instruction,
-    llama3_json_reader::render,
+    .name = "llama3_json",
+    .summary = "{\"name\": …, \"parameters\": …} call objects, bare or after <|python_tag|>, joined by ';'; "
+        "<|python_tag|>NAME.call(k=v) (Llama 3.1 built-in tools)",
+    .markers = llama3_json_reader::all_markers,
+    .read_at = llama3_json_reader::read_at,
+    .instruction = llama3_json_reader::instruction,
+    .render = llama3_json_reader::render,
 };
 
 extern const GrammarDef llama3_json_tagged_grammar{
-    "llama3_json_tagged",
-    "the llama3_json family's <|python_tag|>{…} and <|python_tag|>NAME.call(…) forms only (auto runs it as a "
-    "primary; the bare form is a fallback)",
-    llama3_json_reader::tag_markers, llama3_json_reader::read_tagged_at, nullptr, llama3_json_reader::instruction,
-    llama3_json_reader::render,
+    .name = "llama3_json_tagged",
+    .summary = "the llama3_json family's <|python_tag|>{…} and <|python_tag|>NAME.call(…) forms only (auto runs it as a "
+        "primary; the bare form is a fallback)",
+    .markers = llama3_json_reader::tag_markers,
+    .read_at = llama3_json_reader::read_tagged_at,
+    .instruction = llama3_json_reader::instruction,
+    .render = llama3_json_reader::render,
 };
 
 }  // namespace toolgram::detail

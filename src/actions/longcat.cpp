@@ -31,8 +31,12 @@ std::string instruction(const Settings& s) {
 }  // namespace longcat_reader
 
 extern const GrammarDef longcat_grammar{
-    "longcat", "<longcat_tool_call>{\"name\": …, \"arguments\": …}</longcat_tool_call>, one block per call",
-    longcat_reader::markers, longcat_reader::read_at, nullptr, longcat_reader::instruction, longcat_reader::render,
+    .name = "longcat",
+    .summary = "<longcat_tool_call>{\"name\": …, \"arguments\": …}</longcat_tool_call>, one block per call",
+    .markers = longcat_reader::markers,
+    .read_at = longcat_reader::read_at,
+    .instruction = longcat_reader::instruction,
+    .render = longcat_reader::render,
 };
 
 }  // namespace toolgram::detail

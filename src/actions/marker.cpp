@@ -82,8 +82,12 @@ std::string render(const std::vector<Call>& calls, const Settings&) {
 }  // namespace marker_reader
 
 extern const GrammarDef marker_grammar{
-    "marker", "TOOL_CALL followed by a JSON object, no closing tag",
-    marker_reader::markers, marker_reader::read_at, nullptr, marker_reader::instruction, marker_reader::render,
+    .name = "marker",
+    .summary = "TOOL_CALL followed by a JSON object, no closing tag",
+    .markers = marker_reader::markers,
+    .read_at = marker_reader::read_at,
+    .instruction = marker_reader::instruction,
+    .render = marker_reader::render,
 };
 
 }  // namespace toolgram::detail

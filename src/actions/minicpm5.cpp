@@ -70,8 +70,12 @@ std::string instruction(const Settings& s) {
 }  // namespace minicpm5_reader
 
 extern const GrammarDef minicpm5_grammar{
-    "minicpm5", "<function name=NAME><param name=K>V</param></function>, V plain or <![CDATA[…]]>",
-    minicpm5_reader::markers, minicpm5_reader::read_at, nullptr, minicpm5_reader::instruction, minicpm5_reader::render,
+    .name = "minicpm5",
+    .summary = "<function name=NAME><param name=K>V</param></function>, V plain or <![CDATA[…]]>",
+    .markers = minicpm5_reader::markers,
+    .read_at = minicpm5_reader::read_at,
+    .instruction = minicpm5_reader::instruction,
+    .render = minicpm5_reader::render,
 };
 
 }  // namespace toolgram::detail

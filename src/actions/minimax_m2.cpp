@@ -44,9 +44,12 @@ std::string instruction(const Settings& s) {
 }  // namespace minimax_m2_reader
 
 extern const GrammarDef minimax_m2_grammar{
-    "minimax_m2", "<minimax:tool_call><invoke name=NAME><parameter name=K>V</parameter></invoke></minimax:tool_call>",
-    minimax_m2_reader::markers, minimax_m2_reader::read_at, nullptr, minimax_m2_reader::instruction,
-    minimax_m2_reader::render,
+    .name = "minimax_m2",
+    .summary = "<minimax:tool_call><invoke name=NAME><parameter name=K>V</parameter></invoke></minimax:tool_call>",
+    .markers = minimax_m2_reader::markers,
+    .read_at = minimax_m2_reader::read_at,
+    .instruction = minimax_m2_reader::instruction,
+    .render = minimax_m2_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -358,9 +358,12 @@ std::string instruction(const Settings& s) {
 }  // namespace minimax_m3_reader
 
 extern const GrammarDef minimax_m3_grammar{
-    "minimax_m3", "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=NAME>]<]minimax[>[<K>V]<]minimax[>[</K>…]<]minimax[>[</invoke>]<]minimax[>[</tool_call>",
-    minimax_m3_reader::markers, minimax_m3_reader::read_at, nullptr, minimax_m3_reader::instruction,
-    minimax_m3_reader::render,
+    .name = "minimax_m3",
+    .summary = "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=NAME>]<]minimax[>[<K>V]<]minimax[>[</K>…]<]minimax[>[</invoke>]<]minimax[>[</tool_call>",
+    .markers = minimax_m3_reader::markers,
+    .read_at = minimax_m3_reader::read_at,
+    .instruction = minimax_m3_reader::instruction,
+    .render = minimax_m3_reader::render,
 };
 
 }  // namespace toolgram::detail

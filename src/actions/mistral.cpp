@@ -106,10 +106,13 @@ std::string instruction(const Settings& s) {
 }  // namespace mistral_reader
 
 extern const GrammarDef mistral_grammar{
-    "mistral",
-    "[TOOL_CALLS]NAME[ARGS]{…}, [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…} or (tokens stripped) [TOOL_CALLS]NAME{…} per call; "
-    "old [TOOL_CALLS] [{\"name\": …}]",
-    mistral_reader::markers, mistral_reader::read_at, nullptr, mistral_reader::instruction, mistral_reader::render,
+    .name = "mistral",
+    .summary = "[TOOL_CALLS]NAME[ARGS]{…}, [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…} or (tokens stripped) [TOOL_CALLS]NAME{…} per call; "
+        "old [TOOL_CALLS] [{\"name\": …}]",
+    .markers = mistral_reader::markers,
+    .read_at = mistral_reader::read_at,
+    .instruction = mistral_reader::instruction,
+    .render = mistral_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -128,11 +128,13 @@ std::string instruction(const Settings& s) {
 }  // namespace muse_glimmer_reader
 
 extern const GrammarDef muse_glimmer_grammar{
-    "muse_glimmer",
-    "<|start|>assistant to=NAME<|message|><atem:function_calls><atem:invoke name=NAME><atem:parameter name=K>V"
-    "</atem:parameter></atem:invoke></atem:function_calls><|eom|>",
-    muse_glimmer_reader::markers, muse_glimmer_reader::read_at, nullptr, muse_glimmer_reader::instruction,
-    muse_glimmer_reader::render,
+    .name = "muse_glimmer",
+    .summary = "<|start|>assistant to=NAME<|message|><atem:function_calls><atem:invoke name=NAME><atem:parameter name=K>V"
+        "</atem:parameter></atem:invoke></atem:function_calls><|eom|>",
+    .markers = muse_glimmer_reader::markers,
+    .read_at = muse_glimmer_reader::read_at,
+    .instruction = muse_glimmer_reader::instruction,
+    .render = muse_glimmer_reader::render,
 };
 
 }  // namespace toolgram::detail

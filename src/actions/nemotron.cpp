@@ -32,8 +32,12 @@ std::string instruction(const Settings& s) {
 }  // namespace nemotron_reader
 
 extern const GrammarDef nemotron_grammar{
-    "nemotron", "<TOOLCALL>[{\"name\": …, \"arguments\": …}, …]</TOOLCALL>",
-    nemotron_reader::markers, nemotron_reader::read_at, nullptr, nemotron_reader::instruction, nemotron_reader::render,
+    .name = "nemotron",
+    .summary = "<TOOLCALL>[{\"name\": …, \"arguments\": …}, …]</TOOLCALL>",
+    .markers = nemotron_reader::markers,
+    .read_at = nemotron_reader::read_at,
+    .instruction = nemotron_reader::instruction,
+    .render = nemotron_reader::render,
 };
 
 }  // namespace toolgram::detail

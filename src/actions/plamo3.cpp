@@ -137,11 +137,14 @@ std::string instruction(const Settings& s) {
 }  // namespace plamo3_reader
 
 extern const GrammarDef plamo3_grammar{
-    "plamo3",
-    "<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>NAME"
-    "<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{…}"
-    "<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>…<|plamo:end_tool_requests:plamo|>",
-    plamo3_reader::markers, plamo3_reader::read_at, nullptr, plamo3_reader::instruction, plamo3_reader::render,
+    .name = "plamo3",
+    .summary = "<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>NAME"
+        "<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{…}"
+        "<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>…<|plamo:end_tool_requests:plamo|>",
+    .markers = plamo3_reader::markers,
+    .read_at = plamo3_reader::read_at,
+    .instruction = plamo3_reader::instruction,
+    .render = plamo3_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -86,18 +86,22 @@ std::string instruction(const Settings& s) {
 }  // namespace pythonic_reader
 
 extern const GrammarDef pythonic_grammar{
-    "pythonic",
-    "Python call list [f(a=1), g()], bare or in <|python_start|>, <|tool_call_start|> or <function_calls> (a call a line)",
-    pythonic_reader::all_markers, pythonic_reader::read_with<grammar::pythonic::block>, nullptr,
-    pythonic_reader::instruction, pythonic_reader::render,
+    .name = "pythonic",
+    .summary = "Python call list [f(a=1), g()], bare or in <|python_start|>, <|tool_call_start|> or <function_calls> (a call a line)",
+    .markers = pythonic_reader::all_markers,
+    .read_at = pythonic_reader::read_with<grammar::pythonic::block>,
+    .instruction = pythonic_reader::instruction,
+    .render = pythonic_reader::render,
 };
 
 extern const GrammarDef pythonic_tagged_grammar{
-    "pythonic_tagged",
-    "the pythonic family's wrapped forms only: <|python_start|>[…]<|python_end|>, <|tool_call_start|>[…]<|tool_call_end|>, "
-    "<function_calls>…</function_calls> (auto runs these as primaries)",
-    pythonic_reader::wrapper_markers, pythonic_reader::read_with<grammar::pythonic::wrapped>, nullptr,
-    pythonic_reader::instruction, pythonic_reader::render,
+    .name = "pythonic_tagged",
+    .summary = "the pythonic family's wrapped forms only: <|python_start|>[…]<|python_end|>, <|tool_call_start|>[…]<|tool_call_end|>, "
+        "<function_calls>…</function_calls> (auto runs these as primaries)",
+    .markers = pythonic_reader::wrapper_markers,
+    .read_at = pythonic_reader::read_with<grammar::pythonic::wrapped>,
+    .instruction = pythonic_reader::instruction,
+    .render = pythonic_reader::render,
 };
 
 }  // namespace toolgram::detail

@@ -39,9 +39,12 @@ std::string instruction(const Settings& s) {
 }  // namespace qwen3_coder_reader
 
 extern const GrammarDef qwen3_coder_grammar{
-    "qwen3_coder", "<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>",
-    qwen3_coder_reader::markers, qwen3_coder_reader::read_at, nullptr, qwen3_coder_reader::instruction,
-    qwen3_coder_reader::render,
+    .name = "qwen3_coder",
+    .summary = "<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>",
+    .markers = qwen3_coder_reader::markers,
+    .read_at = qwen3_coder_reader::read_at,
+    .instruction = qwen3_coder_reader::instruction,
+    .render = qwen3_coder_reader::render,
 };
 
 }  // namespace toolgram::detail

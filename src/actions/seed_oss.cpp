@@ -42,8 +42,12 @@ std::string instruction(const Settings& st) {
 }  // namespace seed_oss_reader
 
 extern const GrammarDef seed_oss_grammar{
-    "seed_oss", "<seed:tool_call><function=NAME><parameter=K>V</parameter></function></seed:tool_call>",
-    seed_oss_reader::markers, seed_oss_reader::read_at, nullptr, seed_oss_reader::instruction, seed_oss_reader::render,
+    .name = "seed_oss",
+    .summary = "<seed:tool_call><function=NAME><parameter=K>V</parameter></function></seed:tool_call>",
+    .markers = seed_oss_reader::markers,
+    .read_at = seed_oss_reader::read_at,
+    .instruction = seed_oss_reader::instruction,
+    .render = seed_oss_reader::render,
 };
 
 }  // namespace toolgram::detail

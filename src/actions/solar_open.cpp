@@ -72,10 +72,12 @@ std::string instruction(const Settings& s) {
 }  // namespace solar_open_reader
 
 extern const GrammarDef solar_open_grammar{
-    "solar_open",
-    "<|tool_calls|><|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>…<|calls|>",
-    solar_open_reader::markers, solar_open_reader::read_at, nullptr, solar_open_reader::instruction,
-    solar_open_reader::render,
+    .name = "solar_open",
+    .summary = "<|tool_calls|><|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>…<|calls|>",
+    .markers = solar_open_reader::markers,
+    .read_at = solar_open_reader::read_at,
+    .instruction = solar_open_reader::instruction,
+    .render = solar_open_reader::render,
 };
 
 }  // namespace toolgram::detail

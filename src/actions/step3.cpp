@@ -80,10 +80,13 @@ std::string instruction(const Settings& s) {
 }  // namespace step3_reader
 
 extern const GrammarDef step3_grammar{
-    "step3",
-    "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=NAME>"
-    "<steptml:parameter name=K>V</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>",
-    step3_reader::markers, step3_reader::read_at, nullptr, step3_reader::instruction, step3_reader::render,
+    .name = "step3",
+    .summary = "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=NAME>"
+        "<steptml:parameter name=K>V</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>",
+    .markers = step3_reader::markers,
+    .read_at = step3_reader::read_at,
+    .instruction = step3_reader::instruction,
+    .render = step3_reader::render,
 };
 
 }  // namespace toolgram::detail

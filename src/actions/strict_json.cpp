@@ -196,17 +196,20 @@ std::string generic_instruction(const Settings& s) {
 }  // namespace strict_json_reader
 
 extern const GrammarDef json_grammar{
-    "json", "the whole output is one JSON call object, an array of them, or {\"tool_calls\": […]}",
-    nullptr, nullptr, strict_json_reader::read_whole, strict_json_reader::instruction,
-    strict_json_reader::render,
+    .name = "json",
+    .summary = "the whole output is one JSON call object, an array of them, or {\"tool_calls\": […]}",
+    .read_whole = strict_json_reader::read_whole,
+    .instruction = strict_json_reader::instruction,
+    .render = strict_json_reader::render,
 };
 
 extern const GrammarDef generic_grammar{
-    "generic",
-    "llama.cpp's generic JSON: the whole output is {\"tool_call\": {…}}, {\"tool_calls\": […]} or {\"response\": "
-    "\"…\"} (the answer)",
-    nullptr, nullptr, strict_json_reader::read_generic, strict_json_reader::generic_instruction,
-    strict_json_reader::generic_render,
+    .name = "generic",
+    .summary = "llama.cpp's generic JSON: the whole output is {\"tool_call\": {…}}, {\"tool_calls\": […]} or {\"response\": "
+        "\"…\"} (the answer)",
+    .read_whole = strict_json_reader::read_generic,
+    .instruction = strict_json_reader::generic_instruction,
+    .render = strict_json_reader::generic_render,
 };
 
 }  // namespace toolgram::detail

@@ -63,13 +63,12 @@ std::string render(const std::vector<Call>& calls, const Settings& s) {
 }  // namespace tag_reader
 
 extern const GrammarDef tag_grammar{
-    "tag",
-    "JSON payload between tags: [TOOL_CALL]…[/TOOL_CALL] (configurable), <tool name=…>, <tool_call>",
-    tag_reader::markers,
-    tag_reader::read_at,
-    nullptr,
-    tag_reader::instruction,
-    tag_reader::render,
+    .name = "tag",
+    .summary = "JSON payload between tags: [TOOL_CALL]…[/TOOL_CALL] (configurable), <tool name=…>, <tool_call>",
+    .markers = tag_reader::markers,
+    .read_at = tag_reader::read_at,
+    .instruction = tag_reader::instruction,
+    .render = tag_reader::render,
 };
 
 }  // namespace toolgram::detail

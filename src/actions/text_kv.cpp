@@ -111,9 +111,12 @@ std::string render(const std::vector<Call>& calls, const Settings&) {
 }  // namespace text_kv_reader
 
 extern const GrammarDef text_kv_grammar{
-    "text_kv", "labelled lines: function.name:/function.arguments:, Action:/Action Input:",
-    text_kv_reader::markers, text_kv_reader::read_at, nullptr, text_kv_reader::instruction,
-    text_kv_reader::render,
+    .name = "text_kv",
+    .summary = "labelled lines: function.name:/function.arguments:, Action:/Action Input:",
+    .markers = text_kv_reader::markers,
+    .read_at = text_kv_reader::read_at,
+    .instruction = text_kv_reader::instruction,
+    .render = text_kv_reader::render,
 };
 
 }  // namespace toolgram::detail

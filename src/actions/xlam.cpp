@@ -68,8 +68,12 @@ std::string instruction(const Settings& s) {
 }  // namespace xlam_reader
 
 extern const GrammarDef xlam_grammar{
-    "xlam", "a JSON array [{\"name\": …, \"arguments\": …}], bare, fenced, in <tool_call>, after </think> or [TOOL_CALLS]",
-    xlam_reader::markers, xlam_reader::read_at, nullptr, xlam_reader::instruction, xlam_reader::render,
+    .name = "xlam",
+    .summary = "a JSON array [{\"name\": …, \"arguments\": …}], bare, fenced, in <tool_call>, after </think> or [TOOL_CALLS]",
+    .markers = xlam_reader::markers,
+    .read_at = xlam_reader::read_at,
+    .instruction = xlam_reader::instruction,
+    .render = xlam_reader::render,
 };
 
 }  // namespace toolgram::detail

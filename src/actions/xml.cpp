@@ -326,9 +326,12 @@ std::string render(const std::vector<Call>& calls, const Settings&) {
 }  // namespace xml_reader
 
 extern const GrammarDef xml_grammar{
-    "xml", "XML markup: <tool_call>/<function_call> with name and arguments, <invoke name=…><parameter name=…>",
-    xml_reader::markers, xml_reader::read_at, nullptr, xml_reader::instruction,
-    xml_reader::render,
+    .name = "xml",
+    .summary = "XML markup: <tool_call>/<function_call> with name and arguments, <invoke name=…><parameter name=…>",
+    .markers = xml_reader::markers,
+    .read_at = xml_reader::read_at,
+    .instruction = xml_reader::instruction,
+    .render = xml_reader::render,
 };
 
 }  // namespace toolgram::detail

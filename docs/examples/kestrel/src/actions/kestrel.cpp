@@ -69,8 +69,12 @@ std::string instruction(const Settings& s) {
 }  // namespace kestrel_reader
 
 extern const GrammarDef kestrel_grammar{
-    "kestrel", "<<call NAME>> key = value lines <</call>>",
-    kestrel_reader::markers, kestrel_reader::read_at, nullptr, kestrel_reader::instruction, kestrel_reader::render,
+    .name = "kestrel",
+    .summary = "<<call NAME>> key = value lines <</call>>",
+    .markers = kestrel_reader::markers,
+    .read_at = kestrel_reader::read_at,
+    .instruction = kestrel_reader::instruction,
+    .render = kestrel_reader::render,
 };
 
 }  // namespace toolgram::detail
