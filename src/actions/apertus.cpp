@@ -64,6 +64,12 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace apertus_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec apertus_blocks[] = {
+    {"<|tools_prefix|>", "<|tools_suffix|>"},
+};
+
 extern const GrammarDef apertus_grammar{
     .name = "apertus",
     .summary = "<|tools_prefix|>[{\"NAME\": {…}}]<|tools_suffix|>, the tool's name as the key",
@@ -71,6 +77,7 @@ extern const GrammarDef apertus_grammar{
     .read_at = apertus_reader::read_at,
     .instruction = apertus_reader::instruction,
     .render = apertus_reader::render,
+    .blocks = apertus_blocks,
 };
 
 }  // namespace toolgram::detail

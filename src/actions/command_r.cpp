@@ -54,6 +54,12 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace command_r_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec command_r_blocks[] = {
+    {"<|START_ACTION|>", "<|END_ACTION|>"},
+};
+
 extern const GrammarDef command_r_grammar{
     .name = "command_r",
     .summary = "<|START_ACTION|>[{\"tool_call_id\": …, \"tool_name\": …, \"parameters\": …}]<|END_ACTION|>; R+'s Action: ```json […]```",
@@ -61,6 +67,7 @@ extern const GrammarDef command_r_grammar{
     .read_at = command_r_reader::read_at,
     .instruction = command_r_reader::instruction,
     .render = command_r_reader::render,
+    .blocks = command_r_blocks,
 };
 
 }  // namespace toolgram::detail

@@ -58,6 +58,13 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace deepseek_r1_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec deepseek_r1_blocks[] = {
+    {"<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"},
+    {"<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>"},
+};
+
 extern const GrammarDef deepseek_r1_grammar{
     .name = "deepseek_r1",
     .summary = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\\n```json\\n{…}\\n```<｜tool▁call▁end｜>…",
@@ -65,6 +72,7 @@ extern const GrammarDef deepseek_r1_grammar{
     .read_at = deepseek_r1_reader::read_at,
     .instruction = deepseek_r1_reader::instruction,
     .render = deepseek_r1_reader::render,
+    .blocks = deepseek_r1_blocks,
 };
 
 }  // namespace toolgram::detail

@@ -45,6 +45,13 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace deepseek_v31_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec deepseek_v31_blocks[] = {
+    {"<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"},
+    {"<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>"},
+};
+
 extern const GrammarDef deepseek_v31_grammar{
     .name = "deepseek_v31",
     .summary = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
@@ -52,6 +59,7 @@ extern const GrammarDef deepseek_v31_grammar{
     .read_at = deepseek_v31_reader::read_at,
     .instruction = deepseek_v31_reader::instruction,
     .render = deepseek_v31_reader::render,
+    .blocks = deepseek_v31_blocks,
 };
 
 }  // namespace toolgram::detail

@@ -64,6 +64,23 @@ std::string instruction(const Settings&) { return dsml::instruction<d::canonical
 }  // namespace
 }  // namespace deepseek_v32_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec deepseek_v32_blocks[] = {
+    {"<｜DSML｜function_calls>", "</｜DSML｜function_calls>"},
+    {"<｜DSML｜tool_calls>", "</｜DSML｜tool_calls>"},
+    {"<｜DSML｜ calls>", "</｜DSML｜ calls>"},
+    {"<｜DSML｜ tool_calls>", "</｜DSML｜ tool_calls>"},
+    {"<|DSML|tool_calls>", "</|DSML|tool_calls>"},
+    {"<|DSML|function_calls>", "</|DSML|function_calls>"},
+    {"<DSML|tool_calls>", "</DSML|tool_calls>"},
+    {"<DSML|function_calls>", "</DSML|function_calls>"},
+    {"<DSML｜tool_calls>", "</DSML｜tool_calls>"},
+    {"<DSML｜function_calls>", "</DSML｜function_calls>"},
+    {"<DSMLtool_calls>", "</DSMLtool_calls>"},
+    {"<DSMLfunction_calls>", "</DSMLfunction_calls>"},
+};
+
 extern const GrammarDef deepseek_v32_grammar{
     .name = "deepseek_v32",
     .summary = "<｜DSML｜function_calls><｜DSML｜invoke name=NAME><｜DSML｜parameter name=K string=true|false>V"
@@ -73,6 +90,7 @@ extern const GrammarDef deepseek_v32_grammar{
     .read_at = deepseek_v32_reader::read_at,
     .instruction = deepseek_v32_reader::instruction,
     .render = deepseek_v32_reader::render,
+    .blocks = deepseek_v32_blocks,
 };
 
 }  // namespace toolgram::detail

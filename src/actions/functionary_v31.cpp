@@ -42,6 +42,12 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace functionary_v31_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec functionary_v31_blocks[] = {
+    {"<function=", "</function>"},
+};
+
 extern const GrammarDef functionary_v31_grammar{
     .name = "functionary_v31",
     .summary = "<function=NAME>{…}</function> or <function name=NAME>{…}</function>",
@@ -49,6 +55,7 @@ extern const GrammarDef functionary_v31_grammar{
     .read_at = functionary_v31_reader::read_at,
     .instruction = functionary_v31_reader::instruction,
     .render = functionary_v31_reader::render,
+    .blocks = functionary_v31_blocks,
 };
 
 }  // namespace toolgram::detail

@@ -31,6 +31,12 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace functiongemma_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec functiongemma_blocks[] = {
+    {"<start_function_call>", "<end_function_call>"},
+};
+
 extern const GrammarDef functiongemma_grammar{
     .name = "functiongemma",
     .summary = "<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>",
@@ -38,6 +44,7 @@ extern const GrammarDef functiongemma_grammar{
     .read_at = functiongemma_reader::read_at,
     .instruction = functiongemma_reader::instruction,
     .render = functiongemma_reader::render,
+    .blocks = functiongemma_blocks,
 };
 
 }  // namespace toolgram::detail

@@ -44,6 +44,12 @@ std::optional<Block> read_stripped_at(ScanContext& ctx, std::size_t at) {
 }  // namespace
 }  // namespace gemma4_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec gemma4_blocks[] = {
+    {"<|tool_call>", "<tool_call|>"},
+};
+
 extern const GrammarDef gemma4_grammar{
     .name = "gemma4",
     .summary = "<|tool_call>call:NAME{key:<|\"|>text<|\"|>,n:3}<tool_call|>",
@@ -51,6 +57,7 @@ extern const GrammarDef gemma4_grammar{
     .read_at = gemma4_reader::read_at,
     .instruction = gemma4_reader::instruction,
     .render = gemma4_reader::render,
+    .blocks = gemma4_blocks,
 };
 // Renders and instructs as gemma4 does: a model is never asked to write the stripped form.
 extern const GrammarDef gemma4_stripped_grammar{

@@ -54,6 +54,13 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace gigachat_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec gigachat_blocks[] = {
+    {"<|function_call|>", "\n"},
+    {"function call<|role_sep|>", "\n"},
+};
+
 extern const GrammarDef gigachat_grammar{
     .name = "gigachat",
     .summary = "<|function_call|>{\"name\": …, \"arguments\": …} (3.1) or <|message_sep|>function call<|role_sep|>{…} (3)",
@@ -61,6 +68,7 @@ extern const GrammarDef gigachat_grammar{
     .read_at = gigachat_reader::read_at,
     .instruction = gigachat_reader::instruction,
     .render = gigachat_reader::render,
+    .blocks = gigachat_blocks,
 };
 
 }  // namespace toolgram::detail

@@ -28,6 +28,12 @@ std::string instruction(const Settings&) { return dsml::instruction<gcml>("tool_
 }  // namespace
 }  // namespace gigachat35_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec gigachat35_blocks[] = {
+    {"<｜GCML｜tool_calls>", "</｜GCML｜tool_calls>"},
+};
+
 extern const GrammarDef gigachat35_grammar{
     .name = "gigachat35",
     .summary = "<｜GCML｜tool_calls><｜GCML｜invoke name=NAME><｜GCML｜parameter name=K string=true|false>V"
@@ -36,6 +42,7 @@ extern const GrammarDef gigachat35_grammar{
     .read_at = gigachat35_reader::read_at,
     .instruction = gigachat35_reader::instruction,
     .render = gigachat35_reader::render,
+    .blocks = gigachat35_blocks,
 };
 
 }  // namespace toolgram::detail

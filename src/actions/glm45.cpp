@@ -88,6 +88,12 @@ std::string instruction_hcx(const Settings& s) {
 }  // namespace
 }  // namespace glm45_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec glm45_blocks[] = {
+    {"<tool_call>", "</tool_call>"},
+};
+
 extern const GrammarDef glm45_grammar{
     .name = "glm45",
     .summary = "<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>",
@@ -95,6 +101,13 @@ extern const GrammarDef glm45_grammar{
     .read_at = glm45_reader::read_at,
     .instruction = glm45_reader::instruction,
     .render = glm45_reader::render,
+    .blocks = glm45_blocks,
+};
+
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec hyperclovax_seed_think_blocks[] = {
+    {"<tool_call>", "</tool_call>"},
 };
 
 extern const GrammarDef hyperclovax_seed_think_grammar{
@@ -104,6 +117,7 @@ extern const GrammarDef hyperclovax_seed_think_grammar{
     .read_at = glm45_reader::read_hcx_at,
     .instruction = glm45_reader::instruction_hcx,
     .render = glm45_reader::render_hcx,
+    .blocks = hyperclovax_seed_think_blocks,
 };
 
 }  // namespace toolgram::detail

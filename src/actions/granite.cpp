@@ -30,6 +30,13 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace granite_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec granite_blocks[] = {
+    {"<tool_call>", "</tool_call>"},
+    {"<|tool_call|>", "\n"},
+};
+
 extern const GrammarDef granite_grammar{
     .name = "granite",
     .summary = "<|tool_call|>[{\"name\": …, \"arguments\": …}] (3.0) or <tool_call>[…] (3.1), no closer; "
@@ -38,6 +45,7 @@ extern const GrammarDef granite_grammar{
     .read_at = granite_reader::read_at,
     .instruction = granite_reader::instruction,
     .render = granite_reader::render,
+    .blocks = granite_blocks,
 };
 
 }  // namespace toolgram::detail

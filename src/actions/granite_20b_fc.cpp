@@ -29,6 +29,12 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace granite_20b_fc_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec granite_20b_fc_blocks[] = {
+    {"<function_call>", "\n"},
+};
+
 extern const GrammarDef granite_20b_fc_grammar{
     .name = "granite_20b_fc",
     .summary = "<function_call> {\"name\": …, \"arguments\": …} per call, no closer",
@@ -36,6 +42,7 @@ extern const GrammarDef granite_20b_fc_grammar{
     .read_at = granite_20b_fc_reader::read_at,
     .instruction = granite_20b_fc_reader::instruction,
     .render = granite_20b_fc_reader::render,
+    .blocks = granite_20b_fc_blocks,
 };
 
 }  // namespace toolgram::detail

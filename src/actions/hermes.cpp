@@ -27,6 +27,12 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace hermes_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec hermes_blocks[] = {
+    {"<tool_call>", "</tool_call>"},
+};
+
 extern const GrammarDef hermes_grammar{
     .name = "hermes",
     .summary = "<tool_call>{\"name\": …, \"arguments\": …}</tool_call>, one block per call",
@@ -34,6 +40,7 @@ extern const GrammarDef hermes_grammar{
     .read_at = hermes_reader::read_at,
     .instruction = hermes_reader::instruction,
     .render = hermes_reader::render,
+    .blocks = hermes_blocks,
 };
 
 }  // namespace toolgram::detail

@@ -68,6 +68,15 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace hy_v3_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec hy_v3_blocks[] = {
+    {"<tool_calls>", "</tool_calls>"},
+    {"<tool_calls:opensource>", "</tool_calls:opensource>"},
+    {"<tool_call:opensource>", "</tool_call:opensource>"},
+    {"<tool_call:opensource>", "<end_of_tool_call:opensource>"},
+};
+
 extern const GrammarDef hy_v3_grammar{
     .name = "hy_v3",
     .summary = "<tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls> "
@@ -77,6 +86,7 @@ extern const GrammarDef hy_v3_grammar{
     .read_at = hy_v3_reader::read_at,
     .instruction = hy_v3_reader::instruction,
     .render = hy_v3_reader::render,
+    .blocks = hy_v3_blocks,
 };
 
 }  // namespace toolgram::detail

@@ -187,6 +187,13 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace inkling_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec inkling_blocks[] = {
+    {"<|content_invoke_tool_json|>", "<|end_message|>"},
+    {"<|content_invoke_tool_text|>", "<|end_message|>"},
+};
+
 extern const GrammarDef inkling_grammar{
     .name = "inkling",
     .summary = "<|message_model|>NAME<|content_invoke_tool_json|>{\"name\": …, \"args\": {…}}<|end_message|>, one message per "
@@ -196,6 +203,7 @@ extern const GrammarDef inkling_grammar{
     .instruction = inkling_reader::instruction,
     .render = inkling_reader::render,
     .read_head = inkling_reader::read_head,
+    .blocks = inkling_blocks,
 };
 
 }  // namespace toolgram::detail

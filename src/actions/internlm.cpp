@@ -32,6 +32,12 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace internlm_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec internlm_blocks[] = {
+    {"<|action_start|>", "<|action_end|>"},
+};
+
 extern const GrammarDef internlm_grammar{
     .name = "internlm",
     .summary = "<|action_start|><|plugin|>\\n{\"name\": …, \"parameters\": …}<|action_end|>",
@@ -39,6 +45,7 @@ extern const GrammarDef internlm_grammar{
     .read_at = internlm_reader::read_at,
     .instruction = internlm_reader::instruction,
     .render = internlm_reader::render,
+    .blocks = internlm_blocks,
 };
 
 }  // namespace toolgram::detail

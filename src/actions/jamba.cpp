@@ -30,6 +30,12 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace jamba_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec jamba_blocks[] = {
+    {"<tool_calls>", "</tool_calls>"},
+};
+
 extern const GrammarDef jamba_grammar{
     .name = "jamba",
     .summary = "<tool_calls>[{\"name\": …, \"arguments\": …}, …]</tool_calls>, or one call object a line",
@@ -37,6 +43,7 @@ extern const GrammarDef jamba_grammar{
     .read_at = jamba_reader::read_at,
     .instruction = jamba_reader::instruction,
     .render = jamba_reader::render,
+    .blocks = jamba_blocks,
 };
 
 }  // namespace toolgram::detail

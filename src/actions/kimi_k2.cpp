@@ -177,6 +177,13 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace kimi_k2_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec kimi_k2_blocks[] = {
+    {"<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"},
+    {"<|tool_call_begin|>", "<|tool_call_end|>"},
+};
+
 extern const GrammarDef kimi_k2_grammar{
     .name = "kimi_k2",
     .summary = "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}<|tool_call_end|>…",
@@ -184,6 +191,7 @@ extern const GrammarDef kimi_k2_grammar{
     .read_at = kimi_k2_reader::read_at,
     .instruction = kimi_k2_reader::instruction,
     .render = kimi_k2_reader::render,
+    .blocks = kimi_k2_blocks,
 };
 
 }  // namespace toolgram::detail

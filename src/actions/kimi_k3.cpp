@@ -130,6 +130,13 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace kimi_k3_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec kimi_k3_blocks[] = {
+    {"<|open|>tools<|sep|>", "<|close|>tools<|sep|>"},
+    {"<|open|>call", "<|close|>call<|sep|>"},
+};
+
 extern const GrammarDef kimi_k3_grammar{
     .name = "kimi_k3",
     .summary = "<|open|>tools<|sep|><|open|>call tool=NAME index=N<|sep|><|open|>argument key=K type=T<|sep|>V"
@@ -139,6 +146,7 @@ extern const GrammarDef kimi_k3_grammar{
     .read_at = kimi_k3_reader::read_at,
     .instruction = kimi_k3_reader::instruction,
     .render = kimi_k3_reader::render,
+    .blocks = kimi_k3_blocks,
 };
 
 }  // namespace toolgram::detail

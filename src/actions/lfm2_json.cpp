@@ -34,6 +34,12 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace lfm2_json_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec lfm2_json_blocks[] = {
+    {"<|tool_call_start|>", "<|tool_call_end|>"},
+};
+
 extern const GrammarDef lfm2_json_grammar{
     .name = "lfm2_json",
     .summary = "<|tool_call_start|>[{\"name\": …, \"arguments\": …}, …]<|tool_call_end|> (LFM2's JSON mode)",
@@ -41,6 +47,7 @@ extern const GrammarDef lfm2_json_grammar{
     .read_at = lfm2_json_reader::read_at,
     .instruction = lfm2_json_reader::instruction,
     .render = lfm2_json_reader::render,
+    .blocks = lfm2_json_blocks,
 };
 
 }  // namespace toolgram::detail

@@ -30,6 +30,12 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace longcat_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec longcat_blocks[] = {
+    {"<longcat_tool_call>", "</longcat_tool_call>"},
+};
+
 extern const GrammarDef longcat_grammar{
     .name = "longcat",
     .summary = "<longcat_tool_call>{\"name\": …, \"arguments\": …}</longcat_tool_call>, one block per call",
@@ -37,6 +43,7 @@ extern const GrammarDef longcat_grammar{
     .read_at = longcat_reader::read_at,
     .instruction = longcat_reader::instruction,
     .render = longcat_reader::render,
+    .blocks = longcat_blocks,
 };
 
 }  // namespace toolgram::detail

@@ -69,6 +69,14 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace minicpm5_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec minicpm5_blocks[] = {
+    {"<function name=", "</function>"},
+    {"<functionĠname=", "</function>"},
+    {"<functionname=", "</function>"},
+};
+
 extern const GrammarDef minicpm5_grammar{
     .name = "minicpm5",
     .summary = "<function name=NAME><param name=K>V</param></function>, V plain or <![CDATA[…]]>",
@@ -76,6 +84,7 @@ extern const GrammarDef minicpm5_grammar{
     .read_at = minicpm5_reader::read_at,
     .instruction = minicpm5_reader::instruction,
     .render = minicpm5_reader::render,
+    .blocks = minicpm5_blocks,
 };
 
 }  // namespace toolgram::detail

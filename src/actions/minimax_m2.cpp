@@ -43,6 +43,12 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace minimax_m2_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec minimax_m2_blocks[] = {
+    {"<minimax:tool_call>", "</minimax:tool_call>"},
+};
+
 extern const GrammarDef minimax_m2_grammar{
     .name = "minimax_m2",
     .summary = "<minimax:tool_call><invoke name=NAME><parameter name=K>V</parameter></invoke></minimax:tool_call>",
@@ -50,6 +56,7 @@ extern const GrammarDef minimax_m2_grammar{
     .read_at = minimax_m2_reader::read_at,
     .instruction = minimax_m2_reader::instruction,
     .render = minimax_m2_reader::render,
+    .blocks = minimax_m2_blocks,
 };
 
 }  // namespace toolgram::detail

@@ -357,6 +357,12 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace minimax_m3_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec minimax_m3_blocks[] = {
+    {"]<]minimax[>[<tool_call>", "]<]minimax[>[</tool_call>"},
+};
+
 extern const GrammarDef minimax_m3_grammar{
     .name = "minimax_m3",
     .summary = "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=NAME>]<]minimax[>[<K>V]<]minimax[>[</K>…]<]minimax[>[</invoke>]<]minimax[>[</tool_call>",
@@ -364,6 +370,7 @@ extern const GrammarDef minimax_m3_grammar{
     .read_at = minimax_m3_reader::read_at,
     .instruction = minimax_m3_reader::instruction,
     .render = minimax_m3_reader::render,
+    .blocks = minimax_m3_blocks,
 };
 
 }  // namespace toolgram::detail

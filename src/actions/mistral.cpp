@@ -105,6 +105,12 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace mistral_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec mistral_blocks[] = {
+    {"[TOOL_CALLS]", "\n"},
+};
+
 extern const GrammarDef mistral_grammar{
     .name = "mistral",
     .summary = "[TOOL_CALLS]NAME[ARGS]{…}, [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…} or (tokens stripped) [TOOL_CALLS]NAME{…} per call; "
@@ -113,6 +119,7 @@ extern const GrammarDef mistral_grammar{
     .read_at = mistral_reader::read_at,
     .instruction = mistral_reader::instruction,
     .render = mistral_reader::render,
+    .blocks = mistral_blocks,
 };
 
 }  // namespace toolgram::detail

@@ -127,6 +127,12 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace muse_glimmer_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec muse_glimmer_blocks[] = {
+    {"<atem:function_calls>", "</atem:function_calls>"},
+};
+
 extern const GrammarDef muse_glimmer_grammar{
     .name = "muse_glimmer",
     .summary = "<|start|>assistant to=NAME<|message|><atem:function_calls><atem:invoke name=NAME><atem:parameter name=K>V"
@@ -135,6 +141,7 @@ extern const GrammarDef muse_glimmer_grammar{
     .read_at = muse_glimmer_reader::read_at,
     .instruction = muse_glimmer_reader::instruction,
     .render = muse_glimmer_reader::render,
+    .blocks = muse_glimmer_blocks,
 };
 
 }  // namespace toolgram::detail

@@ -31,6 +31,12 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace nemotron_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec nemotron_blocks[] = {
+    {"<TOOLCALL>", "</TOOLCALL>"},
+};
+
 extern const GrammarDef nemotron_grammar{
     .name = "nemotron",
     .summary = "<TOOLCALL>[{\"name\": …, \"arguments\": …}, …]</TOOLCALL>",
@@ -38,6 +44,7 @@ extern const GrammarDef nemotron_grammar{
     .read_at = nemotron_reader::read_at,
     .instruction = nemotron_reader::instruction,
     .render = nemotron_reader::render,
+    .blocks = nemotron_blocks,
 };
 
 }  // namespace toolgram::detail

@@ -136,6 +136,13 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace plamo3_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec plamo3_blocks[] = {
+    {"<|plamo:begin_tool_requests:plamo|>", "<|plamo:end_tool_requests:plamo|>"},
+    {"<|plamo:begin_tool_request:plamo|>", "<|plamo:end_tool_request:plamo|>"},
+};
+
 extern const GrammarDef plamo3_grammar{
     .name = "plamo3",
     .summary = "<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>NAME"
@@ -145,6 +152,7 @@ extern const GrammarDef plamo3_grammar{
     .read_at = plamo3_reader::read_at,
     .instruction = plamo3_reader::instruction,
     .render = plamo3_reader::render,
+    .blocks = plamo3_blocks,
 };
 
 }  // namespace toolgram::detail

@@ -85,6 +85,14 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace pythonic_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec pythonic_blocks[] = {
+    {"<|python_start|>", "<|python_end|>"},
+    {"<|tool_call_start|>", "<|tool_call_end|>"},
+    {"<function_calls>", "</function_calls>"},
+};
+
 extern const GrammarDef pythonic_grammar{
     .name = "pythonic",
     .summary = "Python call list [f(a=1), g()], bare or in <|python_start|>, <|tool_call_start|> or <function_calls> (a call a line)",
@@ -92,6 +100,15 @@ extern const GrammarDef pythonic_grammar{
     .read_at = pythonic_reader::read_with<grammar::pythonic::block>,
     .instruction = pythonic_reader::instruction,
     .render = pythonic_reader::render,
+    .blocks = pythonic_blocks,
+};
+
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec pythonic_tagged_blocks[] = {
+    {"<|python_start|>", "<|python_end|>"},
+    {"<|tool_call_start|>", "<|tool_call_end|>"},
+    {"<function_calls>", "</function_calls>"},
 };
 
 extern const GrammarDef pythonic_tagged_grammar{
@@ -102,6 +119,7 @@ extern const GrammarDef pythonic_tagged_grammar{
     .read_at = pythonic_reader::read_with<grammar::pythonic::wrapped>,
     .instruction = pythonic_reader::instruction,
     .render = pythonic_reader::render,
+    .blocks = pythonic_tagged_blocks,
 };
 
 }  // namespace toolgram::detail

@@ -38,6 +38,12 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace qwen3_coder_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec qwen3_coder_blocks[] = {
+    {"<tool_call>", "</tool_call>"},
+};
+
 extern const GrammarDef qwen3_coder_grammar{
     .name = "qwen3_coder",
     .summary = "<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>",
@@ -45,6 +51,7 @@ extern const GrammarDef qwen3_coder_grammar{
     .read_at = qwen3_coder_reader::read_at,
     .instruction = qwen3_coder_reader::instruction,
     .render = qwen3_coder_reader::render,
+    .blocks = qwen3_coder_blocks,
 };
 
 }  // namespace toolgram::detail

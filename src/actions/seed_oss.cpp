@@ -41,6 +41,12 @@ std::string instruction(const Settings& st) {
 }  // namespace
 }  // namespace seed_oss_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec seed_oss_blocks[] = {
+    {"<seed:tool_call>", "</seed:tool_call>"},
+};
+
 extern const GrammarDef seed_oss_grammar{
     .name = "seed_oss",
     .summary = "<seed:tool_call><function=NAME><parameter=K>V</parameter></function></seed:tool_call>",
@@ -48,6 +54,7 @@ extern const GrammarDef seed_oss_grammar{
     .read_at = seed_oss_reader::read_at,
     .instruction = seed_oss_reader::instruction,
     .render = seed_oss_reader::render,
+    .blocks = seed_oss_blocks,
 };
 
 }  // namespace toolgram::detail

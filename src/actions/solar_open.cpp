@@ -71,6 +71,14 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace solar_open_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec solar_open_blocks[] = {
+    {"<|tool_call:begin|>", "<|tool_call:end|>"},
+    {"<|tool_calls|>", "\n"},
+    {"<|tool_call:start|>", "<|tool_call:end|>"},
+};
+
 extern const GrammarDef solar_open_grammar{
     .name = "solar_open",
     .summary = "<|tool_calls|><|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>…<|calls|>",
@@ -78,6 +86,7 @@ extern const GrammarDef solar_open_grammar{
     .read_at = solar_open_reader::read_at,
     .instruction = solar_open_reader::instruction,
     .render = solar_open_reader::render,
+    .blocks = solar_open_blocks,
 };
 
 }  // namespace toolgram::detail

@@ -79,6 +79,12 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace step3_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec step3_blocks[] = {
+    {"<｜tool_calls_begin｜>", "<｜tool_calls_end｜>"},
+};
+
 extern const GrammarDef step3_grammar{
     .name = "step3",
     .summary = "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=NAME>"
@@ -87,6 +93,7 @@ extern const GrammarDef step3_grammar{
     .read_at = step3_reader::read_at,
     .instruction = step3_reader::instruction,
     .render = step3_reader::render,
+    .blocks = step3_blocks,
 };
 
 }  // namespace toolgram::detail

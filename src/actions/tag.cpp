@@ -59,8 +59,16 @@ std::string render(const std::vector<Call>& calls, const Settings& s) {
     for (const auto& c : calls) out += s.tag_open + call_object_text(c) + s.tag_close + "\n";
     return out;
 }
+
+// The configured tags' block, before the fixed one below (`<tool_call>`).
+std::vector<BlockSpec> settings_blocks(const Settings& s) { return {{s.tag_open, s.tag_close}}; }
 }  // namespace
 }  // namespace tag_reader
+
+// Its blocks by opener and closer, besides the configured tags' (unreadable_syntax.cpp).
+constexpr BlockSpec tag_blocks[] = {
+    {"<tool_call>", "</tool_call>"},
+};
 
 extern const GrammarDef tag_grammar{
     .name = "tag",
@@ -69,6 +77,8 @@ extern const GrammarDef tag_grammar{
     .read_at = tag_reader::read_at,
     .instruction = tag_reader::instruction,
     .render = tag_reader::render,
+    .blocks = tag_blocks,
+    .settings_blocks = tag_reader::settings_blocks,
 };
 
 }  // namespace toolgram::detail

@@ -67,6 +67,13 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace xlam_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec xlam_blocks[] = {
+    {"[TOOL_CALLS]", "\n"},
+    {"<tool_call>", "</tool_call>"},
+};
+
 extern const GrammarDef xlam_grammar{
     .name = "xlam",
     .summary = "a JSON array [{\"name\": …, \"arguments\": …}], bare, fenced, in <tool_call>, after </think> or [TOOL_CALLS]",
@@ -74,6 +81,7 @@ extern const GrammarDef xlam_grammar{
     .read_at = xlam_reader::read_at,
     .instruction = xlam_reader::instruction,
     .render = xlam_reader::render,
+    .blocks = xlam_blocks,
 };
 
 }  // namespace toolgram::detail

@@ -325,6 +325,13 @@ std::string render(const std::vector<Call>& calls, const Settings&) {
 }  // namespace
 }  // namespace xml_reader
 
+// Its blocks by opener and closer ("\n": the line after the opener), for a block that
+// holds nothing readable (unreadable_syntax.cpp).
+constexpr BlockSpec xml_blocks[] = {
+    {"<tool_call>", "</tool_call>"},
+    {"<function_call>", "</function_call>"},
+};
+
 extern const GrammarDef xml_grammar{
     .name = "xml",
     .summary = "XML markup: <tool_call>/<function_call> with name and arguments, <invoke name=…><parameter name=…>",
@@ -332,6 +339,7 @@ extern const GrammarDef xml_grammar{
     .read_at = xml_reader::read_at,
     .instruction = xml_reader::instruction,
     .render = xml_reader::render,
+    .blocks = xml_blocks,
 };
 
 }  // namespace toolgram::detail

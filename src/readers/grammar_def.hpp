@@ -11,13 +11,14 @@
 //  - render: write calls in this syntax (round-trip tests, examples in instructions);
 //  - read_head: only for a grammar whose first block may begin before its marker;
 //  - check: only for a grammar that reads something of the settings it must have.
-// Besides, src/readers/unreadable_syntax.cpp lists each grammar's blocks by opener and closer:
-// where every grammar of a profile declined at such an opener, the block is its syntax
-// holding nothing readable, reported (read_unreadable), never left in content.
-// Every grammar is listed once in src/readers/grammar_registry.cpp; nothing else needs to know it.
+//  - blocks: its blocks by opener and closer: where every grammar of a profile declined at
+//    such an opener, the block is its syntax holding nothing readable, reported
+//    (read_unreadable, src/readers/unreadable_syntax.cpp), never left in content.
+// Every grammar is listed once in src/readers/grammar_registry.cpp.
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,9 +29,15 @@
 
 namespace toolgram::detail {
 
+// A block of a grammar's syntax as the grammar declares it: its opener and closer ("\n":
+// the line after the opener).
+struct BlockSpec {
+    std::string_view open, close;
+};
+
 struct GrammarDef {
-    std::string_view name;
-    std::string_view summary;
+    std::string_view name = {};
+    std::string_view summary = {};
     std::vector<std::string> (*markers)(const Settings&) = nullptr;
     std::optional<Block> (*read_at)(ScanContext&, std::size_t at) = nullptr;
     std::optional<Block> (*read_whole)(ScanContext&, std::size_t begin, std::size_t end) = nullptr;
@@ -43,6 +50,13 @@ struct GrammarDef {
     // For a grammar that needs something of the settings (the declared grammar, its
     // syntax): throws std::invalid_argument when they lack it. The Parser calls it once.
     void (*check)(const Settings&) = nullptr;
+    // Its blocks by opener and closer (syntax_blocks). None for a grammar whose opener
+    // prose or raw code may use without a closer of its own (Llama 3.1's `<|python_tag|>`,
+    // Functionary's `>>>python`, the marker format's `TOOL_CALL`).
+    std::span<const BlockSpec> blocks = {};
+    // For a grammar whose blocks the settings spell (the tag format's configurable tags):
+    // those, before `blocks`. (A profile file's blocks are its declared syntax's.)
+    std::vector<BlockSpec> (*settings_blocks)(const Settings&) = nullptr;
 };
 
 // A block of a grammar's syntax by its opener and closer ("\n": the line after the
@@ -51,7 +65,7 @@ struct SyntaxBlock {
     std::string open, close;
 };
 // The grammar's blocks, as the settings spell them (the tag format's tags, a profile
-// file's markers); empty for a grammar whose syntax has no closer (src/readers/unreadable_syntax.cpp).
+// file's markers, GrammarDef::blocks); empty for a grammar whose syntax has no closer.
 std::vector<SyntaxBlock> syntax_blocks(const GrammarDef& grammar, const Settings& settings);
 
 // A marker as a scan uses it: its grammar, and what it reads there: the grammar's block

@@ -68,6 +68,12 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace kestrel_reader
 
+// Its blocks by opener and closer: one that holds nothing readable is reported, not left
+// in the content (src/readers/unreadable_syntax.cpp).
+constexpr BlockSpec kestrel_blocks[] = {
+    {"<<call", "<</call>>"},
+};
+
 extern const GrammarDef kestrel_grammar{
     .name = "kestrel",
     .summary = "<<call NAME>> key = value lines <</call>>",
@@ -75,6 +81,7 @@ extern const GrammarDef kestrel_grammar{
     .read_at = kestrel_reader::read_at,
     .instruction = kestrel_reader::instruction,
     .render = kestrel_reader::render,
+    .blocks = kestrel_blocks,
 };
 
 }  // namespace toolgram::detail
