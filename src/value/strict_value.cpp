@@ -139,9 +139,6 @@ private:
                 const bool object = *p_ == '{';
                 slot = object ? json::object() : json::array();
                 stack_.push_back(Open{&slot, object, false, {}, {}});
-                // Room for a tool call's usual few arguments at once: grown from one, an
-                // object of four members was allocated three times before it closed.
-                if (object) stack_.back().members.reserve(8);
                 ++p_;
                 return true;
             }
@@ -208,6 +205,10 @@ private:
         if (!skip_space() || *p_ != ':') return false;
         ++p_;
         if (!skip_space()) return false;
+        // Room for a tool call's usual few arguments at once, at the first: grown from
+        // one, an object of four members was allocated three times before it closed (and
+        // an empty object allocates nothing).
+        if (top.members.empty()) top.members.reserve(8);
         top.members.emplace_back(std::move(key), nullptr);
         return begin_value(top.members.back().second);
     }
