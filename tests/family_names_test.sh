@@ -13,6 +13,7 @@ cd "${1:-$(dirname "${BASH_SOURCE[0]}")/..}"
 family_free=(
     src/readers/grammar_def.hpp       # the record's type
     src/readers/unreadable_syntax.cpp # each grammar's blocks: GrammarDef::blocks
+    src/profiles/profile_aliases.cpp  # the engines' parser names: GrammarDef::aliases
 )
 
 mapfile -t families < <(grep -ho '^    \.name = "[a-z0-9_]*"' src/actions/*.cpp | sed 's/.*"\(.*\)"/\1/' |

@@ -70,6 +70,14 @@ constexpr BlockSpec apertus_blocks[] = {
     {"<|tools_prefix|>", "<|tools_suffix|>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec apertus_aliases[] = {
+    {"vLLM", "apertus", "Apertus"},
+    {"SGLang", "apertus2509", "Apertus"},
+    {"llama.cpp", "Apertus", "Apertus"},
+};
+
 extern const GrammarDef apertus_grammar{
     .name = "apertus",
     .summary = "<|tools_prefix|>[{\"NAME\": {…}}]<|tools_suffix|>, the tool's name as the key",
@@ -78,6 +86,7 @@ extern const GrammarDef apertus_grammar{
     .instruction = apertus_reader::instruction,
     .render = apertus_reader::render,
     .blocks = apertus_blocks,
+    .aliases = apertus_aliases,
 };
 
 }  // namespace toolgram::detail

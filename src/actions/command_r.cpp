@@ -60,6 +60,16 @@ constexpr BlockSpec command_r_blocks[] = {
     {"<|START_ACTION|>", "<|END_ACTION|>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec command_r_aliases[] = {
+    {"vLLM", "cohere_command3", "Command A, Command R7B"},
+    {"vLLM", "cohere_command4", "Command A Plus, Command A Vision"},
+    {"SGLang", "cohere_command4", "Command A, Command A Plus"},
+    {"llama.cpp", "Command R7B", "Command R7B, Command A"},
+    {"smg", "cohere", "Command A, Command R7B"},
+};
+
 extern const GrammarDef command_r_grammar{
     .name = "command_r",
     .summary = "<|START_ACTION|>[{\"tool_call_id\": …, \"tool_name\": …, \"parameters\": …}]<|END_ACTION|>; R+'s Action: ```json […]```",
@@ -68,6 +78,7 @@ extern const GrammarDef command_r_grammar{
     .instruction = command_r_reader::instruction,
     .render = command_r_reader::render,
     .blocks = command_r_blocks,
+    .aliases = command_r_aliases,
 };
 
 }  // namespace toolgram::detail

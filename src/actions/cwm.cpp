@@ -247,6 +247,12 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace cwm_reader
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec cwm_aliases[] = {
+    {"vLLM", "cwm", "CWM, Code World Model (<tool: NAME>…</tool>; a pull request)"},
+};
+
 extern const GrammarDef cwm_grammar{
     .name = "cwm",
     .summary = "<tool: NAME> INPUT </tool>, one block a call, INPUT a JSON object of arguments or the text of one parameter",
@@ -254,6 +260,7 @@ extern const GrammarDef cwm_grammar{
     .read_at = cwm_reader::read_at,
     .instruction = cwm_reader::instruction,
     .render = cwm_reader::render,
+    .aliases = cwm_aliases,
 };
 
 }  // namespace toolgram::detail

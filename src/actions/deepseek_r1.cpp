@@ -65,6 +65,15 @@ constexpr BlockSpec deepseek_r1_blocks[] = {
     {"<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec deepseek_r1_aliases[] = {
+    {"vLLM", "deepseek_v3", "DeepSeek V3, DeepSeek R1"},
+    {"SGLang", "deepseekv3", "DeepSeek V3, DeepSeek R1"},
+    {"llama.cpp", "DeepSeek R1", "DeepSeek R1, V3"},
+    {"smg", "deepseek", "DeepSeek V3, DeepSeek R1"},
+};
+
 extern const GrammarDef deepseek_r1_grammar{
     .name = "deepseek_r1",
     .summary = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\\n```json\\n{…}\\n```<｜tool▁call▁end｜>…",
@@ -73,6 +82,7 @@ extern const GrammarDef deepseek_r1_grammar{
     .instruction = deepseek_r1_reader::instruction,
     .render = deepseek_r1_reader::render,
     .blocks = deepseek_r1_blocks,
+    .aliases = deepseek_r1_aliases,
 };
 
 }  // namespace toolgram::detail

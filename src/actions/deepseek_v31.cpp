@@ -52,6 +52,15 @@ constexpr BlockSpec deepseek_v31_blocks[] = {
     {"<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec deepseek_v31_aliases[] = {
+    {"vLLM", "deepseek_v31", "DeepSeek V3.1"},
+    {"SGLang", "deepseekv31", "DeepSeek V3.1"},
+    {"llama.cpp", "DeepSeek V3.1", "DeepSeek V3.1"},
+    {"smg", "deepseek31", "DeepSeek V3.1"},
+};
+
 extern const GrammarDef deepseek_v31_grammar{
     .name = "deepseek_v31",
     .summary = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
@@ -60,6 +69,7 @@ extern const GrammarDef deepseek_v31_grammar{
     .instruction = deepseek_v31_reader::instruction,
     .render = deepseek_v31_reader::render,
     .blocks = deepseek_v31_blocks,
+    .aliases = deepseek_v31_aliases,
 };
 
 }  // namespace toolgram::detail

@@ -81,6 +81,17 @@ constexpr BlockSpec deepseek_v32_blocks[] = {
     {"<DSMLfunction_calls>", "</DSMLfunction_calls>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec deepseek_v32_aliases[] = {
+    {"vLLM", "deepseek_v32", "DeepSeek V3.2"},
+    {"vLLM", "deepseek_v4", "DeepSeek V4 (DSML, <｜DSML｜tool_calls>)"},
+    {"vLLM", "deepseek_v41", "DeepSeek V4.1 (spaced DSML, <｜DSML｜ calls>)"},
+    {"SGLang", "deepseekv32", "DeepSeek V3.2"},
+    {"SGLang", "deepseekv4", "DeepSeek V4"},
+    {"SGLang", "deepseekv41", "DeepSeek V4.1 (spaced DSML, <｜DSML｜ calls>)"},
+};
+
 extern const GrammarDef deepseek_v32_grammar{
     .name = "deepseek_v32",
     .summary = "<｜DSML｜function_calls><｜DSML｜invoke name=NAME><｜DSML｜parameter name=K string=true|false>V"
@@ -91,6 +102,7 @@ extern const GrammarDef deepseek_v32_grammar{
     .instruction = deepseek_v32_reader::instruction,
     .render = deepseek_v32_reader::render,
     .blocks = deepseek_v32_blocks,
+    .aliases = deepseek_v32_aliases,
 };
 
 }  // namespace toolgram::detail

@@ -48,6 +48,12 @@ constexpr BlockSpec functionary_v31_blocks[] = {
     {"<function=", "</function>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec functionary_v31_aliases[] = {
+    {"llama.cpp", "Functionary v3.1 Llama 3.1", "Functionary v3.1"},
+};
+
 extern const GrammarDef functionary_v31_grammar{
     .name = "functionary_v31",
     .summary = "<function=NAME>{…}</function> or <function name=NAME>{…}</function>",
@@ -56,6 +62,7 @@ extern const GrammarDef functionary_v31_grammar{
     .instruction = functionary_v31_reader::instruction,
     .render = functionary_v31_reader::render,
     .blocks = functionary_v31_blocks,
+    .aliases = functionary_v31_aliases,
 };
 
 }  // namespace toolgram::detail

@@ -130,6 +130,12 @@ std::optional<Block> read_head(ScanContext& ctx, std::size_t begin) { return rea
 }  // namespace
 }  // namespace functionary_v32_reader
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec functionary_v32_aliases[] = {
+    {"llama.cpp", "Functionary v3.2", "Functionary v3.2"},
+};
+
 extern const GrammarDef functionary_v32_grammar{
     .name = "functionary_v32",
     .summary = ">>>NAME\\n{…} per call, >>>all\\n for text, >>>python\\n then code; the first >>> may be in the prompt",
@@ -139,6 +145,7 @@ extern const GrammarDef functionary_v32_grammar{
     .instruction = functionary_v32_reader::instruction,
     .render = functionary_v32_reader::render,
     .read_head = functionary_v32_reader::read_head,
+    .aliases = functionary_v32_aliases,
 };
 
 // Only what a `>>>` shows to be Functionary's: the messages from the first `>>>` on, and a

@@ -37,6 +37,12 @@ constexpr BlockSpec functiongemma_blocks[] = {
     {"<start_function_call>", "<end_function_call>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec functiongemma_aliases[] = {
+    {"vLLM", "functiongemma", "FunctionGemma"},
+};
+
 extern const GrammarDef functiongemma_grammar{
     .name = "functiongemma",
     .summary = "<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>",
@@ -45,6 +51,7 @@ extern const GrammarDef functiongemma_grammar{
     .instruction = functiongemma_reader::instruction,
     .render = functiongemma_reader::render,
     .blocks = functiongemma_blocks,
+    .aliases = functiongemma_aliases,
 };
 
 }  // namespace toolgram::detail

@@ -29,6 +29,13 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace functools_reader
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec functools_aliases[] = {
+    {"vLLM", "phi4_mini_json", "Phi-4-mini"},
+    {"llama.cpp", "FireFunction v2", "FireFunction v2"},
+};
+
 extern const GrammarDef functools_grammar{
     .name = "functools",
     .summary = "functools[{\"name\": …, \"arguments\": …}, …], no closer",
@@ -36,6 +43,7 @@ extern const GrammarDef functools_grammar{
     .read_at = functools_reader::read_at,
     .instruction = functools_reader::instruction,
     .render = functools_reader::render,
+    .aliases = functools_aliases,
 };
 
 }  // namespace toolgram::detail

@@ -50,6 +50,14 @@ constexpr BlockSpec gemma4_blocks[] = {
     {"<|tool_call>", "<tool_call|>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec gemma4_aliases[] = {
+    {"vLLM", "gemma4", "Gemma 4"},
+    {"SGLang", "gemma4", "Gemma 4"},
+    {"llama.cpp", "peg-gemma4", "Gemma 4 (its PEG parser)"},
+};
+
 extern const GrammarDef gemma4_grammar{
     .name = "gemma4",
     .summary = "<|tool_call>call:NAME{key:<|\"|>text<|\"|>,n:3}<tool_call|>",
@@ -58,6 +66,7 @@ extern const GrammarDef gemma4_grammar{
     .instruction = gemma4_reader::instruction,
     .render = gemma4_reader::render,
     .blocks = gemma4_blocks,
+    .aliases = gemma4_aliases,
 };
 // Renders and instructs as gemma4 does: a model is never asked to write the stripped form.
 extern const GrammarDef gemma4_stripped_grammar{

@@ -61,6 +61,13 @@ constexpr BlockSpec gigachat_blocks[] = {
     {"function call<|role_sep|>", "\n"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec gigachat_aliases[] = {
+    {"vLLM", "gigachat3", "GigaChat 3, GigaChat 3.1"},
+    {"SGLang", "gigachat3", "GigaChat 3, GigaChat 3.1"},
+};
+
 extern const GrammarDef gigachat_grammar{
     .name = "gigachat",
     .summary = "<|function_call|>{\"name\": …, \"arguments\": …} (3.1) or <|message_sep|>function call<|role_sep|>{…} (3)",
@@ -69,6 +76,7 @@ extern const GrammarDef gigachat_grammar{
     .instruction = gigachat_reader::instruction,
     .render = gigachat_reader::render,
     .blocks = gigachat_blocks,
+    .aliases = gigachat_aliases,
 };
 
 }  // namespace toolgram::detail

@@ -34,6 +34,13 @@ constexpr BlockSpec gigachat35_blocks[] = {
     {"<｜GCML｜tool_calls>", "</｜GCML｜tool_calls>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec gigachat35_aliases[] = {
+    {"vLLM", "gigachat35", "GigaChat 3.5 (GCML)"},
+    {"SGLang", "gigachat35", "GigaChat 3.5"},
+};
+
 extern const GrammarDef gigachat35_grammar{
     .name = "gigachat35",
     .summary = "<｜GCML｜tool_calls><｜GCML｜invoke name=NAME><｜GCML｜parameter name=K string=true|false>V"
@@ -43,6 +50,7 @@ extern const GrammarDef gigachat35_grammar{
     .instruction = gigachat35_reader::instruction,
     .render = gigachat35_reader::render,
     .blocks = gigachat35_blocks,
+    .aliases = gigachat35_aliases,
 };
 
 }  // namespace toolgram::detail

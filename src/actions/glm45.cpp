@@ -94,6 +94,24 @@ constexpr BlockSpec glm45_blocks[] = {
     {"<tool_call>", "</tool_call>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec glm45_aliases[] = {
+    {"vLLM", "glm45", "GLM-4.5, GLM-4.6"},
+    {"vLLM", "glm47", "GLM-4.7, GLM-5"},
+    {"vLLM", "ling3", "Ling 3"},
+    {"vLLM", "poolside_v1", "Poolside Laguna"},
+    {"SGLang", "glm", "GLM-4.5, GLM-4.6"},
+    {"SGLang", "glm45", "GLM-4.5, GLM-4.6"},
+    {"SGLang", "glm47", "GLM-4.7, GLM-5"},
+    {"SGLang", "ling3", "Ling 3"},
+    {"SGLang", "poolside_v1", "Poolside Laguna"},
+    {"SGLang", "spark25", "Spark 2.5"},
+    {"llama.cpp", "GLM 4.5", "GLM-4.5, 4.6, 4.7"},
+    {"smg", "glm45_moe", "GLM-4.5, GLM-4.6"},
+    {"smg", "glm47_moe", "GLM-4.7, GLM-5"},
+};
+
 extern const GrammarDef glm45_grammar{
     .name = "glm45",
     .summary = "<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>",
@@ -102,12 +120,19 @@ extern const GrammarDef glm45_grammar{
     .instruction = glm45_reader::instruction,
     .render = glm45_reader::render,
     .blocks = glm45_blocks,
+    .aliases = glm45_aliases,
 };
 
 // Its blocks by opener and closer ("\n": the line after the opener), for a block that
 // holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec hyperclovax_seed_think_blocks[] = {
     {"<tool_call>", "</tool_call>"},
+};
+
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec hyperclovax_seed_think_aliases[] = {
+    {"vLLM", "hyperclovax_seed_think", "HyperCLOVA X SEED Think 32B (GLM's syntax, values JSON; pull request #42366)"},
 };
 
 extern const GrammarDef hyperclovax_seed_think_grammar{
@@ -118,6 +143,7 @@ extern const GrammarDef hyperclovax_seed_think_grammar{
     .instruction = glm45_reader::instruction_hcx,
     .render = glm45_reader::render_hcx,
     .blocks = hyperclovax_seed_think_blocks,
+    .aliases = hyperclovax_seed_think_aliases,
 };
 
 }  // namespace toolgram::detail

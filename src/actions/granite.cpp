@@ -37,6 +37,13 @@ constexpr BlockSpec granite_blocks[] = {
     {"<|tool_call|>", "\n"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec granite_aliases[] = {
+    {"vLLM", "granite", "Granite 3.0-3.3"},
+    {"llama.cpp", "Granite", "Granite 3.x"},
+};
+
 extern const GrammarDef granite_grammar{
     .name = "granite",
     .summary = "<|tool_call|>[{\"name\": …, \"arguments\": …}] (3.0) or <tool_call>[…] (3.1), no closer; "
@@ -46,6 +53,7 @@ extern const GrammarDef granite_grammar{
     .instruction = granite_reader::instruction,
     .render = granite_reader::render,
     .blocks = granite_blocks,
+    .aliases = granite_aliases,
 };
 
 }  // namespace toolgram::detail

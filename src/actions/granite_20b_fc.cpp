@@ -35,6 +35,12 @@ constexpr BlockSpec granite_20b_fc_blocks[] = {
     {"<function_call>", "\n"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec granite_20b_fc_aliases[] = {
+    {"vLLM", "granite-20b-fc", "granite-20b-functioncalling"},
+};
+
 extern const GrammarDef granite_20b_fc_grammar{
     .name = "granite_20b_fc",
     .summary = "<function_call> {\"name\": …, \"arguments\": …} per call, no closer",
@@ -43,6 +49,7 @@ extern const GrammarDef granite_20b_fc_grammar{
     .instruction = granite_20b_fc_reader::instruction,
     .render = granite_20b_fc_reader::render,
     .blocks = granite_20b_fc_blocks,
+    .aliases = granite_20b_fc_aliases,
 };
 
 }  // namespace toolgram::detail

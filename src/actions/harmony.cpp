@@ -159,6 +159,14 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace harmony_reader
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec harmony_aliases[] = {
+    {"vLLM", "openai", "gpt-oss"},
+    {"SGLang", "gpt-oss", "gpt-oss"},
+    {"llama.cpp", "GPT-OSS", "gpt-oss"},
+};
+
 extern const GrammarDef harmony_grammar{
     .name = "harmony",
     .summary = "<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|> (or the recipient before the "
@@ -168,6 +176,7 @@ extern const GrammarDef harmony_grammar{
     .instruction = harmony_reader::instruction,
     .render = harmony_reader::render,
     .read_head = harmony_reader::read_head,
+    .aliases = harmony_aliases,
 };
 
 }  // namespace toolgram::detail

@@ -33,6 +33,21 @@ constexpr BlockSpec hermes_blocks[] = {
     {"<tool_call>", "</tool_call>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec hermes_aliases[] = {
+    {"vLLM", "ernie45", "ERNIE 4.5"},
+    {"vLLM", "granite4", "Granite 4.0, 4.1"},
+    {"vLLM", "hermes", "Hermes 2 Pro, Hermes 3, Qwen 2.5, Qwen 3, QwQ"},
+    {"SGLang", "hermes", "Hermes 2 Pro, Hermes 3"},
+    {"SGLang", "nanbeige", "Nanbeige 4 (<tool_call>{JSON}</tool_call>)"},
+    {"SGLang", "qwen", "Qwen 2.5, Qwen 3"},
+    {"SGLang", "qwen25", "Qwen 2.5"},
+    {"SGLang", "trinity", "Trinity"},
+    {"llama.cpp", "EXAONE MoE", "K-EXAONE (<tool_call>{JSON}</tool_call>)"},
+    {"llama.cpp", "Hermes 2 Pro", "Hermes 2 Pro, Qwen 2.5, Qwen 3"},
+};
+
 extern const GrammarDef hermes_grammar{
     .name = "hermes",
     .summary = "<tool_call>{\"name\": …, \"arguments\": …}</tool_call>, one block per call",
@@ -41,6 +56,7 @@ extern const GrammarDef hermes_grammar{
     .instruction = hermes_reader::instruction,
     .render = hermes_reader::render,
     .blocks = hermes_blocks,
+    .aliases = hermes_aliases,
 };
 
 }  // namespace toolgram::detail

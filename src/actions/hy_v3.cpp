@@ -77,6 +77,14 @@ constexpr BlockSpec hy_v3_blocks[] = {
     {"<tool_call:opensource>", "<end_of_tool_call:opensource>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec hy_v3_aliases[] = {
+    {"vLLM", "hy_v3", "Tencent Hy3 / HY-V3"},
+    {"vLLM", "hy_v4", "Tencent HY-V4 (Hy3's tags with the :opensource suffix)"},
+    {"SGLang", "hunyuan", "Hunyuan HY-V3 (Hy3)"},
+};
+
 extern const GrammarDef hy_v3_grammar{
     .name = "hy_v3",
     .summary = "<tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls> "
@@ -87,6 +95,7 @@ extern const GrammarDef hy_v3_grammar{
     .instruction = hy_v3_reader::instruction,
     .render = hy_v3_reader::render,
     .blocks = hy_v3_blocks,
+    .aliases = hy_v3_aliases,
 };
 
 }  // namespace toolgram::detail

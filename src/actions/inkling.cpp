@@ -194,6 +194,13 @@ constexpr BlockSpec inkling_blocks[] = {
     {"<|content_invoke_tool_text|>", "<|end_message|>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec inkling_aliases[] = {
+    {"vLLM", "inkling", "Inkling"},
+    {"SGLang", "inkling", "Inkling"},
+};
+
 extern const GrammarDef inkling_grammar{
     .name = "inkling",
     .summary = "<|message_model|>NAME<|content_invoke_tool_json|>{\"name\": …, \"args\": {…}}<|end_message|>, one message per "
@@ -204,6 +211,7 @@ extern const GrammarDef inkling_grammar{
     .render = inkling_reader::render,
     .read_head = inkling_reader::read_head,
     .blocks = inkling_blocks,
+    .aliases = inkling_aliases,
 };
 
 }  // namespace toolgram::detail

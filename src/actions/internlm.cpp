@@ -38,6 +38,13 @@ constexpr BlockSpec internlm_blocks[] = {
     {"<|action_start|>", "<|action_end|>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec internlm_aliases[] = {
+    {"vLLM", "internlm", "InternLM 2.5"},
+    {"SGLang", "interns1", "Intern-S1"},
+};
+
 extern const GrammarDef internlm_grammar{
     .name = "internlm",
     .summary = "<|action_start|><|plugin|>\\n{\"name\": …, \"parameters\": …}<|action_end|>",
@@ -46,6 +53,7 @@ extern const GrammarDef internlm_grammar{
     .instruction = internlm_reader::instruction,
     .render = internlm_reader::render,
     .blocks = internlm_blocks,
+    .aliases = internlm_aliases,
 };
 
 }  // namespace toolgram::detail

@@ -36,6 +36,14 @@ constexpr BlockSpec jamba_blocks[] = {
     {"<tool_calls>", "</tool_calls>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec jamba_aliases[] = {
+    {"vLLM", "hunyuan_a13b", "Hunyuan-A13B (<tool_calls>[…]</tool_calls>)"},
+    {"vLLM", "jamba", "Jamba 1.5"},
+    {"vLLM", "minimax", "MiniMax-M1 (one call object a line)"},
+};
+
 extern const GrammarDef jamba_grammar{
     .name = "jamba",
     .summary = "<tool_calls>[{\"name\": …, \"arguments\": …}, …]</tool_calls>, or one call object a line",
@@ -44,6 +52,7 @@ extern const GrammarDef jamba_grammar{
     .instruction = jamba_reader::instruction,
     .render = jamba_reader::render,
     .blocks = jamba_blocks,
+    .aliases = jamba_aliases,
 };
 
 }  // namespace toolgram::detail

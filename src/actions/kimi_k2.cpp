@@ -184,6 +184,15 @@ constexpr BlockSpec kimi_k2_blocks[] = {
     {"<|tool_call_begin|>", "<|tool_call_end|>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec kimi_k2_aliases[] = {
+    {"vLLM", "kimi_k2", "Kimi K2, K2-Thinking, K2.5"},
+    {"SGLang", "kimi_k2", "Kimi K2"},
+    {"llama.cpp", "Kimi K2", "Kimi K2"},
+    {"smg", "kimik2", "Kimi K2"},
+};
+
 extern const GrammarDef kimi_k2_grammar{
     .name = "kimi_k2",
     .summary = "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}<|tool_call_end|>…",
@@ -192,6 +201,7 @@ extern const GrammarDef kimi_k2_grammar{
     .instruction = kimi_k2_reader::instruction,
     .render = kimi_k2_reader::render,
     .blocks = kimi_k2_blocks,
+    .aliases = kimi_k2_aliases,
 };
 
 }  // namespace toolgram::detail

@@ -137,6 +137,13 @@ constexpr BlockSpec kimi_k3_blocks[] = {
     {"<|open|>call", "<|close|>call<|sep|>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec kimi_k3_aliases[] = {
+    {"vLLM", "kimi_k3", "Kimi K3 (XTML)"},
+    {"SGLang", "kimi_k3", "Kimi K3 (XTML)"},
+};
+
 extern const GrammarDef kimi_k3_grammar{
     .name = "kimi_k3",
     .summary = "<|open|>tools<|sep|><|open|>call tool=NAME index=N<|sep|><|open|>argument key=K type=T<|sep|>V"
@@ -147,6 +154,7 @@ extern const GrammarDef kimi_k3_grammar{
     .instruction = kimi_k3_reader::instruction,
     .render = kimi_k3_reader::render,
     .blocks = kimi_k3_blocks,
+    .aliases = kimi_k3_aliases,
 };
 
 }  // namespace toolgram::detail

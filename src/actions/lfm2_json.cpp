@@ -40,6 +40,12 @@ constexpr BlockSpec lfm2_json_blocks[] = {
     {"<|tool_call_start|>", "<|tool_call_end|>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec lfm2_json_aliases[] = {
+    {"llama.cpp", "LFM2 with JSON tools", "LFM2 in JSON mode"},
+};
+
 extern const GrammarDef lfm2_json_grammar{
     .name = "lfm2_json",
     .summary = "<|tool_call_start|>[{\"name\": …, \"arguments\": …}, …]<|tool_call_end|> (LFM2's JSON mode)",
@@ -48,6 +54,7 @@ extern const GrammarDef lfm2_json_grammar{
     .instruction = lfm2_json_reader::instruction,
     .render = lfm2_json_reader::render,
     .blocks = lfm2_json_blocks,
+    .aliases = lfm2_json_aliases,
 };
 
 }  // namespace toolgram::detail

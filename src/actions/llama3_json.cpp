@@ -160,6 +160,17 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace llama3_json_reader
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec llama3_json_aliases[] = {
+    {"vLLM", "llama3_json", "Llama 3.1, 3.2, 3.3 (JSON)"},
+    {"vLLM", "llama4_json", "Llama 4 (JSON)"},
+    {"SGLang", "llama3", "Llama 3.1, 3.2, 3.3"},
+    {"llama.cpp", "Llama 3.x", "Llama 3.1, 3.2, 3.3"},
+    {"llama.cpp", "Llama 3.x with builtin tools", "Llama 3.1, 3.2, 3.3 with built-in tools (NAME.call(…))"},
+    {"smg", "llama", "Llama 3.1, 3.2, 3.3 (JSON)"},
+};
+
 extern const GrammarDef llama3_json_grammar{
     .name = "llama3_json",
     .summary = "{\"name\": …, \"parameters\": …} call objects, bare or after <|python_tag|>, joined by ';'; "
@@ -168,6 +179,7 @@ extern const GrammarDef llama3_json_grammar{
     .read_at = llama3_json_reader::read_at,
     .instruction = llama3_json_reader::instruction,
     .render = llama3_json_reader::render,
+    .aliases = llama3_json_aliases,
 };
 
 extern const GrammarDef llama3_json_tagged_grammar{

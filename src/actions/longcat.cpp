@@ -36,6 +36,12 @@ constexpr BlockSpec longcat_blocks[] = {
     {"<longcat_tool_call>", "</longcat_tool_call>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec longcat_aliases[] = {
+    {"vLLM", "longcat", "LongCat-Flash"},
+};
+
 extern const GrammarDef longcat_grammar{
     .name = "longcat",
     .summary = "<longcat_tool_call>{\"name\": …, \"arguments\": …}</longcat_tool_call>, one block per call",
@@ -44,6 +50,7 @@ extern const GrammarDef longcat_grammar{
     .instruction = longcat_reader::instruction,
     .render = longcat_reader::render,
     .blocks = longcat_blocks,
+    .aliases = longcat_aliases,
 };
 
 }  // namespace toolgram::detail

@@ -77,6 +77,13 @@ constexpr BlockSpec minicpm5_blocks[] = {
     {"<functionname=", "</function>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec minicpm5_aliases[] = {
+    {"vLLM", "minicpm5", "MiniCPM 5"},
+    {"SGLang", "minicpm5", "MiniCPM 5"},
+};
+
 extern const GrammarDef minicpm5_grammar{
     .name = "minicpm5",
     .summary = "<function name=NAME><param name=K>V</param></function>, V plain or <![CDATA[…]]>",
@@ -85,6 +92,7 @@ extern const GrammarDef minicpm5_grammar{
     .instruction = minicpm5_reader::instruction,
     .render = minicpm5_reader::render,
     .blocks = minicpm5_blocks,
+    .aliases = minicpm5_aliases,
 };
 
 }  // namespace toolgram::detail

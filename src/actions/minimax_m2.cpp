@@ -49,6 +49,14 @@ constexpr BlockSpec minimax_m2_blocks[] = {
     {"<minimax:tool_call>", "</minimax:tool_call>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec minimax_m2_aliases[] = {
+    {"vLLM", "minimax_m2", "MiniMax-M2"},
+    {"SGLang", "minimax-m2", "MiniMax-M2"},
+    {"llama.cpp", "MiniMax-M2", "MiniMax-M2"},
+};
+
 extern const GrammarDef minimax_m2_grammar{
     .name = "minimax_m2",
     .summary = "<minimax:tool_call><invoke name=NAME><parameter name=K>V</parameter></invoke></minimax:tool_call>",
@@ -57,6 +65,7 @@ extern const GrammarDef minimax_m2_grammar{
     .instruction = minimax_m2_reader::instruction,
     .render = minimax_m2_reader::render,
     .blocks = minimax_m2_blocks,
+    .aliases = minimax_m2_aliases,
 };
 
 }  // namespace toolgram::detail

@@ -363,6 +363,13 @@ constexpr BlockSpec minimax_m3_blocks[] = {
     {"]<]minimax[>[<tool_call>", "]<]minimax[>[</tool_call>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec minimax_m3_aliases[] = {
+    {"vLLM", "minimax_m3", "MiniMax-M3"},
+    {"SGLang", "minimax-m3", "MiniMax-M3"},
+};
+
 extern const GrammarDef minimax_m3_grammar{
     .name = "minimax_m3",
     .summary = "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=NAME>]<]minimax[>[<K>V]<]minimax[>[</K>…]<]minimax[>[</invoke>]<]minimax[>[</tool_call>",
@@ -371,6 +378,7 @@ extern const GrammarDef minimax_m3_grammar{
     .instruction = minimax_m3_reader::instruction,
     .render = minimax_m3_reader::render,
     .blocks = minimax_m3_blocks,
+    .aliases = minimax_m3_aliases,
 };
 
 }  // namespace toolgram::detail

@@ -111,6 +111,15 @@ constexpr BlockSpec mistral_blocks[] = {
     {"[TOOL_CALLS]", "\n"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec mistral_aliases[] = {
+    {"vLLM", "mistral", "Mistral 7B v0.3, Nemo, Small 3.x, Magistral, Devstral, Ministral"},
+    {"SGLang", "mistral", "Mistral"},
+    {"llama.cpp", "Magistral", "Magistral"},
+    {"llama.cpp", "Mistral Nemo", "Mistral Nemo"},
+};
+
 extern const GrammarDef mistral_grammar{
     .name = "mistral",
     .summary = "[TOOL_CALLS]NAME[ARGS]{…}, [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…} or (tokens stripped) [TOOL_CALLS]NAME{…} per call; "
@@ -120,6 +129,7 @@ extern const GrammarDef mistral_grammar{
     .instruction = mistral_reader::instruction,
     .render = mistral_reader::render,
     .blocks = mistral_blocks,
+    .aliases = mistral_aliases,
 };
 
 }  // namespace toolgram::detail

@@ -133,6 +133,13 @@ constexpr BlockSpec muse_glimmer_blocks[] = {
     {"<atem:function_calls>", "</atem:function_calls>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec muse_glimmer_aliases[] = {
+    {"vLLM", "muse_glimmer", "Muse Glimmer"},
+    {"SGLang", "muse", "Muse Glimmer"},
+};
+
 extern const GrammarDef muse_glimmer_grammar{
     .name = "muse_glimmer",
     .summary = "<|start|>assistant to=NAME<|message|><atem:function_calls><atem:invoke name=NAME><atem:parameter name=K>V"
@@ -142,6 +149,7 @@ extern const GrammarDef muse_glimmer_grammar{
     .instruction = muse_glimmer_reader::instruction,
     .render = muse_glimmer_reader::render,
     .blocks = muse_glimmer_blocks,
+    .aliases = muse_glimmer_aliases,
 };
 
 }  // namespace toolgram::detail

@@ -37,6 +37,12 @@ constexpr BlockSpec nemotron_blocks[] = {
     {"<TOOLCALL>", "</TOOLCALL>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec nemotron_aliases[] = {
+    {"llama.cpp", "Nemotron V2", "Nemotron Nano v2"},
+};
+
 extern const GrammarDef nemotron_grammar{
     .name = "nemotron",
     .summary = "<TOOLCALL>[{\"name\": …, \"arguments\": …}, …]</TOOLCALL>",
@@ -45,6 +51,7 @@ extern const GrammarDef nemotron_grammar{
     .instruction = nemotron_reader::instruction,
     .render = nemotron_reader::render,
     .blocks = nemotron_blocks,
+    .aliases = nemotron_aliases,
 };
 
 }  // namespace toolgram::detail

@@ -143,6 +143,13 @@ constexpr BlockSpec plamo3_blocks[] = {
     {"<|plamo:begin_tool_request:plamo|>", "<|plamo:end_tool_request:plamo|>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec plamo3_aliases[] = {
+    {"vLLM", "plamo3", "PLaMo 3"},
+    {"SGLang", "plamo3", "PLaMo 3"},
+};
+
 extern const GrammarDef plamo3_grammar{
     .name = "plamo3",
     .summary = "<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>NAME"
@@ -153,6 +160,7 @@ extern const GrammarDef plamo3_grammar{
     .instruction = plamo3_reader::instruction,
     .render = plamo3_reader::render,
     .blocks = plamo3_blocks,
+    .aliases = plamo3_aliases,
 };
 
 }  // namespace toolgram::detail

@@ -93,6 +93,17 @@ constexpr BlockSpec pythonic_blocks[] = {
     {"<function_calls>", "</function_calls>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec pythonic_aliases[] = {
+    {"vLLM", "lfm2", "LFM2, LFM2.5 (Python mode; the profile reads the JSON mode too)"},
+    {"vLLM", "llama4_pythonic", "Llama 4 (Python)"},
+    {"vLLM", "olmo3", "Olmo 3"},
+    {"vLLM", "pythonic", "Llama 3.2, ToolACE"},
+    {"SGLang", "lfm2", "LFM2, LFM2.5 (Python and JSON modes)"},
+    {"SGLang", "pythonic", "Llama 3.2, ToolACE"},
+};
+
 extern const GrammarDef pythonic_grammar{
     .name = "pythonic",
     .summary = "Python call list [f(a=1), g()], bare or in <|python_start|>, <|tool_call_start|> or <function_calls> (a call a line)",
@@ -101,6 +112,7 @@ extern const GrammarDef pythonic_grammar{
     .instruction = pythonic_reader::instruction,
     .render = pythonic_reader::render,
     .blocks = pythonic_blocks,
+    .aliases = pythonic_aliases,
 };
 
 // Its blocks by opener and closer ("\n": the line after the opener), for a block that

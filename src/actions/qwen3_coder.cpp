@@ -44,6 +44,22 @@ constexpr BlockSpec qwen3_coder_blocks[] = {
     {"<tool_call>", "</tool_call>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec qwen3_coder_aliases[] = {
+    {"vLLM", "mimo", "Xiaomi MiMo"},
+    {"vLLM", "qwen3_coder", "Qwen3-Coder, Qwen3.5, Qwen3.6"},
+    {"vLLM", "qwen3_xml", "Qwen3-Coder, Qwen3.5, Qwen3.6"},
+    {"vLLM", "step3p5", "Step 3.5 Flash, Step 3.7"},
+    {"SGLang", "mimo", "Xiaomi MiMo"},
+    {"SGLang", "qwen3_coder", "Qwen3-Coder"},
+    {"SGLang", "step3p5", "Step 3.5 Flash"},
+    {"llama.cpp", "Qwen3 Coder", "Qwen3-Coder, Qwen3.5, Nemotron 3, Step 3.5"},
+    {"llama.cpp", "Xiaomi MiMo", "Xiaomi MiMo"},
+    {"smg", "qwen_coder", "Qwen3-Coder, Qwen3.5, Qwen3.6"},
+    {"smg", "qwen_xml", "Qwen3-Coder, Nemotron Nano (XML)"},
+};
+
 extern const GrammarDef qwen3_coder_grammar{
     .name = "qwen3_coder",
     .summary = "<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>",
@@ -52,6 +68,7 @@ extern const GrammarDef qwen3_coder_grammar{
     .instruction = qwen3_coder_reader::instruction,
     .render = qwen3_coder_reader::render,
     .blocks = qwen3_coder_blocks,
+    .aliases = qwen3_coder_aliases,
 };
 
 }  // namespace toolgram::detail

@@ -47,6 +47,13 @@ constexpr BlockSpec seed_oss_blocks[] = {
     {"<seed:tool_call>", "</seed:tool_call>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec seed_oss_aliases[] = {
+    {"vLLM", "seed_oss", "Seed-OSS"},
+    {"llama.cpp", "Seed-OSS", "Seed-OSS"},
+};
+
 extern const GrammarDef seed_oss_grammar{
     .name = "seed_oss",
     .summary = "<seed:tool_call><function=NAME><parameter=K>V</parameter></function></seed:tool_call>",
@@ -55,6 +62,7 @@ extern const GrammarDef seed_oss_grammar{
     .instruction = seed_oss_reader::instruction,
     .render = seed_oss_reader::render,
     .blocks = seed_oss_blocks,
+    .aliases = seed_oss_aliases,
 };
 
 }  // namespace toolgram::detail

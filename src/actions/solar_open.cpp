@@ -79,6 +79,13 @@ constexpr BlockSpec solar_open_blocks[] = {
     {"<|tool_call:start|>", "<|tool_call:end|>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec solar_open_aliases[] = {
+    {"vLLM", "solar_open2", "Upstage Solar Open 2"},
+    {"llama.cpp", "Solar Open", "Upstage Solar Open"},
+};
+
 extern const GrammarDef solar_open_grammar{
     .name = "solar_open",
     .summary = "<|tool_calls|><|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>…<|calls|>",
@@ -87,6 +94,7 @@ extern const GrammarDef solar_open_grammar{
     .instruction = solar_open_reader::instruction,
     .render = solar_open_reader::render,
     .blocks = solar_open_blocks,
+    .aliases = solar_open_aliases,
 };
 
 }  // namespace toolgram::detail

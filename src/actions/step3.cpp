@@ -85,6 +85,13 @@ constexpr BlockSpec step3_blocks[] = {
     {"<｜tool_calls_begin｜>", "<｜tool_calls_end｜>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec step3_aliases[] = {
+    {"vLLM", "step3", "Step-3"},
+    {"SGLang", "step3", "Step-3"},
+};
+
 extern const GrammarDef step3_grammar{
     .name = "step3",
     .summary = "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=NAME>"
@@ -94,6 +101,7 @@ extern const GrammarDef step3_grammar{
     .instruction = step3_reader::instruction,
     .render = step3_reader::render,
     .blocks = step3_blocks,
+    .aliases = step3_aliases,
 };
 
 }  // namespace toolgram::detail

@@ -74,6 +74,12 @@ constexpr BlockSpec xlam_blocks[] = {
     {"<tool_call>", "</tool_call>"},
 };
 
+// The names serving engines give the parser of this syntax, for the profile of the
+// same name (profile_aliases.cpp).
+constexpr AliasSpec xlam_aliases[] = {
+    {"vLLM", "xlam", "xLAM"},
+};
+
 extern const GrammarDef xlam_grammar{
     .name = "xlam",
     .summary = "a JSON array [{\"name\": …, \"arguments\": …}], bare, fenced, in <tool_call>, after </think> or [TOOL_CALLS]",
@@ -82,6 +88,7 @@ extern const GrammarDef xlam_grammar{
     .instruction = xlam_reader::instruction,
     .render = xlam_reader::render,
     .blocks = xlam_blocks,
+    .aliases = xlam_aliases,
 };
 
 }  // namespace toolgram::detail

@@ -2,6 +2,9 @@
 // the same syntax, so a user moving from vLLM (`--tool-call-parser NAME`), SGLang (the same
 // flag) or llama.cpp (the chat format it logs: "Chat format: Hermes 2 Pro") finds their
 // model under the name they already type. `builtin_profile` falls back to this table.
+// Each family declares the names of its own syntax in its record (GrammarDef::aliases,
+// beside its reader); the rows here are those of profiles that are no C++ family (the
+// shipped profile files, the generic formats, a profile of several grammars).
 //
 // Where an engine registers a parser for a syntax toolgram does not read yet, the row names
 // no profile: asking for it says so, instead of "unknown profile". Sources: vLLM's
@@ -12,159 +15,58 @@
 // same syntaxes (`glm47_moe`, `kimik2`, `qwen_xml`, …, its tool_parser registry). A profile
 // here may be a shipped profile file (grammars/declared/NAME.json: dots, iquest_q1,
 // k2_horizon), resolved like any built-in profile.
+#include <algorithm>
+#include <array>
+#include <string_view>
+
 #include <toolgram/toolgram.hpp>
+
+#include "readers/grammar_def.hpp"
 
 namespace toolgram {
 
-const std::vector<ProfileAlias>& profile_aliases() {
-    static const std::vector<ProfileAlias> table = {
+namespace {
+
+// The engines in the order the table lists them; each engine's names in byte order.
+constexpr std::array<std::string_view, 4> engines = {"vLLM", "SGLang", "llama.cpp", "smg"};
+
+std::size_t engine_rank(std::string_view engine) {
+    return static_cast<std::size_t>(std::find(engines.begin(), engines.end(), engine) - engines.begin());
+}
+
+std::vector<ProfileAlias> all_aliases() {
+    std::vector<ProfileAlias> table = {
         // vLLM, --tool-call-parser
-        {"vLLM", "apertus", "apertus", "Apertus"},
-        {"vLLM", "cohere_command3", "command_r", "Command A, Command R7B"},
-        {"vLLM", "cohere_command4", "command_r", "Command A Plus, Command A Vision"},
-        {"vLLM", "cwm", "cwm", "CWM, Code World Model (<tool: NAME>…</tool>; a pull request)"},
-        {"vLLM", "deepseek_v3", "deepseek_r1", "DeepSeek V3, DeepSeek R1"},
-        {"vLLM", "deepseek_v31", "deepseek_v31", "DeepSeek V3.1"},
-        {"vLLM", "deepseek_v32", "deepseek_v32", "DeepSeek V3.2"},
-        {"vLLM", "deepseek_v4", "deepseek_v32", "DeepSeek V4 (DSML, <｜DSML｜tool_calls>)"},
-        {"vLLM", "deepseek_v41", "deepseek_v32", "DeepSeek V4.1 (spaced DSML, <｜DSML｜ calls>)"},
         {"vLLM", "dots", "dots", "dots.llm1, dots-3 (<dots_function_call>)"},
-        {"vLLM", "ernie45", "hermes", "ERNIE 4.5"},
-        {"vLLM", "functiongemma", "functiongemma", "FunctionGemma"},
-        {"vLLM", "gemma4", "gemma4", "Gemma 4"},
-        {"vLLM", "gigachat3", "gigachat", "GigaChat 3, GigaChat 3.1"},
-        {"vLLM", "gigachat35", "gigachat35", "GigaChat 3.5 (GCML)"},
-        {"vLLM", "glm45", "glm45", "GLM-4.5, GLM-4.6"},
-        {"vLLM", "glm47", "glm45", "GLM-4.7, GLM-5"},
-        {"vLLM", "granite", "granite", "Granite 3.0-3.3"},
-        {"vLLM", "granite-20b-fc", "granite_20b_fc", "granite-20b-functioncalling"},
-        {"vLLM", "granite4", "hermes", "Granite 4.0, 4.1"},
-        {"vLLM", "hermes", "hermes", "Hermes 2 Pro, Hermes 3, Qwen 2.5, Qwen 3, QwQ"},
-        {"vLLM", "hunyuan_a13b", "jamba", "Hunyuan-A13B (<tool_calls>[…]</tool_calls>)"},
-        {"vLLM", "hy_v3", "hy_v3", "Tencent Hy3 / HY-V3"},
-        {"vLLM", "hy_v4", "hy_v3", "Tencent HY-V4 (Hy3's tags with the :opensource suffix)"},
-        {"vLLM", "hyperclovax_seed_think", "hyperclovax_seed_think",
-         "HyperCLOVA X SEED Think 32B (GLM's syntax, values JSON; pull request #42366)"},
-        {"vLLM", "inkling", "inkling", "Inkling"},
-        {"vLLM", "internlm", "internlm", "InternLM 2.5"},
-        {"vLLM", "jamba", "jamba", "Jamba 1.5"},
         {"vLLM", "k2_horizon", "k2_horizon", "K2 Horizon (IFM, its xml dialect)"},
-        {"vLLM", "kimi_k2", "kimi_k2", "Kimi K2, K2-Thinking, K2.5"},
-        {"vLLM", "kimi_k3", "kimi_k3", "Kimi K3 (XTML)"},
-        {"vLLM", "lfm2", "pythonic", "LFM2, LFM2.5 (Python mode; the profile reads the JSON mode too)"},
-        {"vLLM", "ling3", "glm45", "Ling 3"},
-        {"vLLM", "llama3_json", "llama3_json", "Llama 3.1, 3.2, 3.3 (JSON)"},
-        {"vLLM", "llama4_json", "llama3_json", "Llama 4 (JSON)"},
-        {"vLLM", "llama4_pythonic", "pythonic", "Llama 4 (Python)"},
-        {"vLLM", "longcat", "longcat", "LongCat-Flash"},
-        {"vLLM", "mimo", "qwen3_coder", "Xiaomi MiMo"},
-        {"vLLM", "minicpm5", "minicpm5", "MiniCPM 5"},
-        {"vLLM", "minimax", "jamba", "MiniMax-M1 (one call object a line)"},
-        {"vLLM", "minimax_m2", "minimax_m2", "MiniMax-M2"},
-        {"vLLM", "minimax_m3", "minimax_m3", "MiniMax-M3"},
-        {"vLLM", "mistral", "mistral", "Mistral 7B v0.3, Nemo, Small 3.x, Magistral, Devstral, Ministral"},
-        {"vLLM", "muse_glimmer", "muse_glimmer", "Muse Glimmer"},
-        {"vLLM", "olmo3", "pythonic", "Olmo 3"},
-        {"vLLM", "openai", "harmony", "gpt-oss"},
-        {"vLLM", "phi4_mini_json", "functools", "Phi-4-mini"},
-        {"vLLM", "plamo3", "plamo3", "PLaMo 3"},
-        {"vLLM", "poolside_v1", "glm45", "Poolside Laguna"},
-        {"vLLM", "pythonic", "pythonic", "Llama 3.2, ToolACE"},
         {"vLLM", "qwen2_5_coder", "qwen2_5_coder", "Qwen2.5-Coder (<tools>{…}</tools>; pull request #32931)"},
-        {"vLLM", "qwen3_coder", "qwen3_coder", "Qwen3-Coder, Qwen3.5, Qwen3.6"},
-        {"vLLM", "qwen3_xml", "qwen3_coder", "Qwen3-Coder, Qwen3.5, Qwen3.6"},
-        {"vLLM", "seed_oss", "seed_oss", "Seed-OSS"},
-        {"vLLM", "solar_open2", "solar_open", "Upstage Solar Open 2"},
-        {"vLLM", "step3", "step3", "Step-3"},
-        {"vLLM", "step3p5", "qwen3_coder", "Step 3.5 Flash, Step 3.7"},
         {"vLLM", "step_audio_2", "step_audio_2", "Step-Audio 2 (<tool_call>function\\nNAME\\n{…}</tool_call>)"},
         {"vLLM", "telechat4", "telechat4", "TeleChat4, XingChen4 (<tool_call>NAME<param_key>K</param_key>…)"},
-        {"vLLM", "xlam", "xlam", "xLAM"},
         // SGLang, --tool-call-parser
-        {"SGLang", "apertus2509", "apertus", "Apertus"},
-        {"SGLang", "cohere_command4", "command_r", "Command A, Command A Plus"},
-        {"SGLang", "deepseekv3", "deepseek_r1", "DeepSeek V3, DeepSeek R1"},
-        {"SGLang", "deepseekv31", "deepseek_v31", "DeepSeek V3.1"},
-        {"SGLang", "deepseekv32", "deepseek_v32", "DeepSeek V3.2"},
-        {"SGLang", "deepseekv4", "deepseek_v32", "DeepSeek V4"},
-        {"SGLang", "deepseekv41", "deepseek_v32", "DeepSeek V4.1 (spaced DSML, <｜DSML｜ calls>)"},
         {"SGLang", "dots", "dots", "dots.llm1, dots-3"},
-        {"SGLang", "gemma4", "gemma4", "Gemma 4"},
-        {"SGLang", "gigachat3", "gigachat", "GigaChat 3, GigaChat 3.1"},
-        {"SGLang", "gigachat35", "gigachat35", "GigaChat 3.5"},
-        {"SGLang", "glm", "glm45", "GLM-4.5, GLM-4.6"},
-        {"SGLang", "glm45", "glm45", "GLM-4.5, GLM-4.6"},
-        {"SGLang", "glm47", "glm45", "GLM-4.7, GLM-5"},
-        {"SGLang", "gpt-oss", "harmony", "gpt-oss"},
-        {"SGLang", "hermes", "hermes", "Hermes 2 Pro, Hermes 3"},
-        {"SGLang", "hunyuan", "hy_v3", "Hunyuan HY-V3 (Hy3)"},
-        {"SGLang", "inkling", "inkling", "Inkling"},
-        {"SGLang", "interns1", "internlm", "Intern-S1"},
         {"SGLang", "iquest_q1", "iquest_q1", "IQuest Q1"},
         {"SGLang", "k2_horizon", "k2_horizon", "K2 Horizon (IFM, its xml dialect)"},
         {"SGLang", "k2_v3", "k2_horizon", "K2 Horizon (k2_horizon's earlier name)"},
-        {"SGLang", "kimi_k2", "kimi_k2", "Kimi K2"},
-        {"SGLang", "kimi_k3", "kimi_k3", "Kimi K3 (XTML)"},
-        {"SGLang", "lfm2", "pythonic", "LFM2, LFM2.5 (Python and JSON modes)"},
-        {"SGLang", "ling3", "glm45", "Ling 3"},
-        {"SGLang", "llama3", "llama3_json", "Llama 3.1, 3.2, 3.3"},
-        {"SGLang", "mimo", "qwen3_coder", "Xiaomi MiMo"},
-        {"SGLang", "minicpm5", "minicpm5", "MiniCPM 5"},
-        {"SGLang", "minimax-m2", "minimax_m2", "MiniMax-M2"},
-        {"SGLang", "minimax-m3", "minimax_m3", "MiniMax-M3"},
-        {"SGLang", "mistral", "mistral", "Mistral"},
-        {"SGLang", "muse", "muse_glimmer", "Muse Glimmer"},
-        {"SGLang", "nanbeige", "hermes", "Nanbeige 4 (<tool_call>{JSON}</tool_call>)"},
-        {"SGLang", "plamo3", "plamo3", "PLaMo 3"},
-        {"SGLang", "poolside_v1", "glm45", "Poolside Laguna"},
-        {"SGLang", "pythonic", "pythonic", "Llama 3.2, ToolACE"},
-        {"SGLang", "qwen", "hermes", "Qwen 2.5, Qwen 3"},
-        {"SGLang", "qwen25", "hermes", "Qwen 2.5"},
-        {"SGLang", "qwen3_coder", "qwen3_coder", "Qwen3-Coder"},
-        {"SGLang", "spark25", "glm45", "Spark 2.5"},
-        {"SGLang", "step3", "step3", "Step-3"},
-        {"SGLang", "step3p5", "qwen3_coder", "Step 3.5 Flash"},
         {"SGLang", "step_audio_2", "step_audio_2", "Step-Audio 2 (a pull request's detector)"},
-        {"SGLang", "trinity", "hermes", "Trinity"},
         // llama.cpp: the chat format it names in its log (the template decides it)
-        {"llama.cpp", "Apertus", "apertus", "Apertus"},
         {"llama.cpp", "Apriel 1.5", "apriel", "Apriel 1.5, 1.6 Thinker"},
-        {"llama.cpp", "Command R7B", "command_r", "Command R7B, Command A"},
-        {"llama.cpp", "DeepSeek R1", "deepseek_r1", "DeepSeek R1, V3"},
-        {"llama.cpp", "DeepSeek V3.1", "deepseek_v31", "DeepSeek V3.1"},
-        {"llama.cpp", "EXAONE MoE", "hermes", "K-EXAONE (<tool_call>{JSON}</tool_call>)"},
-        {"llama.cpp", "FireFunction v2", "functools", "FireFunction v2"},
-        {"llama.cpp", "Functionary v3.1 Llama 3.1", "functionary_v31", "Functionary v3.1"},
-        {"llama.cpp", "Functionary v3.2", "functionary_v32", "Functionary v3.2"},
-        {"llama.cpp", "GLM 4.5", "glm45", "GLM-4.5, 4.6, 4.7"},
-        {"llama.cpp", "GPT-OSS", "harmony", "gpt-oss"},
         {"llama.cpp", "Generic", "generic", "any model (llama.cpp's generic JSON format)"},
-        {"llama.cpp", "Granite", "granite", "Granite 3.x"},
-        {"llama.cpp", "Hermes 2 Pro", "hermes", "Hermes 2 Pro, Qwen 2.5, Qwen 3"},
-        {"llama.cpp", "Kimi K2", "kimi_k2", "Kimi K2"},
-        {"llama.cpp", "LFM2 with JSON tools", "lfm2_json", "LFM2 in JSON mode"},
-        {"llama.cpp", "Llama 3.x", "llama3_json", "Llama 3.1, 3.2, 3.3"},
-        {"llama.cpp", "Llama 3.x with builtin tools", "llama3_json", "Llama 3.1, 3.2, 3.3 with built-in tools (NAME.call(…))"},
-        {"llama.cpp", "Magistral", "mistral", "Magistral"},
-        {"llama.cpp", "MiniMax-M2", "minimax_m2", "MiniMax-M2"},
-        {"llama.cpp", "Mistral Nemo", "mistral", "Mistral Nemo"},
-        {"llama.cpp", "Nemotron V2", "nemotron", "Nemotron Nano v2"},
-        {"llama.cpp", "Qwen3 Coder", "qwen3_coder", "Qwen3-Coder, Qwen3.5, Nemotron 3, Step 3.5"},
-        {"llama.cpp", "Seed-OSS", "seed_oss", "Seed-OSS"},
-        {"llama.cpp", "Solar Open", "solar_open", "Upstage Solar Open"},
-        {"llama.cpp", "Xiaomi MiMo", "qwen3_coder", "Xiaomi MiMo"},
-        {"llama.cpp", "peg-gemma4", "gemma4", "Gemma 4 (its PEG parser)"},
         // smg (SGLang's model gateway), --tool-call-parser: its own names for the same syntaxes
-        {"smg", "cohere", "command_r", "Command A, Command R7B"},
-        {"smg", "deepseek", "deepseek_r1", "DeepSeek V3, DeepSeek R1"},
-        {"smg", "deepseek31", "deepseek_v31", "DeepSeek V3.1"},
-        {"smg", "glm45_moe", "glm45", "GLM-4.5, GLM-4.6"},
-        {"smg", "glm47_moe", "glm45", "GLM-4.7, GLM-5"},
-        {"smg", "kimik2", "kimi_k2", "Kimi K2"},
-        {"smg", "llama", "llama3_json", "Llama 3.1, 3.2, 3.3 (JSON)"},
-        {"smg", "qwen_coder", "qwen3_coder", "Qwen3-Coder, Qwen3.5, Qwen3.6"},
-        {"smg", "qwen_xml", "qwen3_coder", "Qwen3-Coder, Nemotron Nano (XML)"},
     };
+    for (const detail::GrammarDef* g : detail::all_grammars())
+        for (const detail::AliasSpec& a : g->aliases)
+            table.push_back({std::string(a.engine), std::string(a.name), std::string(g->name), std::string(a.models)});
+    std::stable_sort(table.begin(), table.end(), [](const ProfileAlias& a, const ProfileAlias& b) {
+        const std::size_t ra = engine_rank(a.engine), rb = engine_rank(b.engine);
+        return ra != rb ? ra < rb : a.name < b.name;
+    });
+    return table;
+}
+
+}  // namespace
+
+const std::vector<ProfileAlias>& profile_aliases() {
+    static const std::vector<ProfileAlias> table = all_aliases();
     return table;
 }
 

@@ -13,7 +13,8 @@
 //  - check: only for a grammar that reads something of the settings it must have.
 //  - blocks: its blocks by opener and closer: where every grammar of a profile declined at
 //    such an opener, the block is its syntax holding nothing readable, reported
-//    (read_unreadable, src/readers/unreadable_syntax.cpp), never left in content.
+//    (read_unreadable, src/readers/unreadable_syntax.cpp), never left in content;
+//  - aliases: the names serving engines give its parser (src/profiles/profile_aliases.cpp).
 // Every grammar is listed once in src/readers/grammar_registry.cpp.
 #pragma once
 
@@ -33,6 +34,13 @@ namespace toolgram::detail {
 // the line after the opener).
 struct BlockSpec {
     std::string_view open, close;
+};
+
+// A name a serving engine gives the parser of a grammar's syntax (vLLM's and SGLang's
+// `--tool-call-parser`, the chat format llama.cpp logs, …), and the models it names; the
+// name leads to the profile of the grammar's name (profile_aliases).
+struct AliasSpec {
+    std::string_view engine, name, models;
 };
 
 struct GrammarDef {
@@ -57,6 +65,9 @@ struct GrammarDef {
     // For a grammar whose blocks the settings spell (the tag format's configurable tags):
     // those, before `blocks`. (A profile file's blocks are its declared syntax's.)
     std::vector<BlockSpec> (*settings_blocks)(const Settings&) = nullptr;
+    // The engines' names for the parser of its syntax, which the profile of this grammar's
+    // name reads (profile_aliases).
+    std::span<const AliasSpec> aliases = {};
 };
 
 // A block of a grammar's syntax by its opener and closer ("\n": the line after the
