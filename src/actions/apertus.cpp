@@ -64,14 +64,10 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace apertus_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec apertus_blocks[] = {
     {"<|tools_prefix|>", "<|tools_suffix|>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec apertus_aliases[] = {
     {"vLLM", "apertus", "Apertus"},
     {"SGLang", "apertus2509", "Apertus"},

@@ -54,14 +54,10 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace command_r_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec command_r_blocks[] = {
     {"<|START_ACTION|>", "<|END_ACTION|>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec command_r_aliases[] = {
     {"vLLM", "cohere_command3", "Command A, Command R7B"},
     {"vLLM", "cohere_command4", "Command A Plus, Command A Vision"},

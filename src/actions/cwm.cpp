@@ -247,8 +247,6 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace cwm_reader
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec cwm_aliases[] = {
     {"vLLM", "cwm", "CWM, Code World Model (<tool: NAME>…</tool>; a pull request)"},
 };

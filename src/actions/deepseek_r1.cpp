@@ -58,15 +58,11 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace deepseek_r1_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec deepseek_r1_blocks[] = {
     {"<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"},
     {"<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec deepseek_r1_aliases[] = {
     {"vLLM", "deepseek_v3", "DeepSeek V3, DeepSeek R1"},
     {"SGLang", "deepseekv3", "DeepSeek V3, DeepSeek R1"},

@@ -45,15 +45,11 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace deepseek_v31_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec deepseek_v31_blocks[] = {
     {"<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"},
     {"<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec deepseek_v31_aliases[] = {
     {"vLLM", "deepseek_v31", "DeepSeek V3.1"},
     {"SGLang", "deepseekv31", "DeepSeek V3.1"},

@@ -64,8 +64,6 @@ std::string instruction(const Settings&) { return dsml::instruction<d::canonical
 }  // namespace
 }  // namespace deepseek_v32_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec deepseek_v32_blocks[] = {
     {"<｜DSML｜function_calls>", "</｜DSML｜function_calls>"},
     {"<｜DSML｜tool_calls>", "</｜DSML｜tool_calls>"},
@@ -81,8 +79,6 @@ constexpr BlockSpec deepseek_v32_blocks[] = {
     {"<DSMLfunction_calls>", "</DSMLfunction_calls>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec deepseek_v32_aliases[] = {
     {"vLLM", "deepseek_v32", "DeepSeek V3.2"},
     {"vLLM", "deepseek_v4", "DeepSeek V4 (DSML, <｜DSML｜tool_calls>)"},

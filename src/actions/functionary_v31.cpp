@@ -42,14 +42,10 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace functionary_v31_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec functionary_v31_blocks[] = {
     {"<function=", "</function>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec functionary_v31_aliases[] = {
     {"llama.cpp", "Functionary v3.1 Llama 3.1", "Functionary v3.1"},
 };

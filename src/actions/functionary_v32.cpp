@@ -130,8 +130,6 @@ std::optional<Block> read_head(ScanContext& ctx, std::size_t begin) { return rea
 }  // namespace
 }  // namespace functionary_v32_reader
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec functionary_v32_aliases[] = {
     {"llama.cpp", "Functionary v3.2", "Functionary v3.2"},
 };

@@ -31,14 +31,10 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace functiongemma_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec functiongemma_blocks[] = {
     {"<start_function_call>", "<end_function_call>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec functiongemma_aliases[] = {
     {"vLLM", "functiongemma", "FunctionGemma"},
 };

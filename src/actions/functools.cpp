@@ -29,8 +29,6 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace functools_reader
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec functools_aliases[] = {
     {"vLLM", "phi4_mini_json", "Phi-4-mini"},
     {"llama.cpp", "FireFunction v2", "FireFunction v2"},

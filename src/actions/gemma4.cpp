@@ -44,14 +44,10 @@ std::optional<Block> read_stripped_at(ScanContext& ctx, std::size_t at) {
 }  // namespace
 }  // namespace gemma4_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec gemma4_blocks[] = {
     {"<|tool_call>", "<tool_call|>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec gemma4_aliases[] = {
     {"vLLM", "gemma4", "Gemma 4"},
     {"SGLang", "gemma4", "Gemma 4"},

@@ -54,15 +54,11 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace gigachat_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec gigachat_blocks[] = {
     {"<|function_call|>", "\n"},
     {"function call<|role_sep|>", "\n"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec gigachat_aliases[] = {
     {"vLLM", "gigachat3", "GigaChat 3, GigaChat 3.1"},
     {"SGLang", "gigachat3", "GigaChat 3, GigaChat 3.1"},

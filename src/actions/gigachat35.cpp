@@ -28,14 +28,10 @@ std::string instruction(const Settings&) { return dsml::instruction<gcml>("tool_
 }  // namespace
 }  // namespace gigachat35_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec gigachat35_blocks[] = {
     {"<｜GCML｜tool_calls>", "</｜GCML｜tool_calls>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec gigachat35_aliases[] = {
     {"vLLM", "gigachat35", "GigaChat 3.5 (GCML)"},
     {"SGLang", "gigachat35", "GigaChat 3.5"},

@@ -88,14 +88,10 @@ std::string instruction_hcx(const Settings& s) {
 }  // namespace
 }  // namespace glm45_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec glm45_blocks[] = {
     {"<tool_call>", "</tool_call>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec glm45_aliases[] = {
     {"vLLM", "glm45", "GLM-4.5, GLM-4.6"},
     {"vLLM", "glm47", "GLM-4.7, GLM-5"},
@@ -123,14 +119,10 @@ extern const GrammarDef glm45_grammar{
     .aliases = glm45_aliases,
 };
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec hyperclovax_seed_think_blocks[] = {
     {"<tool_call>", "</tool_call>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec hyperclovax_seed_think_aliases[] = {
     {"vLLM", "hyperclovax_seed_think", "HyperCLOVA X SEED Think 32B (GLM's syntax, values JSON; pull request #42366)"},
 };

@@ -30,15 +30,11 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace granite_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec granite_blocks[] = {
     {"<tool_call>", "</tool_call>"},
     {"<|tool_call|>", "\n"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec granite_aliases[] = {
     {"vLLM", "granite", "Granite 3.0-3.3"},
     {"llama.cpp", "Granite", "Granite 3.x"},

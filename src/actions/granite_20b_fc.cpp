@@ -29,14 +29,10 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace granite_20b_fc_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec granite_20b_fc_blocks[] = {
     {"<function_call>", "\n"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec granite_20b_fc_aliases[] = {
     {"vLLM", "granite-20b-fc", "granite-20b-functioncalling"},
 };

@@ -159,8 +159,6 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace harmony_reader
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec harmony_aliases[] = {
     {"vLLM", "openai", "gpt-oss"},
     {"SGLang", "gpt-oss", "gpt-oss"},

@@ -27,14 +27,10 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace hermes_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec hermes_blocks[] = {
     {"<tool_call>", "</tool_call>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec hermes_aliases[] = {
     {"vLLM", "ernie45", "ERNIE 4.5"},
     {"vLLM", "granite4", "Granite 4.0, 4.1"},

@@ -68,8 +68,6 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace hy_v3_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec hy_v3_blocks[] = {
     {"<tool_calls>", "</tool_calls>"},
     {"<tool_calls:opensource>", "</tool_calls:opensource>"},
@@ -77,8 +75,6 @@ constexpr BlockSpec hy_v3_blocks[] = {
     {"<tool_call:opensource>", "<end_of_tool_call:opensource>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec hy_v3_aliases[] = {
     {"vLLM", "hy_v3", "Tencent Hy3 / HY-V3"},
     {"vLLM", "hy_v4", "Tencent HY-V4 (Hy3's tags with the :opensource suffix)"},

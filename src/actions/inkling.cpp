@@ -187,15 +187,11 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace inkling_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec inkling_blocks[] = {
     {"<|content_invoke_tool_json|>", "<|end_message|>"},
     {"<|content_invoke_tool_text|>", "<|end_message|>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec inkling_aliases[] = {
     {"vLLM", "inkling", "Inkling"},
     {"SGLang", "inkling", "Inkling"},

@@ -32,14 +32,10 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace internlm_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec internlm_blocks[] = {
     {"<|action_start|>", "<|action_end|>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec internlm_aliases[] = {
     {"vLLM", "internlm", "InternLM 2.5"},
     {"SGLang", "interns1", "Intern-S1"},

@@ -30,14 +30,10 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace jamba_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec jamba_blocks[] = {
     {"<tool_calls>", "</tool_calls>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec jamba_aliases[] = {
     {"vLLM", "hunyuan_a13b", "Hunyuan-A13B (<tool_calls>[…]</tool_calls>)"},
     {"vLLM", "jamba", "Jamba 1.5"},

@@ -177,15 +177,11 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace kimi_k2_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec kimi_k2_blocks[] = {
     {"<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"},
     {"<|tool_call_begin|>", "<|tool_call_end|>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec kimi_k2_aliases[] = {
     {"vLLM", "kimi_k2", "Kimi K2, K2-Thinking, K2.5"},
     {"SGLang", "kimi_k2", "Kimi K2"},

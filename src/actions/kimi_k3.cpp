@@ -130,15 +130,11 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace kimi_k3_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec kimi_k3_blocks[] = {
     {"<|open|>tools<|sep|>", "<|close|>tools<|sep|>"},
     {"<|open|>call", "<|close|>call<|sep|>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec kimi_k3_aliases[] = {
     {"vLLM", "kimi_k3", "Kimi K3 (XTML)"},
     {"SGLang", "kimi_k3", "Kimi K3 (XTML)"},

@@ -34,14 +34,10 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace lfm2_json_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec lfm2_json_blocks[] = {
     {"<|tool_call_start|>", "<|tool_call_end|>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec lfm2_json_aliases[] = {
     {"llama.cpp", "LFM2 with JSON tools", "LFM2 in JSON mode"},
 };

@@ -160,8 +160,6 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace llama3_json_reader
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec llama3_json_aliases[] = {
     {"vLLM", "llama3_json", "Llama 3.1, 3.2, 3.3 (JSON)"},
     {"vLLM", "llama4_json", "Llama 4 (JSON)"},

@@ -30,14 +30,10 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace longcat_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec longcat_blocks[] = {
     {"<longcat_tool_call>", "</longcat_tool_call>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec longcat_aliases[] = {
     {"vLLM", "longcat", "LongCat-Flash"},
 };

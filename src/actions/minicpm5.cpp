@@ -69,16 +69,12 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace minicpm5_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec minicpm5_blocks[] = {
     {"<function name=", "</function>"},
     {"<functionĠname=", "</function>"},
     {"<functionname=", "</function>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec minicpm5_aliases[] = {
     {"vLLM", "minicpm5", "MiniCPM 5"},
     {"SGLang", "minicpm5", "MiniCPM 5"},

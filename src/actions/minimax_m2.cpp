@@ -43,14 +43,10 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace minimax_m2_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec minimax_m2_blocks[] = {
     {"<minimax:tool_call>", "</minimax:tool_call>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec minimax_m2_aliases[] = {
     {"vLLM", "minimax_m2", "MiniMax-M2"},
     {"SGLang", "minimax-m2", "MiniMax-M2"},

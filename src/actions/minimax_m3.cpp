@@ -357,14 +357,10 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace minimax_m3_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec minimax_m3_blocks[] = {
     {"]<]minimax[>[<tool_call>", "]<]minimax[>[</tool_call>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec minimax_m3_aliases[] = {
     {"vLLM", "minimax_m3", "MiniMax-M3"},
     {"SGLang", "minimax-m3", "MiniMax-M3"},

@@ -105,14 +105,10 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace mistral_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec mistral_blocks[] = {
     {"[TOOL_CALLS]", "\n"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec mistral_aliases[] = {
     {"vLLM", "mistral", "Mistral 7B v0.3, Nemo, Small 3.x, Magistral, Devstral, Ministral"},
     {"SGLang", "mistral", "Mistral"},

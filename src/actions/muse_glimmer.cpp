@@ -127,14 +127,10 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace muse_glimmer_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec muse_glimmer_blocks[] = {
     {"<atem:function_calls>", "</atem:function_calls>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec muse_glimmer_aliases[] = {
     {"vLLM", "muse_glimmer", "Muse Glimmer"},
     {"SGLang", "muse", "Muse Glimmer"},

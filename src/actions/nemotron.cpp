@@ -31,14 +31,10 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace nemotron_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec nemotron_blocks[] = {
     {"<TOOLCALL>", "</TOOLCALL>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec nemotron_aliases[] = {
     {"llama.cpp", "Nemotron V2", "Nemotron Nano v2"},
 };

@@ -136,15 +136,11 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace plamo3_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec plamo3_blocks[] = {
     {"<|plamo:begin_tool_requests:plamo|>", "<|plamo:end_tool_requests:plamo|>"},
     {"<|plamo:begin_tool_request:plamo|>", "<|plamo:end_tool_request:plamo|>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec plamo3_aliases[] = {
     {"vLLM", "plamo3", "PLaMo 3"},
     {"SGLang", "plamo3", "PLaMo 3"},

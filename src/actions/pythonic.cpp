@@ -85,16 +85,12 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace pythonic_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec pythonic_blocks[] = {
     {"<|python_start|>", "<|python_end|>"},
     {"<|tool_call_start|>", "<|tool_call_end|>"},
     {"<function_calls>", "</function_calls>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec pythonic_aliases[] = {
     {"vLLM", "lfm2", "LFM2, LFM2.5 (Python mode; the profile reads the JSON mode too)"},
     {"vLLM", "llama4_pythonic", "Llama 4 (Python)"},
@@ -115,8 +111,6 @@ extern const GrammarDef pythonic_grammar{
     .aliases = pythonic_aliases,
 };
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec pythonic_tagged_blocks[] = {
     {"<|python_start|>", "<|python_end|>"},
     {"<|tool_call_start|>", "<|tool_call_end|>"},

@@ -38,14 +38,10 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace qwen3_coder_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec qwen3_coder_blocks[] = {
     {"<tool_call>", "</tool_call>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec qwen3_coder_aliases[] = {
     {"vLLM", "mimo", "Xiaomi MiMo"},
     {"vLLM", "qwen3_coder", "Qwen3-Coder, Qwen3.5, Qwen3.6"},

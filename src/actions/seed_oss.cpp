@@ -41,14 +41,10 @@ std::string instruction(const Settings& st) {
 }  // namespace
 }  // namespace seed_oss_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec seed_oss_blocks[] = {
     {"<seed:tool_call>", "</seed:tool_call>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec seed_oss_aliases[] = {
     {"vLLM", "seed_oss", "Seed-OSS"},
     {"llama.cpp", "Seed-OSS", "Seed-OSS"},

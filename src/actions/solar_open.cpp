@@ -71,16 +71,12 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace solar_open_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec solar_open_blocks[] = {
     {"<|tool_call:begin|>", "<|tool_call:end|>"},
     {"<|tool_calls|>", "\n"},
     {"<|tool_call:start|>", "<|tool_call:end|>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec solar_open_aliases[] = {
     {"vLLM", "solar_open2", "Upstage Solar Open 2"},
     {"llama.cpp", "Solar Open", "Upstage Solar Open"},

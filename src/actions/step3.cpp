@@ -79,14 +79,10 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace step3_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec step3_blocks[] = {
     {"<｜tool_calls_begin｜>", "<｜tool_calls_end｜>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec step3_aliases[] = {
     {"vLLM", "step3", "Step-3"},
     {"SGLang", "step3", "Step-3"},

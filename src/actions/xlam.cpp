@@ -67,15 +67,11 @@ std::string instruction(const Settings& s) {
 }  // namespace
 }  // namespace xlam_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec xlam_blocks[] = {
     {"[TOOL_CALLS]", "\n"},
     {"<tool_call>", "</tool_call>"},
 };
 
-// The names serving engines give the parser of this syntax, for the profile of the
-// same name (profile_aliases.cpp).
 constexpr AliasSpec xlam_aliases[] = {
     {"vLLM", "xlam", "xLAM"},
 };

@@ -325,8 +325,6 @@ std::string render(const std::vector<Call>& calls, const Settings&) {
 }  // namespace
 }  // namespace xml_reader
 
-// Its blocks by opener and closer ("\n": the line after the opener), for a block that
-// holds nothing readable (unreadable_syntax.cpp).
 constexpr BlockSpec xml_blocks[] = {
     {"<tool_call>", "</tool_call>"},
     {"<function_call>", "</function_call>"},

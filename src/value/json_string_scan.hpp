@@ -89,7 +89,6 @@ inline constexpr std::size_t plain_copy_slack = 16;
     return p;
 }
 
-#if defined(__SSE2__)
 // The stopping bytes of the 64 from `at`, a bit each (bit i: at[i]); `at` null when none
 // is held. Kept between runs by copy_dense_run.
 struct StopBlock {
@@ -97,6 +96,7 @@ struct StopBlock {
     std::uint64_t bits = 0;
 };
 
+#if defined(__SSE2__)
 // How many bytes copy_dense_run may write past the run it copies.
 inline constexpr std::size_t dense_copy_slack = 32;
 
@@ -141,6 +141,13 @@ inline constexpr std::size_t dense_copy_slack = 32;
         p += k;
         if (ahead) return p;
     }
+}
+#else
+inline constexpr std::size_t dense_copy_slack = plain_copy_slack;
+
+// Without SSE2 the runs are copied as copy_plain_run copies them.
+inline const char* copy_dense_run(const char* p, const char* end, char*& w, StopBlock&) {
+    return copy_plain_run(p, end, w);
 }
 #endif
 

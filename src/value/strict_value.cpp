@@ -298,16 +298,11 @@ private:
     // the string's append and push_back. Grown by doubling instead, a long argument would
     // hold up to twice its size.
     bool escaped_string(const char* run, std::string& out) {
-#if defined(__SSE2__)
-        constexpr std::size_t slack = dense_copy_slack;
         StopBlock block;
-#else
-        constexpr std::size_t slack = plain_copy_slack;
-#endif
         const std::size_t raw = raw_length(p_, end_);
         if (raw == 0) return false;  // no closing quote
         const std::size_t before = out.size();
-        out.resize(before + static_cast<std::size_t>(p_ - run) + raw + slack);
+        out.resize(before + static_cast<std::size_t>(p_ - run) + raw + dense_copy_slack);
         char* w = out.data() + before;
         std::memcpy(w, run, static_cast<std::size_t>(p_ - run));
         w += p_ - run;
@@ -345,11 +340,7 @@ private:
                     return false;  // Python's escapes and unknown ones
                 }
             }
-#if defined(__SSE2__)
             q = copy_dense_run(p_, end_, w, block);
-#else
-            q = copy_plain_run(p_, end_, w);
-#endif
             if (q >= end_) return false;
         }
     }
