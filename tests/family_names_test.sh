@@ -4,6 +4,8 @@
 # records in src/actions/ (`.name = "NAME"`; the generic formats tag, xml, marker, json,
 # generic, bracket, text_kv and the run-time `declared` are not families) and fails,
 # naming the file and the family, where one of the files below names a family as a word.
+# A family's profiles count as its names too (`.name = "NAME"` of GrammarDef::profiles:
+# apriel, in jamba's record).
 # A table that moves into the families' records joins the list.
 #
 #   tests/family_names_test.sh [SOURCE_DIR]
@@ -14,9 +16,10 @@ family_free=(
     src/readers/grammar_def.hpp       # the record's type
     src/readers/unreadable_syntax.cpp # each grammar's blocks: GrammarDef::blocks
     src/profiles/profile_aliases.cpp  # the engines' parser names: GrammarDef::aliases
+    src/profiles/profiles.cpp         # the built-in profiles: GrammarDef::profiles
 )
 
-mapfile -t families < <(grep -ho '^    \.name = "[a-z0-9_]*"' src/actions/*.cpp | sed 's/.*"\(.*\)"/\1/' |
+mapfile -t families < <(grep -hoE '^ {4}( {4})?\.name = "[a-z0-9_]*"' src/actions/*.cpp | sed 's/.*"\(.*\)"/\1/' |
     grep -vxE 'tag|xml|marker|json|generic|bracket|text_kv|declared' | sort -u)
 [ "${#families[@]}" -ge 40 ] || { echo "family names: found only ${#families[@]} families in src/actions/" >&2; exit 1; }
 

@@ -3,15 +3,14 @@
 # docs/adding-a-grammar.md is what the doc says. Two ctest tests run this script:
 #
 # toolgram.new_grammar_scaffold (no example=): the script, run into a scratch copy of what
-# it edits (grammars/, the registry, src/profiles/profiles.cpp, corpus/tools.json), never into the
-# source tree:
+# it edits (grammars/, the registry, corpus/tools.json), never into the source tree:
 #  - refused names and markers exit 2 with a reason and leave the copy byte for byte as it was;
-#  - a good name writes every file, adds exactly one registry declaration, one table entry
-#    and one profile row, and the fuzz build's reading of the registry
-#    (fuzz/registered_grammars.cmake) finds the new grammar and loses none; a second run
-#    refuses the name;
+#  - a good name writes every file, its record declaring its profile, adds exactly one
+#    registry declaration and one table entry and changes no other file, and the fuzz
+#    build's reading of the registry (fuzz/registered_grammars.cmake) finds the new grammar
+#    and loses none; a second run refuses the name;
 #  - what it wrote compiles without warnings, and, linked ahead of the built library in
-#    place of the tree's registry and profiles, passes the real tests a new grammar must
+#    place of the tree's registry, passes the real tests a new grammar must
 #    pass after a plain build: the golden corpus runner (tests/unit/corpus_test.cpp) on its
 #    example case, the render -> parse round trip and the auto-agreement test
 #    (tests/unit/families_test.cpp) and its own PEGTL analyze test;
@@ -22,8 +21,7 @@
 # rules, the reader, the unit tests, the corpus), checked the same way over every case of
 # the example, with the example's own unit tests ([NAME]) and the stream = one-shot test
 # (tests/unit/stream_test.cpp) on its corpus; and the doc must show the example's grammar
-# and reader exactly as they are in docs/examples/NAME/, and the profile row its command
-# writes.
+# and reader (its record, profile included) exactly as they are in docs/examples/NAME/.
 #
 # Only the new and edited sources and the test files run are compiled (-O0); rebuilding a
 # copy of the tree would cost CI many minutes for the same evidence.
@@ -65,10 +63,10 @@ step() { echo "new_grammar_test: $*"; }
 
 rm -rf "$work"
 root=$work/tree
-mkdir -p "$root/src/readers" "$root/src/profiles" "$root/corpus"
+mkdir -p "$root/src/readers" "$root/corpus"
 cp -r "$src/grammars" "$root/"
+cp -r "$src/src/actions" "$root/src/"  # the records, which hold every profile's name
 cp "$src/src/readers/grammar_registry.cpp" "$root/src/readers/"
-cp "$src/src/profiles/profiles.cpp" "$root/src/profiles/"
 cp "$src/corpus/tools.json" "$root/corpus/"
 scaffold=$src/scripts/new-grammar
 
@@ -100,6 +98,7 @@ expect_refusal "is not a grammar name" dash-name
 expect_refusal "exists already" hermes
 expect_refusal "exists already" json             # the strict JSON grammar, in grammars/strict_json.hpp
 expect_refusal "exists already" lenient          # a namespace of grammars/common/lenient_value.hpp
+expect_refusal "exists already" apriel           # a profile in jamba's record, no grammar of its own
 expect_refusal "built-in profile" auto
 expect_refusal "C++ keyword" class
 expect_refusal "give --close" fresh --marker "[CALL]"
@@ -123,14 +122,17 @@ done
     fail "the registry does not declare ${name}_grammar exactly once"
 [ "$(grep -cxF "        &${name}_grammar," "$root/src/readers/grammar_registry.cpp")" = 1 ] ||
     fail "the registry table does not list &${name}_grammar exactly once"
-[ "$(grep -cF "{\"$name\", " "$root/src/profiles/profiles.cpp")" = 1 ] || fail "src/profiles/profiles.cpp has no single row for $name"
+[ "$(grep -cxF "        .name = \"$name\"," "$root/src/actions/$name.cpp")" = 1 ] &&
+    [ "$(grep -cxF "    .profiles = ${name}_profiles," "$root/src/actions/$name.cpp")" = 1 ] ||
+    fail "src/actions/$name.cpp does not declare one profile $name in its record"
 [ "$(registered "$root/src/readers/grammar_registry.cpp")" = "$grammars_before"$'\n'"$name" ] ||
     fail "the fuzz build would not read the registry as before plus $name"
 grep -qF "$open" "$root/corpus/$name/single.txt" || fail "the example case does not use the opener as given"
-# Only the registry and the profiles changed among the files that were there.
+# Only the registry changed among the files that were there: the family's profile is in
+# its own record.
 changed=$(cd "$root" && echo "$before" | md5sum --check --quiet 2>/dev/null | sed 's/: FAILED$//' | sort | tr '\n' ' ') || true
-[ "$changed" = "./src/profiles/profiles.cpp ./src/readers/grammar_registry.cpp " ] || fail "files changed beyond the registry and profiles: $changed"
-step "$name: files written, one declaration, one entry, one profile row, the fuzz build finds it"
+[ "$changed" = "./src/readers/grammar_registry.cpp " ] || fail "files changed beyond the registry: $changed"
+step "$name: files written, its profile in its record, one declaration, one entry, the fuzz build finds it"
 
 after=$(snapshot)
 before=$after
@@ -138,15 +140,14 @@ expect_refusal "exists already" "$name"
 
 # The defaults: <NAME_call> and </NAME_call>, the models left for the author to name.
 defaults=$work/defaults
-mkdir -p "$defaults/src/readers" "$defaults/src/profiles"
+mkdir -p "$defaults/src/readers"
 cp "$src/src/readers/grammar_registry.cpp" "$defaults/src/readers/"
-cp "$src/src/profiles/profiles.cpp" "$defaults/src/profiles/"
 "$scaffold" scaffold_defaults --root "$defaults" >/dev/null
 grep -qF 'str<"<scaffold_defaults_call>">' "$defaults/grammars/scaffold_defaults.hpp" ||
     fail "the default opener is not <NAME_call>"
 grep -qF 'str<"</scaffold_defaults_call>">' "$defaults/grammars/scaffold_defaults.hpp" ||
     fail "the default closer is not </NAME_call>"
-grep -qF '{"scaffold_defaults", "TODO: the models that write this syntax"' "$defaults/src/profiles/profiles.cpp" ||
+grep -qxF '        .models = "TODO: the models that write this syntax",' "$defaults/src/actions/scaffold_defaults.cpp" ||
     fail "the default models text is not the TODO"
 step "defaults: <NAME_call> … </NAME_call>, models TODO"
 sabotage=("$root/corpus/$name/single.expect.json" '"city": "Paris"' '"city": "Lyon"')
@@ -172,11 +173,6 @@ local -a args
 eval "args=(${line#scripts/new-grammar })"
 "$scaffold" "${args[@]}" --root "$root" >/dev/null || fail "the doc's command failed: $line"
 step "the doc's command: $line"
-# The doc shows the row that command adds to src/profiles/profiles.cpp (its first `+` line for
-# the profile): it must be the row written.
-local row
-row=$(grep -m1 -F "+        {\"$name\", " "$doc") || fail "the doc shows no profile row for $name"
-grep -qxF "${row#+}" "$root/src/profiles/profiles.cpp" || fail "the doc's profile row is not the one its command writes: $row"
 # The doc shows the finished grammar and reader whole: they must be the files tested here.
 local f
 for f in "grammars/$name.hpp" "src/actions/$name.cpp"; do
@@ -226,13 +222,11 @@ compile() {  # compile OUT SOURCE EXTRA…
 started=$SECONDS
 compile reader.o "$root/src/actions/$name.cpp" "${strict[@]}"
 compile registry.o "$root/src/readers/grammar_registry.cpp" "${strict[@]}"
-compile profiles.o "$root/src/profiles/profiles.cpp" "${strict[@]}"
 compile grammar_test.o "$root/tests/unit/grammar_${name}_test.cpp" "${strict[@]}"
 for source in "$src/tests/unit/corpus_test.cpp" "$src/tests/unit/families_test.cpp" "${extra_sources[@]}"; do
     compile "$(basename "$source" .cpp).o" "$source" "-DTOOLGRAM_SOURCE_DIR=\"$root\""
 done
-# The new registry and profiles come first: the linker then takes nothing from the
-# library's own copies (an archive member is pulled only for a symbol still undefined).
+# The new registry comes first: the linker then takes nothing from the library's own copy (an archive member is pulled only for a symbol still undefined).
 "$cxx" "${objects[@]}" "$lib" "$catch_main" "${link_flags[@]}" -o "$work/check" || fail "the check does not link"
 step "compiled and linked in $((SECONDS - started)) s"
 

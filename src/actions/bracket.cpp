@@ -95,6 +95,15 @@ std::string render(const std::vector<Call>& calls, const Settings&) {
 }  // namespace
 }  // namespace bracket_reader
 
+constexpr ProfileSpec bracket_profiles[] = {
+    {
+        .name = "bracket",
+        .models = "any model prompted with Python calls",
+        .description = "Python call list [f(a=1), g()] or a bare call",
+        .distinctive = false,
+    },
+};
+
 extern const GrammarDef bracket_grammar{
     .name = "bracket",
     .summary = "Python call list [f(a=1), g()] or a bare call f(a=1)",
@@ -103,6 +112,7 @@ extern const GrammarDef bracket_grammar{
     .read_whole = bracket_reader::read_whole,
     .instruction = bracket_reader::instruction,
     .render = bracket_reader::render,
+    .profiles = bracket_profiles,
 };
 
 }  // namespace toolgram::detail

@@ -66,6 +66,28 @@ constexpr AliasSpec command_r_aliases[] = {
     {"smg", "cohere", "Command A, Command R7B"},
 };
 
+namespace {
+void configure_command_r(Settings& s) {
+    add_reasoning(s, {"<|START_THINKING|>", "<|END_THINKING|>"});
+    add_content_marker(s, "<|START_RESPONSE|>");
+    add_content_marker(s, "<|END_RESPONSE|>");
+    add_content_marker(s, "<|END_OF_TURN_TOKEN|>");
+    add_content_marker(s, "<|CHATBOT_TOKEN|>");  // R+ opens its turn with it
+    add_content_marker(s, "<|START_TEXT|>");     // Command A frames its answer in these
+    add_content_marker(s, "<|END_TEXT|>");
+}
+}  // namespace
+
+constexpr ProfileSpec command_r_profiles[] = {
+    {
+        .name = "command_r",
+        .models = "Command R7B, Command A, Command R+",
+        .description = "<|START_ACTION|>[{\"tool_call_id\": …, \"tool_name\": …, \"parameters\": …}]<|END_ACTION|>; "
+                       "R+: Action: ```json […]```",
+        .configure = configure_command_r,
+    },
+};
+
 extern const GrammarDef command_r_grammar{
     .name = "command_r",
     .summary = "<|START_ACTION|>[{\"tool_call_id\": …, \"tool_name\": …, \"parameters\": …}]<|END_ACTION|>; R+'s Action: ```json […]```",
@@ -75,6 +97,7 @@ extern const GrammarDef command_r_grammar{
     .render = command_r_reader::render,
     .blocks = command_r_blocks,
     .aliases = command_r_aliases,
+    .profiles = command_r_profiles,
 };
 
 }  // namespace toolgram::detail

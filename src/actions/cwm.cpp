@@ -251,6 +251,26 @@ constexpr AliasSpec cwm_aliases[] = {
     {"vLLM", "cwm", "CWM, Code World Model (<tool: NAME>…</tool>; a pull request)"},
 };
 
+namespace {
+// CWM reasons in <think>…</think>, its prompt opening <think> when reasoning is on
+// (facebookresearch/cwm PROMPTING_GUIDE.md); <|eot_id|> ends its turn.
+void configure_cwm(Settings& s) {
+    add_reasoning(s, {"<think>", "</think>"});
+    add_content_marker(s, "<|eot_id|>");
+}
+}  // namespace
+
+constexpr ProfileSpec cwm_profiles[] = {
+    {
+        .name = "cwm",
+        .models = "CWM (Code World Model)",
+        .description = "<tool: NAME> on a line of its own, the tool's INPUT, </tool>: INPUT a JSON object of arguments, or the text "
+                       "of the tool's command (or only) parameter; also vLLM's <tool: function> with NAME first in the body, and "
+                       "<tool: NAME INPUT </tool>; reasoning <think>",
+        .configure = configure_cwm,
+    },
+};
+
 extern const GrammarDef cwm_grammar{
     .name = "cwm",
     .summary = "<tool: NAME> INPUT </tool>, one block a call, INPUT a JSON object of arguments or the text of one parameter",
@@ -259,6 +279,7 @@ extern const GrammarDef cwm_grammar{
     .instruction = cwm_reader::instruction,
     .render = cwm_reader::render,
     .aliases = cwm_aliases,
+    .profiles = cwm_profiles,
 };
 
 }  // namespace toolgram::detail

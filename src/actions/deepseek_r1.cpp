@@ -70,6 +70,24 @@ constexpr AliasSpec deepseek_r1_aliases[] = {
     {"smg", "deepseek", "DeepSeek V3, DeepSeek R1"},
 };
 
+namespace {
+// R1 and V3.1 start inside <think> (the prompt opens it) and end with their EOS token.
+void configure_deepseek(Settings& s) {
+    add_reasoning(s, {"<think>", "</think>"});
+    add_content_marker(s, "<｜end▁of▁sentence｜>");
+}
+}  // namespace
+
+constexpr ProfileSpec deepseek_r1_profiles[] = {
+    {
+        .name = "deepseek_r1",
+        .models = "DeepSeek R1, R1-0528, V3-0324",
+        .description = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME ```json {…}``` <｜tool▁call▁end｜>"
+                       "<｜tool▁calls▁end｜>, misspelt section tokens too",
+        .configure = configure_deepseek,
+    },
+};
+
 extern const GrammarDef deepseek_r1_grammar{
     .name = "deepseek_r1",
     .summary = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\\n```json\\n{…}\\n```<｜tool▁call▁end｜>…",
@@ -79,6 +97,7 @@ extern const GrammarDef deepseek_r1_grammar{
     .render = deepseek_r1_reader::render,
     .blocks = deepseek_r1_blocks,
     .aliases = deepseek_r1_aliases,
+    .profiles = deepseek_r1_profiles,
 };
 
 }  // namespace toolgram::detail

@@ -57,6 +57,23 @@ constexpr AliasSpec deepseek_v31_aliases[] = {
     {"smg", "deepseek31", "DeepSeek V3.1"},
 };
 
+namespace {
+// R1 and V3.1 start inside <think> (the prompt opens it) and end with their EOS token.
+void configure_deepseek(Settings& s) {
+    add_reasoning(s, {"<think>", "</think>"});
+    add_content_marker(s, "<｜end▁of▁sentence｜>");
+}
+}  // namespace
+
+constexpr ProfileSpec deepseek_v31_profiles[] = {
+    {
+        .name = "deepseek_v31",
+        .models = "DeepSeek V3.1",
+        .description = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+        .configure = configure_deepseek,
+    },
+};
+
 extern const GrammarDef deepseek_v31_grammar{
     .name = "deepseek_v31",
     .summary = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
@@ -66,6 +83,7 @@ extern const GrammarDef deepseek_v31_grammar{
     .render = deepseek_v31_reader::render,
     .blocks = deepseek_v31_blocks,
     .aliases = deepseek_v31_aliases,
+    .profiles = deepseek_v31_profiles,
 };
 
 }  // namespace toolgram::detail

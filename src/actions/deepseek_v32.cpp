@@ -88,6 +88,23 @@ constexpr AliasSpec deepseek_v32_aliases[] = {
     {"SGLang", "deepseekv41", "DeepSeek V4.1 (spaced DSML, <｜DSML｜ calls>)"},
 };
 
+constexpr GrammarUseSpec deepseek_v32_profile_grammars[] = {{"deepseek_v32"}, {"xml"}};
+constexpr GrammarUseSpec deepseek_v32_in_auto[] = {{"deepseek_v32"}};
+constexpr ProfileSpec deepseek_v32_profiles[] = {
+    {
+        .name = "deepseek_v32",
+        .models = "DeepSeek V3.2, V4, V4.1",
+        .description = "<｜DSML｜function_calls|tool_calls><｜DSML｜invoke name=NAME><｜DSML｜parameter name=K string=true|false>V"
+                       "</｜DSML｜parameter></｜DSML｜invoke> or a JSON object in the invoke; V4.1's <｜DSML｜ calls>; drifted "
+                       "<|DSML|…>, <DSML|…>, <DSML｜…>, <DSML…>; the prefix lost, <invoke name=NAME>… as xml reads it",
+        // DeepSeek also writes its invoke with no DSML prefix at all (`<invoke name="read">
+        // <parameter name="filePath">…`, opencode#34676), which `auto` reads through `xml`:
+        // the family's profile reads it too. `auto` runs xml on its own.
+        .grammars = deepseek_v32_profile_grammars,
+        .in_auto = deepseek_v32_in_auto,
+    },
+};
+
 extern const GrammarDef deepseek_v32_grammar{
     .name = "deepseek_v32",
     .summary = "<｜DSML｜function_calls><｜DSML｜invoke name=NAME><｜DSML｜parameter name=K string=true|false>V"
@@ -99,6 +116,7 @@ extern const GrammarDef deepseek_v32_grammar{
     .render = deepseek_v32_reader::render,
     .blocks = deepseek_v32_blocks,
     .aliases = deepseek_v32_aliases,
+    .profiles = deepseek_v32_profiles,
 };
 
 }  // namespace toolgram::detail

@@ -50,6 +50,17 @@ constexpr AliasSpec functionary_v31_aliases[] = {
     {"llama.cpp", "Functionary v3.1 Llama 3.1", "Functionary v3.1"},
 };
 
+constexpr ProfileSpec functionary_v31_profiles[] = {
+    {
+        .name = "functionary_v31",
+        .models = "Functionary v3.1, Llama 3.1 function tags",
+        .description = "<function=NAME>{…}</function>",
+        // its chat templates open no reasoning block: a closer before any opener is plain
+        // text.
+        .reasoning_start = ReasoningStart::outside,
+    },
+};
+
 extern const GrammarDef functionary_v31_grammar{
     .name = "functionary_v31",
     .summary = "<function=NAME>{…}</function> or <function name=NAME>{…}</function>",
@@ -59,6 +70,7 @@ extern const GrammarDef functionary_v31_grammar{
     .render = functionary_v31_reader::render,
     .blocks = functionary_v31_blocks,
     .aliases = functionary_v31_aliases,
+    .profiles = functionary_v31_profiles,
 };
 
 }  // namespace toolgram::detail

@@ -134,6 +134,24 @@ constexpr AliasSpec functionary_v32_aliases[] = {
     {"llama.cpp", "Functionary v3.2", "Functionary v3.2"},
 };
 
+constexpr GrammarUseSpec functionary_v32_in_auto[] = {{"functionary_v32_marked"}, {"functionary_v32", Role::fallback}};
+constexpr ProfileSpec functionary_v32_profiles[] = {
+    {
+        .name = "functionary_v32",
+        .models = "Functionary v3.2",
+        .description = ">>>NAME\\n{…} per call, >>>all\\n before text; the first >>> may be in "
+                       "the prompt",
+        .distinctive = false,
+        // A whole output `NAME\n{…}` with no `>>>` has no marker (the `>>>` was in the
+        // prompt): auto reads it only as a gated fallback, so that `Result\n{"x": 1}` is
+        // not a call named Result nor `CALL_TOOL\n{…}` one named CALL_TOOL.
+        .in_auto = functionary_v32_in_auto,
+        // its chat templates open no reasoning block: a closer before any opener is plain
+        // text.
+        .reasoning_start = ReasoningStart::outside,
+    },
+};
+
 extern const GrammarDef functionary_v32_grammar{
     .name = "functionary_v32",
     .summary = ">>>NAME\\n{…} per call, >>>all\\n for text, >>>python\\n then code; the first >>> may be in the prompt",
@@ -144,6 +162,7 @@ extern const GrammarDef functionary_v32_grammar{
     .render = functionary_v32_reader::render,
     .read_head = functionary_v32_reader::read_head,
     .aliases = functionary_v32_aliases,
+    .profiles = functionary_v32_profiles,
 };
 
 // Only what a `>>>` shows to be Functionary's: the messages from the first `>>>` on, and a

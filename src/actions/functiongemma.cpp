@@ -39,6 +39,24 @@ constexpr AliasSpec functiongemma_aliases[] = {
     {"vLLM", "functiongemma", "FunctionGemma"},
 };
 
+namespace {
+void configure_functiongemma(Settings& s) {
+    for (const char* m : {"<end_of_turn>", "<start_function_response>"}) add_content_marker(s, m);
+}
+}  // namespace
+
+constexpr ProfileSpec functiongemma_profiles[] = {
+    {
+        .name = "functiongemma",
+        .models = "FunctionGemma",
+        .description = "<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>",
+        .configure = configure_functiongemma,
+        // its chat templates open no reasoning block: a closer before any opener is plain
+        // text.
+        .reasoning_start = ReasoningStart::outside,
+    },
+};
+
 extern const GrammarDef functiongemma_grammar{
     .name = "functiongemma",
     .summary = "<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>",
@@ -48,6 +66,7 @@ extern const GrammarDef functiongemma_grammar{
     .render = functiongemma_reader::render,
     .blocks = functiongemma_blocks,
     .aliases = functiongemma_aliases,
+    .profiles = functiongemma_profiles,
 };
 
 }  // namespace toolgram::detail

@@ -34,6 +34,17 @@ constexpr AliasSpec functools_aliases[] = {
     {"llama.cpp", "FireFunction v2", "FireFunction v2"},
 };
 
+constexpr ProfileSpec functools_profiles[] = {
+    {
+        .name = "functools",
+        .models = "FireFunction v2, Phi-4-mini",
+        .description = " functools[{\"name\": …, \"arguments\": …}, …]",
+        // its chat templates open no reasoning block: a closer before any opener is plain
+        // text.
+        .reasoning_start = ReasoningStart::outside,
+    },
+};
+
 extern const GrammarDef functools_grammar{
     .name = "functools",
     .summary = "functools[{\"name\": …, \"arguments\": …}, …], no closer",
@@ -42,6 +53,7 @@ extern const GrammarDef functools_grammar{
     .instruction = functools_reader::instruction,
     .render = functools_reader::render,
     .aliases = functools_aliases,
+    .profiles = functools_profiles,
 };
 
 }  // namespace toolgram::detail

@@ -54,6 +54,35 @@ constexpr AliasSpec gemma4_aliases[] = {
     {"llama.cpp", "peg-gemma4", "Gemma 4 (its PEG parser)"},
 };
 
+namespace {
+void configure_gemma4(Settings& s) {
+    // Gemma 4 sometimes writes the opener's first token twice: the doubled opener is the
+    // same block (not a content marker `<|channel>`, which would also eat part of an
+    // opener cut by the input limit).
+    add_reasoning(s, {"<|channel><|channel>thought", "<channel|>"});
+    add_reasoning(s, {"<|channel>thought", "<channel|>"});
+    // Besides the turn's end, the closer Gemma 4 leaves stray after its answer.
+    for (const char* m : {"<turn|>", "<|tool_response>", "<channel|>"}) add_content_marker(s, m);
+}
+}  // namespace
+
+constexpr GrammarUseSpec gemma4_profile_grammars[] = {{"gemma4"}, {"gemma4_stripped", Role::fallback}};
+constexpr ProfileSpec gemma4_profiles[] = {
+    {
+        .name = "gemma4",
+        .models = "Gemma 4",
+        .description = "<|tool_call>call:NAME{key:<|\"|>text<|\"|>,n:3}<tool_call|>, arguments also (key: value, …); "
+                       "stripped by the engine, call:NAME{key:text} ending the output (a gated fallback)",
+        // The stripped form has no token of its own: auto, which runs only a distinctive
+        // profile's primaries, never reads it.
+        .grammars = gemma4_profile_grammars,
+        .configure = configure_gemma4,
+        // Gemma 4's template writes a closed thought channel when thinking is off: a closer
+        // before any opener is plain text.
+        .reasoning_start = ReasoningStart::outside,
+    },
+};
+
 extern const GrammarDef gemma4_grammar{
     .name = "gemma4",
     .summary = "<|tool_call>call:NAME{key:<|\"|>text<|\"|>,n:3}<tool_call|>",
@@ -63,6 +92,7 @@ extern const GrammarDef gemma4_grammar{
     .render = gemma4_reader::render,
     .blocks = gemma4_blocks,
     .aliases = gemma4_aliases,
+    .profiles = gemma4_profiles,
 };
 // Renders and instructs as gemma4 does: a model is never asked to write the stripped form.
 extern const GrammarDef gemma4_stripped_grammar{

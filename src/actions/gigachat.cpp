@@ -64,6 +64,28 @@ constexpr AliasSpec gigachat_aliases[] = {
     {"SGLang", "gigachat3", "GigaChat 3, GigaChat 3.1"},
 };
 
+namespace {
+// GigaChat 3 ends every turn with <|message_sep|>; kept special tokens end the output with
+// the EOS </s>, which is ordinary markup elsewhere, so only GigaChat's own profile strips it.
+void configure_gigachat(Settings& s) { add_content_marker(s, "<|message_sep|>"); }
+
+void configure_gigachat_own(Settings& s) { add_content_marker(s, "</s>"); }
+}  // namespace
+
+constexpr ProfileSpec gigachat_profiles[] = {
+    {
+        .name = "gigachat",
+        .models = "GigaChat 3, GigaChat 3.1",
+        .description = "<|message_sep|>function call<|role_sep|>{\"name\": …, \"arguments\": …} (3) or <|function_call|>{…} (3.1), "
+                       "one call per turn",
+        .configure = configure_gigachat,
+        .configure_own = configure_gigachat_own,
+        // its chat templates open no reasoning block: a closer before any opener is plain
+        // text.
+        .reasoning_start = ReasoningStart::outside,
+    },
+};
+
 extern const GrammarDef gigachat_grammar{
     .name = "gigachat",
     .summary = "<|function_call|>{\"name\": …, \"arguments\": …} (3.1) or <|message_sep|>function call<|role_sep|>{…} (3)",
@@ -73,6 +95,7 @@ extern const GrammarDef gigachat_grammar{
     .render = gigachat_reader::render,
     .blocks = gigachat_blocks,
     .aliases = gigachat_aliases,
+    .profiles = gigachat_profiles,
 };
 
 }  // namespace toolgram::detail

@@ -37,6 +37,28 @@ constexpr AliasSpec gigachat35_aliases[] = {
     {"SGLang", "gigachat35", "GigaChat 3.5"},
 };
 
+namespace {
+// GigaChat 3.5 reasons in <think>…</think> (its template opens <think> in the prompt when
+// reasoning is on) and keeps GigaChat 3's turn separator.
+void configure_gigachat35(Settings& s) {
+    add_reasoning(s, {"<think>", "</think>"});
+    add_content_marker(s, "<|message_sep|>");
+}
+
+void configure_gigachat_own(Settings& s) { add_content_marker(s, "</s>"); }
+}  // namespace
+
+constexpr ProfileSpec gigachat35_profiles[] = {
+    {
+        .name = "gigachat35",
+        .models = "GigaChat 3.5",
+        .description = "<｜GCML｜tool_calls><｜GCML｜invoke name=NAME><｜GCML｜parameter name=K string=true|false>V</｜GCML｜parameter>"
+                       "</｜GCML｜invoke></｜GCML｜tool_calls>; reasoning <think>…</think>",
+        .configure = configure_gigachat35,
+        .configure_own = configure_gigachat_own,
+    },
+};
+
 extern const GrammarDef gigachat35_grammar{
     .name = "gigachat35",
     .summary = "<｜GCML｜tool_calls><｜GCML｜invoke name=NAME><｜GCML｜parameter name=K string=true|false>V"
@@ -47,6 +69,7 @@ extern const GrammarDef gigachat35_grammar{
     .render = gigachat35_reader::render,
     .blocks = gigachat35_blocks,
     .aliases = gigachat35_aliases,
+    .profiles = gigachat35_profiles,
 };
 
 }  // namespace toolgram::detail

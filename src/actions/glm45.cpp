@@ -108,6 +108,20 @@ constexpr AliasSpec glm45_aliases[] = {
     {"smg", "glm47_moe", "GLM-4.7, GLM-5"},
 };
 
+namespace {
+// GLM ends a turn that calls tools with <|observation|> when special tokens are kept.
+void configure_glm45(Settings& s) { add_content_marker(s, "<|observation|>"); }
+}  // namespace
+
+constexpr ProfileSpec glm45_profiles[] = {
+    {
+        .name = "glm45",
+        .models = "GLM-4.5, 4.6, 4.7, 5",
+        .description = "<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>, with or without newlines",
+        .configure = configure_glm45,
+    },
+};
+
 extern const GrammarDef glm45_grammar{
     .name = "glm45",
     .summary = "<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>",
@@ -117,6 +131,7 @@ extern const GrammarDef glm45_grammar{
     .render = glm45_reader::render,
     .blocks = glm45_blocks,
     .aliases = glm45_aliases,
+    .profiles = glm45_profiles,
 };
 
 constexpr BlockSpec hyperclovax_seed_think_blocks[] = {
@@ -125,6 +140,27 @@ constexpr BlockSpec hyperclovax_seed_think_blocks[] = {
 
 constexpr AliasSpec hyperclovax_seed_think_aliases[] = {
     {"vLLM", "hyperclovax_seed_think", "HyperCLOVA X SEED Think 32B (GLM's syntax, values JSON; pull request #42366)"},
+};
+
+namespace {
+// HyperCLOVA X SEED Think ends its turn with <|im_end|> (vLLM's parser keeps it out of the
+// content); its own profile's only, since auto reads other models' text too.
+void configure_hyperclovax_own(Settings& s) { add_content_marker(s, "<|im_end|>"); }
+}  // namespace
+
+constexpr GrammarUseSpec hyperclovax_seed_think_in_auto[] = {{"glm45"}};
+constexpr ProfileSpec hyperclovax_seed_think_profiles[] = {
+    // GLM's syntax exactly, each value JSON: no marker of its own, so auto reads it with
+    // glm45 (values kept as written, quotes and all); the profile decodes them.
+    {
+        .name = "hyperclovax_seed_think",
+        .models = "HyperCLOVA X SEED Think 32B",
+        .description = "<tool_call>NAME<arg_key>K</arg_key><arg_value>\"V\"</arg_value></tool_call>: GLM's syntax, every value JSON "
+                       "(a value that is no JSON is its text); reasoning <think>",
+        .distinctive = false,
+        .in_auto = hyperclovax_seed_think_in_auto,
+        .configure_own = configure_hyperclovax_own,
+    },
 };
 
 extern const GrammarDef hyperclovax_seed_think_grammar{
@@ -136,6 +172,7 @@ extern const GrammarDef hyperclovax_seed_think_grammar{
     .render = glm45_reader::render_hcx,
     .blocks = hyperclovax_seed_think_blocks,
     .aliases = hyperclovax_seed_think_aliases,
+    .profiles = hyperclovax_seed_think_profiles,
 };
 
 }  // namespace toolgram::detail

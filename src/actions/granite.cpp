@@ -40,6 +40,29 @@ constexpr AliasSpec granite_aliases[] = {
     {"llama.cpp", "Granite", "Granite 3.x"},
 };
 
+namespace {
+void configure_granite(Settings& s) { add_content_marker(s, "<|end_of_text|>"); }
+
+// Granite 3.3 frames its answer in <response>…</response> after its <think> block.
+void configure_granite_own(Settings& s) {
+    add_content_marker(s, "<response>");
+    add_content_marker(s, "</response>");
+}
+}  // namespace
+
+constexpr ProfileSpec granite_profiles[] = {
+    {
+        .name = "granite",
+        .models = "Granite 3.0 / 3.1 / 3.3",
+        .description = "<|tool_call|>[{\"name\": …, \"arguments\": …}] (3.0) or <tool_call>[…] (3.1), no closer",
+        .configure = configure_granite,
+        .configure_own = configure_granite_own,
+        // its chat templates open no reasoning block: a closer before any opener is plain
+        // text.
+        .reasoning_start = ReasoningStart::outside,
+    },
+};
+
 extern const GrammarDef granite_grammar{
     .name = "granite",
     .summary = "<|tool_call|>[{\"name\": …, \"arguments\": …}] (3.0) or <tool_call>[…] (3.1), no closer; "
@@ -50,6 +73,7 @@ extern const GrammarDef granite_grammar{
     .render = granite_reader::render,
     .blocks = granite_blocks,
     .aliases = granite_aliases,
+    .profiles = granite_profiles,
 };
 
 }  // namespace toolgram::detail

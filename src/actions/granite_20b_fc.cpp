@@ -37,6 +37,22 @@ constexpr AliasSpec granite_20b_fc_aliases[] = {
     {"vLLM", "granite-20b-fc", "granite-20b-functioncalling"},
 };
 
+namespace {
+void configure_granite_20b_fc(Settings& s) { add_content_marker(s, "<|endoftext|>"); }
+}  // namespace
+
+constexpr ProfileSpec granite_20b_fc_profiles[] = {
+    {
+        .name = "granite_20b_fc",
+        .models = "granite-20b-functioncalling",
+        .description = "<function_call> {\"name\": …, \"arguments\": …} per call, no closer",
+        .configure = configure_granite_20b_fc,
+        // its chat templates open no reasoning block: a closer before any opener is plain
+        // text.
+        .reasoning_start = ReasoningStart::outside,
+    },
+};
+
 extern const GrammarDef granite_20b_fc_grammar{
     .name = "granite_20b_fc",
     .summary = "<function_call> {\"name\": …, \"arguments\": …} per call, no closer",
@@ -46,6 +62,7 @@ extern const GrammarDef granite_20b_fc_grammar{
     .render = granite_20b_fc_reader::render,
     .blocks = granite_20b_fc_blocks,
     .aliases = granite_20b_fc_aliases,
+    .profiles = granite_20b_fc_profiles,
 };
 
 }  // namespace toolgram::detail

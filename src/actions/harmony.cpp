@@ -165,6 +165,31 @@ constexpr AliasSpec harmony_aliases[] = {
     {"llama.cpp", "GPT-OSS", "gpt-oss"},
 };
 
+namespace {
+// gpt-oss: reasoning is the analysis channel, closed by <|end|>, which ends every other
+// message too, so it never means "the output started inside reasoning". The tokens that
+// frame the answer and the preamble are not content.
+void configure_harmony(Settings& s) {
+    add_reasoning(s, {"<|channel|>analysis<|message|>", "<|end|>", false});
+    for (const char* m : {"<|start|>assistant", "<|channel|>final<|message|>", "<|channel|>commentary<|message|>",
+                          "<|end|>", "<|return|>", "<|call|>"})
+        add_content_marker(s, m);
+}
+}  // namespace
+
+constexpr ProfileSpec harmony_profiles[] = {
+    {
+        .name = "harmony",
+        .models = "gpt-oss",
+        .description = "<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>; reasoning on the analysis "
+                       "channel, the answer on the final channel",
+        .configure = configure_harmony,
+        // its chat templates open no reasoning block: a closer before any opener is plain
+        // text.
+        .reasoning_start = ReasoningStart::outside,
+    },
+};
+
 extern const GrammarDef harmony_grammar{
     .name = "harmony",
     .summary = "<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|> (or the recipient before the "
@@ -175,6 +200,7 @@ extern const GrammarDef harmony_grammar{
     .render = harmony_reader::render,
     .read_head = harmony_reader::read_head,
     .aliases = harmony_aliases,
+    .profiles = harmony_profiles,
 };
 
 }  // namespace toolgram::detail

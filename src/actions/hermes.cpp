@@ -44,6 +44,20 @@ constexpr AliasSpec hermes_aliases[] = {
     {"llama.cpp", "Hermes 2 Pro", "Hermes 2 Pro, Qwen 2.5, Qwen 3"},
 };
 
+constexpr GrammarUseSpec hermes_profile_grammars[] = {{"hermes"}, {"functionary_v31"}};
+constexpr GrammarUseSpec hermes_in_auto[] = {{"hermes"}};
+constexpr ProfileSpec hermes_profiles[] = {
+    {
+        .name = "hermes",
+        .models = "Hermes 2 Pro / 3, Qwen2.5, Qwen3, QwQ, ERNIE 4.5, EXAONE, Granite 4",
+        .description = "<tool_call>{\"name\": …, \"arguments\": …}</tool_call>, one block per call",
+        // Hermes 2 Pro's legacy <function=NAME>{…}</function> and <function name="NAME">{…}</function>
+        // too, with Functionary v3.1's grammar; `auto` runs that grammar under its own profile.
+        .grammars = hermes_profile_grammars,
+        .in_auto = hermes_in_auto,
+    },
+};
+
 extern const GrammarDef hermes_grammar{
     .name = "hermes",
     .summary = "<tool_call>{\"name\": …, \"arguments\": …}</tool_call>, one block per call",
@@ -53,6 +67,7 @@ extern const GrammarDef hermes_grammar{
     .render = hermes_reader::render,
     .blocks = hermes_blocks,
     .aliases = hermes_aliases,
+    .profiles = hermes_profiles,
 };
 
 }  // namespace toolgram::detail

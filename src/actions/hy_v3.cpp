@@ -81,6 +81,24 @@ constexpr AliasSpec hy_v3_aliases[] = {
     {"SGLang", "hunyuan", "Hunyuan HY-V3 (Hy3)"},
 };
 
+namespace {
+// Hy3's released checkpoint spells its reasoning tags with the suffix its tool tags carry
+// (llama.cpp's tencent-Hy3 template); the plain <think> is the defaults'.
+void configure_hy_v3(Settings& s) { add_reasoning(s, {"<think:opensource>", "</think:opensource>"}); }
+}  // namespace
+
+constexpr ProfileSpec hy_v3_profiles[] = {
+    {
+        .name = "hy_v3",
+        .models = "Tencent Hy3 (HY-V3), HY-V4",
+        .description = "<tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls>; "
+                       "Hy3's and HY-V4's checkpoints: the same tags with a :opensource suffix (HY-V4: no <tool_sep>), a call "
+                       "also alone, its arguments also one JSON object: <tool_call:opensource>NAME<tool_sep:opensource>{…}"
+                       "<end_of_tool_call:opensource>; reasoning <think:opensource>",
+        .configure = configure_hy_v3,
+    },
+};
+
 extern const GrammarDef hy_v3_grammar{
     .name = "hy_v3",
     .summary = "<tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls> "
@@ -92,6 +110,7 @@ extern const GrammarDef hy_v3_grammar{
     .render = hy_v3_reader::render,
     .blocks = hy_v3_blocks,
     .aliases = hy_v3_aliases,
+    .profiles = hy_v3_profiles,
 };
 
 }  // namespace toolgram::detail

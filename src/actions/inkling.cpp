@@ -197,6 +197,32 @@ constexpr AliasSpec inkling_aliases[] = {
     {"SGLang", "inkling", "Inkling"},
 };
 
+namespace {
+// Inkling writes typed blocks, each ended by <|end_message|> (or, where sampling stopped,
+// <|content_model_end_sampling|>): thinking is reasoning; the role, text-kind and end
+// tokens frame the answer. <|end_message|> ends every kind of block, so (as for gpt-oss's
+// <|end|>) one seen before any opener never means the output started inside reasoning.
+// A call block written straight into an unclosed thinking block ends it, as vLLM's
+// parser has it (a thinking-to-tool transition).
+void configure_inkling(Settings& s) {
+    add_reasoning(s, {"<|content_thinking|>", "<|end_message|>", false});
+    for (const char* m : {"<|message_model|>", "<|content_text|>", "<|content_tool_error|>", "<|end_message|>",
+                          "<|content_model_end_sampling|>"})
+        add_content_marker(s, m);
+    s.reasoning_ends_at_call = true;
+}
+}  // namespace
+
+constexpr ProfileSpec inkling_profiles[] = {
+    {
+        .name = "inkling",
+        .models = "Inkling",
+        .description = "<|message_model|>NAME<|content_invoke_tool_json|>{\"name\": …, \"args\": {…}}<|end_message|> per call; "
+                       "reasoning <|content_thinking|>…<|end_message|>, the answer in <|content_text|>…<|end_message|>",
+        .configure = configure_inkling,
+    },
+};
+
 extern const GrammarDef inkling_grammar{
     .name = "inkling",
     .summary = "<|message_model|>NAME<|content_invoke_tool_json|>{\"name\": …, \"args\": {…}}<|end_message|>, one message per "
@@ -208,6 +234,7 @@ extern const GrammarDef inkling_grammar{
     .read_head = inkling_reader::read_head,
     .blocks = inkling_blocks,
     .aliases = inkling_aliases,
+    .profiles = inkling_profiles,
 };
 
 }  // namespace toolgram::detail

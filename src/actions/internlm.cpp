@@ -41,6 +41,14 @@ constexpr AliasSpec internlm_aliases[] = {
     {"SGLang", "interns1", "Intern-S1"},
 };
 
+constexpr ProfileSpec internlm_profiles[] = {
+    {
+        .name = "internlm",
+        .models = "InternLM 2.5, Intern-S1",
+        .description = "<|action_start|><|plugin|>\\n{\"name\": …, \"parameters\": …}<|action_end|>",
+    },
+};
+
 extern const GrammarDef internlm_grammar{
     .name = "internlm",
     .summary = "<|action_start|><|plugin|>\\n{\"name\": …, \"parameters\": …}<|action_end|>",
@@ -50,6 +58,7 @@ extern const GrammarDef internlm_grammar{
     .render = internlm_reader::render,
     .blocks = internlm_blocks,
     .aliases = internlm_aliases,
+    .profiles = internlm_profiles,
 };
 
 }  // namespace toolgram::detail

@@ -38,6 +38,42 @@ constexpr AliasSpec jamba_aliases[] = {
     {"vLLM", "hunyuan_a13b", "Hunyuan-A13B (<tool_calls>[…]</tool_calls>)"},
     {"vLLM", "jamba", "Jamba 1.5"},
     {"vLLM", "minimax", "MiniMax-M1 (one call object a line)"},
+    {"llama.cpp", "Apriel 1.5", "Apriel 1.5, 1.6 Thinker", "apriel"},
+};
+
+namespace {
+void configure_jamba(Settings& s) {
+    // Hunyuan-A13B frames its answer (tool calls included) in <answer>…</answer>.
+    add_content_marker(s, "<answer>");
+    add_content_marker(s, "</answer>");
+}
+
+// Apriel 1.5 and 1.6 Thinker reason in plain text and end it with [BEGIN FINAL RESPONSE];
+// the opener is no token of their own: 1.6's prompt ends with "Here are my reasoning
+// steps:\n", 1.5 writes that line itself. So the block has no opener, only the closer
+// that ends what the output started with (an opener "Here are my…" would turn any answer
+// quoting it into reasoning). 1.5's template also asks for thoughts in <thinking> tags
+// before calls. The answer may end with [END FINAL RESPONSE] and the turn's <|end|>.
+void configure_apriel(Settings& s) {
+    add_reasoning(s, {"", "[BEGIN FINAL RESPONSE]"});
+    add_reasoning(s, {"<thinking>", "</thinking>"});
+    for (const char* m : {"[BEGIN FINAL RESPONSE]", "[END FINAL RESPONSE]", "<|end|>"}) add_content_marker(s, m);
+}
+}  // namespace
+
+constexpr ProfileSpec jamba_profiles[] = {
+    {
+        .name = "jamba",
+        .models = "Jamba 1.5, Hunyuan-A13B, MiniMax-M1",
+        .description = "<tool_calls>[{\"name\": …, \"arguments\": …}]</tool_calls>, or one call object a line (MiniMax-M1)",
+        .configure = configure_jamba,
+    },
+    {
+        .name = "apriel",
+        .models = "Apriel 1.5, 1.6 Thinker",
+        .description = "reasoning up to [BEGIN FINAL RESPONSE], then <tool_calls>[{\"name\": …, \"arguments\": …}]</tool_calls>",
+        .configure = configure_apriel,
+    },
 };
 
 extern const GrammarDef jamba_grammar{
@@ -49,6 +85,7 @@ extern const GrammarDef jamba_grammar{
     .render = jamba_reader::render,
     .blocks = jamba_blocks,
     .aliases = jamba_aliases,
+    .profiles = jamba_profiles,
 };
 
 }  // namespace toolgram::detail

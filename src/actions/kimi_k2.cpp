@@ -189,6 +189,24 @@ constexpr AliasSpec kimi_k2_aliases[] = {
     {"smg", "kimik2", "Kimi K2"},
 };
 
+namespace {
+// Kimi K2-Thinking may write its calls straight after reasoning it never closed.
+void configure_kimi_k2(Settings& s) { s.reasoning_ends_at_call = true; }
+}  // namespace
+
+constexpr ProfileSpec kimi_k2_profiles[] = {
+    {
+        .name = "kimi_k2",
+        .models = "Kimi K2, K2-Thinking",
+        .description = "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}"
+                       "<|tool_call_end|><|tool_calls_section_end|>",
+        .configure = configure_kimi_k2,
+        // Kimi K2's and K2-Thinking's templates end the prompt with
+        // `<|im_assistant|>assistant<|im_middle|>`: a closer before any opener is plain text.
+        .reasoning_start = ReasoningStart::outside,
+    },
+};
+
 extern const GrammarDef kimi_k2_grammar{
     .name = "kimi_k2",
     .summary = "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}<|tool_call_end|>…",
@@ -198,6 +216,7 @@ extern const GrammarDef kimi_k2_grammar{
     .render = kimi_k2_reader::render,
     .blocks = kimi_k2_blocks,
     .aliases = kimi_k2_aliases,
+    .profiles = kimi_k2_profiles,
 };
 
 }  // namespace toolgram::detail

@@ -140,6 +140,31 @@ constexpr AliasSpec kimi_k3_aliases[] = {
     {"SGLang", "kimi_k3", "Kimi K3 (XTML)"},
 };
 
+namespace {
+// Kimi K3 (XTML): the prompt opens the think channel (or, thinking off, the response
+// channel), so an output starts inside one; the answer is the response channel's text and
+// the turn ends with the message's closer (and <|end_of_msg|> when special tokens are kept).
+// An output cut by max_tokens may end between a closer's token and its channel's name and
+// `<|sep|>`: the closers' cut forms are framing too (SGLang strips them alike).
+void configure_kimi_k3(Settings& s) {
+    add_reasoning(s, {"<|open|>think<|sep|>", "<|close|>think<|sep|>"});
+    for (const char* m : {"<|open|>response<|sep|>", "<|close|>response<|sep|>", "<|close|>message<|sep|>",
+                          "<|end_of_msg|>", "<|close|>response", "<|close|>message"})
+        add_content_marker(s, m);
+}
+}  // namespace
+
+constexpr ProfileSpec kimi_k3_profiles[] = {
+    {
+        .name = "kimi_k3",
+        .models = "Kimi K3",
+        .description = "<|open|>tools<|sep|><|open|>call tool=NAME index=N<|sep|><|open|>argument key=K type=T<|sep|>V"
+                       "<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>; reasoning in the think channel, the "
+                       "answer in the response channel",
+        .configure = configure_kimi_k3,
+    },
+};
+
 extern const GrammarDef kimi_k3_grammar{
     .name = "kimi_k3",
     .summary = "<|open|>tools<|sep|><|open|>call tool=NAME index=N<|sep|><|open|>argument key=K type=T<|sep|>V"
@@ -151,6 +176,7 @@ extern const GrammarDef kimi_k3_grammar{
     .render = kimi_k3_reader::render,
     .blocks = kimi_k3_blocks,
     .aliases = kimi_k3_aliases,
+    .profiles = kimi_k3_profiles,
 };
 
 }  // namespace toolgram::detail

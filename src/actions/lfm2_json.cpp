@@ -42,6 +42,17 @@ constexpr AliasSpec lfm2_json_aliases[] = {
     {"llama.cpp", "LFM2 with JSON tools", "LFM2 in JSON mode"},
 };
 
+constexpr ProfileSpec lfm2_json_profiles[] = {
+    {
+        .name = "lfm2_json",
+        .models = "LFM2, LFM2.5 (JSON mode)",
+        .description = "<|tool_call_start|>[{\"name\": …, \"arguments\": …}]<|tool_call_end|> (the Python mode is pythonic's)",
+        // its chat templates open no reasoning block: a closer before any opener is plain
+        // text.
+        .reasoning_start = ReasoningStart::outside,
+    },
+};
+
 extern const GrammarDef lfm2_json_grammar{
     .name = "lfm2_json",
     .summary = "<|tool_call_start|>[{\"name\": …, \"arguments\": …}, …]<|tool_call_end|> (LFM2's JSON mode)",
@@ -51,6 +62,7 @@ extern const GrammarDef lfm2_json_grammar{
     .render = lfm2_json_reader::render,
     .blocks = lfm2_json_blocks,
     .aliases = lfm2_json_aliases,
+    .profiles = lfm2_json_profiles,
 };
 
 }  // namespace toolgram::detail

@@ -169,6 +169,29 @@ constexpr AliasSpec llama3_json_aliases[] = {
     {"smg", "llama", "Llama 3.1, 3.2, 3.3 (JSON)"},
 };
 
+namespace {
+void configure_llama3_json(Settings& s) {
+    // The tag before a call (kept out of content when it introduces no call) and the
+    // end-of-message tokens Llama writes after a call or an answer.
+    for (const char* m : {"<|python_tag|>", "<|eom_id|>", "<|eot_id|>"}) add_content_marker(s, m);
+}
+}  // namespace
+
+constexpr GrammarUseSpec llama3_json_in_auto[] = {{"llama3_json_tagged"}, {"llama3_json", Role::fallback}};
+constexpr ProfileSpec llama3_json_profiles[] = {
+    {
+        .name = "llama3_json",
+        .models = "Llama 3.1 / 3.2 / 3.3 / 4 (JSON mode)",
+        .description = "{\"name\": …, \"parameters\": …}, optionally after <|python_tag|>, several joined by ';'",
+        .distinctive = false,
+        .in_auto = llama3_json_in_auto,
+        .configure = configure_llama3_json,
+        // its chat templates open no reasoning block: a closer before any opener is plain
+        // text.
+        .reasoning_start = ReasoningStart::outside,
+    },
+};
+
 extern const GrammarDef llama3_json_grammar{
     .name = "llama3_json",
     .summary = "{\"name\": …, \"parameters\": …} call objects, bare or after <|python_tag|>, joined by ';'; "
@@ -178,6 +201,7 @@ extern const GrammarDef llama3_json_grammar{
     .instruction = llama3_json_reader::instruction,
     .render = llama3_json_reader::render,
     .aliases = llama3_json_aliases,
+    .profiles = llama3_json_profiles,
 };
 
 extern const GrammarDef llama3_json_tagged_grammar{

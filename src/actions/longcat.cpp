@@ -38,6 +38,19 @@ constexpr AliasSpec longcat_aliases[] = {
     {"vLLM", "longcat", "LongCat-Flash"},
 };
 
+namespace {
+void configure_longcat(Settings& s) { add_reasoning(s, {"<longcat_think>", "</longcat_think>"}); }
+}  // namespace
+
+constexpr ProfileSpec longcat_profiles[] = {
+    {
+        .name = "longcat",
+        .models = "LongCat-Flash",
+        .description = "<longcat_tool_call>{\"name\": …, \"arguments\": …}</longcat_tool_call>, one block per call",
+        .configure = configure_longcat,
+    },
+};
+
 extern const GrammarDef longcat_grammar{
     .name = "longcat",
     .summary = "<longcat_tool_call>{\"name\": …, \"arguments\": …}</longcat_tool_call>, one block per call",
@@ -47,6 +60,7 @@ extern const GrammarDef longcat_grammar{
     .render = longcat_reader::render,
     .blocks = longcat_blocks,
     .aliases = longcat_aliases,
+    .profiles = longcat_profiles,
 };
 
 }  // namespace toolgram::detail

@@ -81,6 +81,14 @@ std::string render(const std::vector<Call>& calls, const Settings&) {
 }  // namespace
 }  // namespace marker_reader
 
+constexpr ProfileSpec marker_profiles[] = {
+    {
+        .name = "marker",
+        .models = "any model prompted with the marker format",
+        .description = "TOOL_CALL followed by a JSON object",
+    },
+};
+
 extern const GrammarDef marker_grammar{
     .name = "marker",
     .summary = "TOOL_CALL followed by a JSON object, no closing tag",
@@ -88,6 +96,7 @@ extern const GrammarDef marker_grammar{
     .read_at = marker_reader::read_at,
     .instruction = marker_reader::instruction,
     .render = marker_reader::render,
+    .profiles = marker_profiles,
 };
 
 }  // namespace toolgram::detail

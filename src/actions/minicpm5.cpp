@@ -80,6 +80,14 @@ constexpr AliasSpec minicpm5_aliases[] = {
     {"SGLang", "minicpm5", "MiniCPM 5"},
 };
 
+constexpr ProfileSpec minicpm5_profiles[] = {
+    {
+        .name = "minicpm5",
+        .models = "MiniCPM 5",
+        .description = "<function name=NAME><param name=K>V</param></function>, V plain or CDATA",
+    },
+};
+
 extern const GrammarDef minicpm5_grammar{
     .name = "minicpm5",
     .summary = "<function name=NAME><param name=K>V</param></function>, V plain or <![CDATA[…]]>",
@@ -89,6 +97,7 @@ extern const GrammarDef minicpm5_grammar{
     .render = minicpm5_reader::render,
     .blocks = minicpm5_blocks,
     .aliases = minicpm5_aliases,
+    .profiles = minicpm5_profiles,
 };
 
 }  // namespace toolgram::detail

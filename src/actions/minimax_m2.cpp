@@ -53,6 +53,14 @@ constexpr AliasSpec minimax_m2_aliases[] = {
     {"llama.cpp", "MiniMax-M2", "MiniMax-M2"},
 };
 
+constexpr ProfileSpec minimax_m2_profiles[] = {
+    {
+        .name = "minimax_m2",
+        .models = "MiniMax-M2",
+        .description = "<minimax:tool_call><invoke name=NAME><parameter name=K>V</parameter></invoke>…</minimax:tool_call>",
+    },
+};
+
 extern const GrammarDef minimax_m2_grammar{
     .name = "minimax_m2",
     .summary = "<minimax:tool_call><invoke name=NAME><parameter name=K>V</parameter></invoke></minimax:tool_call>",
@@ -62,6 +70,7 @@ extern const GrammarDef minimax_m2_grammar{
     .render = minimax_m2_reader::render,
     .blocks = minimax_m2_blocks,
     .aliases = minimax_m2_aliases,
+    .profiles = minimax_m2_profiles,
 };
 
 }  // namespace toolgram::detail

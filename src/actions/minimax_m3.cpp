@@ -366,6 +366,27 @@ constexpr AliasSpec minimax_m3_aliases[] = {
     {"SGLang", "minimax-m3", "MiniMax-M3"},
 };
 
+namespace {
+// MiniMax-M3 reasons in <mm:think>…</mm:think> (its template may open the block in the
+// prompt). Its namespace token stands before every tag; one outside a block (the engines'
+// readers leave a stray one in content) is framing, not the answer's.
+void configure_minimax_m3(Settings& s) {
+    add_reasoning(s, {"<mm:think>", "</mm:think>"});
+    add_content_marker(s, "]<]minimax[>[");
+}
+}  // namespace
+
+constexpr ProfileSpec minimax_m3_profiles[] = {
+    {
+        .name = "minimax_m3",
+        .models = "MiniMax-M3",
+        .description = "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=NAME>]<]minimax[>[<K>V]<]minimax[>[</K>…]<]minimax[>[</invoke>"
+                       "]<]minimax[>[</tool_call>, every tag behind the ]<]minimax[>[ token; objects and lists as nested elements; "
+                       "<mm:think>",
+        .configure = configure_minimax_m3,
+    },
+};
+
 extern const GrammarDef minimax_m3_grammar{
     .name = "minimax_m3",
     .summary = "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=NAME>]<]minimax[>[<K>V]<]minimax[>[</K>…]<]minimax[>[</invoke>]<]minimax[>[</tool_call>",
@@ -375,6 +396,7 @@ extern const GrammarDef minimax_m3_grammar{
     .render = minimax_m3_reader::render,
     .blocks = minimax_m3_blocks,
     .aliases = minimax_m3_aliases,
+    .profiles = minimax_m3_profiles,
 };
 
 }  // namespace toolgram::detail

@@ -116,6 +116,23 @@ constexpr AliasSpec mistral_aliases[] = {
     {"llama.cpp", "Mistral Nemo", "Mistral Nemo"},
 };
 
+namespace {
+void configure_mistral(Settings& s) { add_reasoning(s, {"[THINK]", "[/THINK]"}); }
+}  // namespace
+
+constexpr ProfileSpec mistral_profiles[] = {
+    {
+        .name = "mistral",
+        .models = "Mistral 7B v0.3, Nemo, Small 3.x, Magistral, Devstral, Ministral",
+        .description = "[TOOL_CALLS]NAME[ARGS]{…} (or with [CALL_ID]ID) per call; old [TOOL_CALLS] [{\"name\": …, \"id\": …}]; "
+                       "reasoning [THINK]…[/THINK]",
+        .configure = configure_mistral,
+        // Mistral's templates write no generation prompt at all: a closer before any opener is
+        // plain text.
+        .reasoning_start = ReasoningStart::outside,
+    },
+};
+
 extern const GrammarDef mistral_grammar{
     .name = "mistral",
     .summary = "[TOOL_CALLS]NAME[ARGS]{…}, [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…} or (tokens stripped) [TOOL_CALLS]NAME{…} per call; "
@@ -126,6 +143,7 @@ extern const GrammarDef mistral_grammar{
     .render = mistral_reader::render,
     .blocks = mistral_blocks,
     .aliases = mistral_aliases,
+    .profiles = mistral_profiles,
 };
 
 }  // namespace toolgram::detail

@@ -136,6 +136,38 @@ constexpr AliasSpec muse_glimmer_aliases[] = {
     {"SGLang", "muse", "Muse Glimmer"},
 };
 
+namespace {
+// Muse Glimmer routes each message by its recipient: reasoning is the message to self,
+// ended by <|eom|> (which ends tool messages too, so a closer before any opener does not
+// mean the output started inside reasoning); the answer is the message to user. The
+// message headers and end tokens frame the answer. A damaged turn leaves its reasoning
+// unclosed before a message to a tool, which the engines still take as the call.
+void configure_muse_glimmer(Settings& s) {
+    add_reasoning(s, {"to=self<|message|>", "<|eom|>", false});
+    for (const char* m : {"<|start|>assistant", "to=user<|message|>", "<|eom|>", "<|eot|>"}) add_content_marker(s, m);
+    s.reasoning_ends_at_call = true;
+}
+
+// A header with no recipient opens an answer too, and <|end_of_text|> ends the text when
+// special tokens are kept; both are ordinary text to other families. The header is matched
+// with what stands before its <|message|>, never <|message|> alone, which would take the
+// tail of `to=self<|message|>` cut by the input limit.
+void configure_muse_glimmer_own(Settings& s) {
+    for (const char* m : {"<|start|>assistant<|message|>", " <|message|>", "<|end_of_text|>"}) add_content_marker(s, m);
+}
+}  // namespace
+
+constexpr ProfileSpec muse_glimmer_profiles[] = {
+    {
+        .name = "muse_glimmer",
+        .models = "Muse Glimmer 30B",
+        .description = "<|start|>assistant to=NAME<|message|><atem:function_calls><atem:invoke name=NAME><atem:parameter name=K>V"
+                       "</atem:parameter></atem:invoke></atem:function_calls><|eom|>; reasoning to=self, the answer to=user",
+        .configure = configure_muse_glimmer,
+        .configure_own = configure_muse_glimmer_own,
+    },
+};
+
 extern const GrammarDef muse_glimmer_grammar{
     .name = "muse_glimmer",
     .summary = "<|start|>assistant to=NAME<|message|><atem:function_calls><atem:invoke name=NAME><atem:parameter name=K>V"
@@ -146,6 +178,7 @@ extern const GrammarDef muse_glimmer_grammar{
     .render = muse_glimmer_reader::render,
     .blocks = muse_glimmer_blocks,
     .aliases = muse_glimmer_aliases,
+    .profiles = muse_glimmer_profiles,
 };
 
 }  // namespace toolgram::detail

@@ -39,6 +39,14 @@ constexpr AliasSpec nemotron_aliases[] = {
     {"llama.cpp", "Nemotron V2", "Nemotron Nano v2"},
 };
 
+constexpr ProfileSpec nemotron_profiles[] = {
+    {
+        .name = "nemotron",
+        .models = "Nemotron Nano v2",
+        .description = "<TOOLCALL>[{\"name\": …, \"arguments\": …}]</TOOLCALL>",
+    },
+};
+
 extern const GrammarDef nemotron_grammar{
     .name = "nemotron",
     .summary = "<TOOLCALL>[{\"name\": …, \"arguments\": …}, …]</TOOLCALL>",
@@ -48,6 +56,7 @@ extern const GrammarDef nemotron_grammar{
     .render = nemotron_reader::render,
     .blocks = nemotron_blocks,
     .aliases = nemotron_aliases,
+    .profiles = nemotron_profiles,
 };
 
 }  // namespace toolgram::detail

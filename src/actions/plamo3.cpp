@@ -146,6 +146,28 @@ constexpr AliasSpec plamo3_aliases[] = {
     {"SGLang", "plamo3", "PLaMo 3"},
 };
 
+namespace {
+// PLaMo 3 reasons in <|plamo:begin_think:plamo|>…<|plamo:end_think:plamo|>; vLLM's
+// reasoning parser reads an output with no opener as begun inside reasoning (the prompt may
+// open it), so a closer before any opener means that. <|plamo:tag|> ends the turn.
+void configure_plamo3(Settings& s) {
+    add_reasoning(s, {"<|plamo:begin_think:plamo|>", "<|plamo:end_think:plamo|>"});
+    add_content_marker(s, "<|plamo:tag|>");
+}
+}  // namespace
+
+constexpr ProfileSpec plamo3_profiles[] = {
+    {
+        .name = "plamo3",
+        .models = "PLaMo 3",
+        .description = "<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>NAME"
+                       "<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{…}"
+                       "<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>…<|plamo:end_tool_requests:plamo|>; "
+                       "reasoning <|plamo:begin_think:plamo|>…<|plamo:end_think:plamo|>, the turn ends <|plamo:tag|>",
+        .configure = configure_plamo3,
+    },
+};
+
 extern const GrammarDef plamo3_grammar{
     .name = "plamo3",
     .summary = "<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>NAME"
@@ -157,6 +179,7 @@ extern const GrammarDef plamo3_grammar{
     .render = plamo3_reader::render,
     .blocks = plamo3_blocks,
     .aliases = plamo3_aliases,
+    .profiles = plamo3_profiles,
 };
 
 }  // namespace toolgram::detail

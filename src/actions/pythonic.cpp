@@ -100,6 +100,30 @@ constexpr AliasSpec pythonic_aliases[] = {
     {"SGLang", "pythonic", "Llama 3.2, ToolACE"},
 };
 
+namespace {
+void configure_pythonic(Settings& s) {
+    for (const char* m : {"<|eom|>", "<|eot|>"}) add_content_marker(s, m);  // Llama 4's end tokens
+}
+}  // namespace
+
+constexpr GrammarUseSpec pythonic_profile_grammars[] = {{"pythonic"}, {"lfm2_json"}};
+constexpr GrammarUseSpec pythonic_in_auto[] = {{"pythonic_tagged"}};
+constexpr ProfileSpec pythonic_profiles[] = {
+    {
+        .name = "pythonic",
+        .models = "Llama 3.2 / 4 pythonic, ToolACE, LFM2, Olmo 3",
+        .description = "[f(a=1), g()], bare or in <|python_start|>…<|python_end|>, <|tool_call_start|>…<|tool_call_end|>, "
+                       "<function_calls>…</function_calls>; LFM2's JSON mode [{…}] between its markers too (lfm2_json)",
+        // LFM2 writes Python or JSON between the same markers, as its system prompt asks:
+        // the payload decides which grammar reads a block (each declines the other's).
+        .grammars = pythonic_profile_grammars,
+        .distinctive = false,
+        // The bare list is the bracket format exactly, which auto runs as a fallback.
+        .in_auto = pythonic_in_auto,
+        .configure = configure_pythonic,
+    },
+};
+
 extern const GrammarDef pythonic_grammar{
     .name = "pythonic",
     .summary = "Python call list [f(a=1), g()], bare or in <|python_start|>, <|tool_call_start|> or <function_calls> (a call a line)",
@@ -109,6 +133,7 @@ extern const GrammarDef pythonic_grammar{
     .render = pythonic_reader::render,
     .blocks = pythonic_blocks,
     .aliases = pythonic_aliases,
+    .profiles = pythonic_profiles,
 };
 
 constexpr BlockSpec pythonic_tagged_blocks[] = {

@@ -56,6 +56,14 @@ constexpr AliasSpec qwen3_coder_aliases[] = {
     {"smg", "qwen_xml", "Qwen3-Coder, Nemotron Nano (XML)"},
 };
 
+constexpr ProfileSpec qwen3_coder_profiles[] = {
+    {
+        .name = "qwen3_coder",
+        .models = "Qwen3-Coder, Qwen3.5/3.6, Nemotron 3 Nano, MiMo, Step 3.5",
+        .description = "<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>",
+    },
+};
+
 extern const GrammarDef qwen3_coder_grammar{
     .name = "qwen3_coder",
     .summary = "<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>",
@@ -65,6 +73,7 @@ extern const GrammarDef qwen3_coder_grammar{
     .render = qwen3_coder_reader::render,
     .blocks = qwen3_coder_blocks,
     .aliases = qwen3_coder_aliases,
+    .profiles = qwen3_coder_profiles,
 };
 
 }  // namespace toolgram::detail

@@ -50,6 +50,22 @@ constexpr AliasSpec seed_oss_aliases[] = {
     {"llama.cpp", "Seed-OSS", "Seed-OSS"},
 };
 
+namespace {
+void configure_seed_oss(Settings& s) { add_reasoning(s, {"<seed:think>", "</seed:think>"}); }
+}  // namespace
+
+constexpr ProfileSpec seed_oss_profiles[] = {
+    {
+        .name = "seed_oss",
+        .models = "Seed-OSS",
+        .description = "<seed:tool_call><function=NAME><parameter=K>V</parameter></function></seed:tool_call>; <seed:think>",
+        .configure = configure_seed_oss,
+        // Seed-OSS's template writes <seed:think> closed or not at all: a closer before any
+        // opener is plain text.
+        .reasoning_start = ReasoningStart::outside,
+    },
+};
+
 extern const GrammarDef seed_oss_grammar{
     .name = "seed_oss",
     .summary = "<seed:tool_call><function=NAME><parameter=K>V</parameter></function></seed:tool_call>",
@@ -59,6 +75,7 @@ extern const GrammarDef seed_oss_grammar{
     .render = seed_oss_reader::render,
     .blocks = seed_oss_blocks,
     .aliases = seed_oss_aliases,
+    .profiles = seed_oss_profiles,
 };
 
 }  // namespace toolgram::detail

@@ -82,6 +82,31 @@ constexpr AliasSpec solar_open_aliases[] = {
     {"llama.cpp", "Solar Open", "Upstage Solar Open"},
 };
 
+namespace {
+// Solar Open: reasoning in <|think|>…<|end|>; <|end|> also ends the answer, so (as for
+// gpt-oss) a closer before any opener never means the output started inside reasoning.
+// Each message of the turn opens with <|begin|>assistant, the answer with <|content|>;
+// <|calls|> and <|flush|> end the turn.
+// Solar Open 2 reasons in <|think:start|>…<|think:end|>, the opener prefilled by its prompt.
+void configure_solar_open(Settings& s) {
+    add_reasoning(s, {"<|think|>", "<|end|>", false});
+    add_reasoning(s, {"<|think:start|>", "<|think:end|>"});
+    for (const char* m : {"<|begin|>assistant", "<|content|>", "<|end|>", "<|calls|>", "<|flush|>"})
+        add_content_marker(s, m);
+}
+}  // namespace
+
+constexpr ProfileSpec solar_open_profiles[] = {
+    {
+        .name = "solar_open",
+        .models = "Solar Open 100B, Solar Open 2",
+        .description = "<|tool_calls|><|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>…<|calls|>; "
+                       "reasoning <|think|>…<|end|>, the answer after <|content|>; Solar Open 2: <|tool_call:start|>NAME "
+                       "<|tool_arg:start|>K<|tool_arg:value|>V<|tool_arg:end|> <|tool_call:end|>",
+        .configure = configure_solar_open,
+    },
+};
+
 extern const GrammarDef solar_open_grammar{
     .name = "solar_open",
     .summary = "<|tool_calls|><|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>…<|calls|>",
@@ -91,6 +116,7 @@ extern const GrammarDef solar_open_grammar{
     .render = solar_open_reader::render,
     .blocks = solar_open_blocks,
     .aliases = solar_open_aliases,
+    .profiles = solar_open_profiles,
 };
 
 }  // namespace toolgram::detail

@@ -88,6 +88,15 @@ constexpr AliasSpec step3_aliases[] = {
     {"SGLang", "step3", "Step-3"},
 };
 
+constexpr ProfileSpec step3_profiles[] = {
+    {
+        .name = "step3",
+        .models = "Step-3",
+        .description = "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=NAME>"
+                       "<steptml:parameter name=K>V</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>",
+    },
+};
+
 extern const GrammarDef step3_grammar{
     .name = "step3",
     .summary = "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=NAME>"
@@ -98,6 +107,7 @@ extern const GrammarDef step3_grammar{
     .render = step3_reader::render,
     .blocks = step3_blocks,
     .aliases = step3_aliases,
+    .profiles = step3_profiles,
 };
 
 }  // namespace toolgram::detail

@@ -195,12 +195,39 @@ std::string generic_instruction(const Settings& s) {
 }  // namespace
 }  // namespace strict_json_reader
 
+constexpr ProfileSpec json_profiles[] = {
+    {
+        .name = "json",
+        .models = "any model in JSON mode",
+        .description = "the whole output is a JSON call, array of calls, or {\"tool_calls\": […]}",
+        .distinctive = false,
+    },
+};
+
 extern const GrammarDef json_grammar{
     .name = "json",
     .summary = "the whole output is one JSON call object, an array of them, or {\"tool_calls\": […]}",
     .read_whole = strict_json_reader::read_whole,
     .instruction = strict_json_reader::instruction,
     .render = strict_json_reader::render,
+    .profiles = json_profiles,
+};
+
+constexpr GrammarUseSpec generic_profile_grammars[] = {{"generic"}, {"json"}};
+constexpr ProfileSpec generic_profiles[] = {
+    // llama.cpp's "Generic" chat format, for models it has no template of their own for:
+    // the wrapper object, or a bare call object as `json` reads it.
+    {
+        .name = "generic",
+        .models = "any model under llama.cpp's generic JSON format",
+        .description = "{\"tool_call\": {…}}, {\"tool_calls\": […]} or {\"response\": \"…\"}: the whole output is one object",
+        .grammars = generic_profile_grammars,
+        .distinctive = false,
+    },
+};
+
+constexpr AliasSpec generic_aliases[] = {
+    {"llama.cpp", "Generic", "any model (llama.cpp's generic JSON format)"},
 };
 
 extern const GrammarDef generic_grammar{
@@ -210,6 +237,8 @@ extern const GrammarDef generic_grammar{
     .read_whole = strict_json_reader::read_generic,
     .instruction = strict_json_reader::generic_instruction,
     .render = strict_json_reader::generic_render,
+    .aliases = generic_aliases,
+    .profiles = generic_profiles,
 };
 
 }  // namespace toolgram::detail

@@ -70,6 +70,14 @@ constexpr BlockSpec tag_blocks[] = {
     {"<tool_call>", "</tool_call>"},
 };
 
+constexpr ProfileSpec tag_profiles[] = {
+    {
+        .name = "tag",
+        .models = "any model prompted with the tag format",
+        .description = "[TOOL_CALL]{…}[/TOOL_CALL] (tags configurable), <tool name=…>, <tool_call>{…}</tool_call>",
+    },
+};
+
 extern const GrammarDef tag_grammar{
     .name = "tag",
     .summary = "JSON payload between tags: [TOOL_CALL]…[/TOOL_CALL] (configurable), <tool name=…>, <tool_call>",
@@ -79,6 +87,7 @@ extern const GrammarDef tag_grammar{
     .render = tag_reader::render,
     .blocks = tag_blocks,
     .settings_blocks = tag_reader::settings_blocks,
+    .profiles = tag_profiles,
 };
 
 }  // namespace toolgram::detail

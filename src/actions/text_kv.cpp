@@ -110,6 +110,17 @@ std::string render(const std::vector<Call>& calls, const Settings&) {
 }  // namespace
 }  // namespace text_kv_reader
 
+constexpr GrammarUseSpec text_kv_profile_grammars[] = {{"text_kv", Role::fallback}};
+constexpr ProfileSpec text_kv_profiles[] = {
+    {
+        .name = "text_kv",
+        .models = "ReAct-style agents, echoed call history",
+        .description = "function.name:/function.arguments: or Action:/Action Input: (gated: always a fallback)",
+        .grammars = text_kv_profile_grammars,
+        .distinctive = false,
+    },
+};
+
 extern const GrammarDef text_kv_grammar{
     .name = "text_kv",
     .summary = "labelled lines: function.name:/function.arguments:, Action:/Action Input:",
@@ -117,6 +128,7 @@ extern const GrammarDef text_kv_grammar{
     .read_at = text_kv_reader::read_at,
     .instruction = text_kv_reader::instruction,
     .render = text_kv_reader::render,
+    .profiles = text_kv_profiles,
 };
 
 }  // namespace toolgram::detail

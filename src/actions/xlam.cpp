@@ -76,6 +76,15 @@ constexpr AliasSpec xlam_aliases[] = {
     {"vLLM", "xlam", "xLAM"},
 };
 
+constexpr ProfileSpec xlam_profiles[] = {
+    {
+        .name = "xlam",
+        .models = "xLAM",
+        .description = "[{\"name\": …, \"arguments\": …}], bare, fenced, after </think> or [TOOL_CALLS]",
+        .distinctive = false,
+    },
+};
+
 extern const GrammarDef xlam_grammar{
     .name = "xlam",
     .summary = "a JSON array [{\"name\": …, \"arguments\": …}], bare, fenced, in <tool_call>, after </think> or [TOOL_CALLS]",
@@ -85,6 +94,7 @@ extern const GrammarDef xlam_grammar{
     .render = xlam_reader::render,
     .blocks = xlam_blocks,
     .aliases = xlam_aliases,
+    .profiles = xlam_profiles,
 };
 
 }  // namespace toolgram::detail

@@ -330,6 +330,14 @@ constexpr BlockSpec xml_blocks[] = {
     {"<function_call>", "</function_call>"},
 };
 
+constexpr ProfileSpec xml_profiles[] = {
+    {
+        .name = "xml",
+        .models = "any model prompted with XML calls",
+        .description = "XML markup calls: <tool_call>, <function_call>, <invoke>",
+    },
+};
+
 extern const GrammarDef xml_grammar{
     .name = "xml",
     .summary = "XML markup: <tool_call>/<function_call> with name and arguments, <invoke name=…><parameter name=…>",
@@ -338,6 +346,7 @@ extern const GrammarDef xml_grammar{
     .instruction = xml_reader::instruction,
     .render = xml_reader::render,
     .blocks = xml_blocks,
+    .profiles = xml_profiles,
 };
 
 }  // namespace toolgram::detail

@@ -2,9 +2,8 @@
 // the same syntax, so a user moving from vLLM (`--tool-call-parser NAME`), SGLang (the same
 // flag) or llama.cpp (the chat format it logs: "Chat format: Hermes 2 Pro") finds their
 // model under the name they already type. `builtin_profile` falls back to this table.
-// Each family declares the names of its own syntax in its record (GrammarDef::aliases,
-// beside its reader); the rows here are those of profiles that are no C++ family (the
-// shipped profile files, the generic formats, a profile of several grammars).
+// Each grammar declares the names of its own syntax in its record (GrammarDef::aliases,
+// beside its reader); the rows here are those of the shipped profile files.
 //
 // Where an engine registers a parser for a syntax toolgram does not read yet, the row names
 // no profile: asking for it says so, instead of "unknown profile". Sources: vLLM's
@@ -49,13 +48,12 @@ std::vector<ProfileAlias> all_aliases() {
         {"SGLang", "k2_v3", "k2_horizon", "K2 Horizon (k2_horizon's earlier name)"},
         {"SGLang", "step_audio_2", "step_audio_2", "Step-Audio 2 (a pull request's detector)"},
         // llama.cpp: the chat format it names in its log (the template decides it)
-        {"llama.cpp", "Apriel 1.5", "apriel", "Apriel 1.5, 1.6 Thinker"},
-        {"llama.cpp", "Generic", "generic", "any model (llama.cpp's generic JSON format)"},
         // smg (SGLang's model gateway), --tool-call-parser: its own names for the same syntaxes
     };
     for (const detail::GrammarDef* g : detail::all_grammars())
         for (const detail::AliasSpec& a : g->aliases)
-            table.push_back({std::string(a.engine), std::string(a.name), std::string(g->name), std::string(a.models)});
+            table.push_back({std::string(a.engine), std::string(a.name),
+                             std::string(a.profile.empty() ? g->name : a.profile), std::string(a.models)});
     std::stable_sort(table.begin(), table.end(), [](const ProfileAlias& a, const ProfileAlias& b) {
         const std::size_t ra = engine_rank(a.engine), rb = engine_rank(b.engine);
         return ra != rb ? ra < rb : a.name < b.name;

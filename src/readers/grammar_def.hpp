@@ -14,7 +14,9 @@
 //  - blocks: its blocks by opener and closer: where every grammar of a profile declined at
 //    such an opener, the block is its syntax holding nothing readable, reported
 //    (read_unreadable, src/readers/unreadable_syntax.cpp), never left in content;
-//  - aliases: the names serving engines give its parser (src/profiles/profile_aliases.cpp).
+//  - aliases: the names serving engines give its parser (src/profiles/profile_aliases.cpp);
+//  - profiles: the built-in profiles it heads (src/profiles/profiles.cpp): a family's
+//    models, the grammars it reads with, the settings its models need.
 // Every grammar is listed once in src/readers/grammar_registry.cpp.
 #pragma once
 
@@ -38,10 +40,63 @@ struct BlockSpec {
 
 // A name a serving engine gives the parser of a grammar's syntax (vLLM's and SGLang's
 // `--tool-call-parser`, the chat format llama.cpp logs, …), and the models it names; the
-// name leads to the profile of the grammar's name (profile_aliases).
+// name leads to `profile`, or where that is empty to the profile of the grammar's name
+// (profile_aliases).
 struct AliasSpec {
     std::string_view engine, name, models;
+    std::string_view profile = {};
 };
+
+// A grammar a profile reads with, and how (GrammarUse, as the records declare it).
+struct GrammarUseSpec {
+    std::string_view grammar;
+    Role role = Role::primary;
+};
+
+// A built-in profile as its family declares it, beside its grammar (profiles.cpp builds
+// the Profile, and `auto` from all of them).
+struct ProfileSpec {
+    std::string_view name = {};
+    std::string_view models = {};       // for people
+    std::string_view description = {};  // the syntax, for people
+    // Its grammars in order; empty: the grammar whose record declares it, as primary.
+    std::span<const GrammarUseSpec> grammars = {};
+    // False for syntaxes with no marker of their own (a bare JSON array, a bare Python
+    // call): `auto` can only reach them through its gated fallbacks.
+    bool distinctive = true;
+    // How `auto` runs a family that is not distinctive as a whole but has some forms with
+    // a marker of their own (<|python_tag|>{…}, <|python_start|>[…]): grammars reading
+    // just those forms as primaries, the rest as fallbacks (or not at all, where a
+    // generic fallback reads the very same syntax). Empty: derived from `distinctive`.
+    std::span<const GrammarUseSpec> in_auto = {};
+    // The settings its models need (reasoning delimiters, tokens that frame content),
+    // which `auto` takes on too (merge_into_auto).
+    void (*configure)(Settings&) = nullptr;
+    // Settings only the family's own profile takes, not `auto`: framing tokens that look
+    // like ordinary markup (Granite 3.3's <response>), which auto would strip from anyone.
+    void (*configure_own)(Settings&) = nullptr;
+    // `outside` for a family whose chat templates never open reasoning in the prompt: a
+    // closer before any opener is then plain text, and a stream sends content from the
+    // first token instead of holding it until a reasoning delimiter or the end tells.
+    // Read off the templates in tests/data/templates (the chat-template test checks that
+    // no template there that opens reasoning belongs to such a family). Every other
+    // profile keeps `guess`: a template of its family opens it, the corpus holds such an
+    // output for it, its opener is no token, it serves any model, or no template of its
+    // family was at hand to check.
+    ReasoningStart reasoning_start = ReasoningStart::guess;
+};
+
+// For a profile's `configure`: adds a reasoning block or a framing token, once.
+inline void add_reasoning(Settings& s, Delimiters d) {
+    for (const auto& r : s.reasoning)
+        if (r.open == d.open && r.close == d.close) return;
+    s.reasoning.push_back(std::move(d));
+}
+inline void add_content_marker(Settings& s, const std::string& m) {
+    for (const auto& have : s.content_markers)
+        if (have == m) return;
+    s.content_markers.push_back(m);
+}
 
 struct GrammarDef {
     std::string_view name = {};
@@ -68,6 +123,8 @@ struct GrammarDef {
     // The engines' names for the parser of its syntax, which the profile of this grammar's
     // name reads (profile_aliases).
     std::span<const AliasSpec> aliases = {};
+    // The built-in profiles it heads, in the order `toolgram profiles` lists them.
+    std::span<const ProfileSpec> profiles = {};
 };
 
 // A block of a grammar's syntax by its opener and closer ("\n": the line after the

@@ -74,6 +74,16 @@ constexpr BlockSpec kestrel_blocks[] = {
     {"<<call", "<</call>>"},
 };
 
+// The profile kestrel (`toolgram profiles`; `auto` runs its grammar too): its models, and
+// the settings they need (`.configure`: reasoning blocks, tokens that frame the answer).
+constexpr ProfileSpec kestrel_profiles[] = {
+    {
+        .name = "kestrel",
+        .models = "Kestrel 2, Kestrel 2 Mini",
+        .description = "<<call NAME>> then a line key = value per argument, <</call>>; one block per call",
+    },
+};
+
 extern const GrammarDef kestrel_grammar{
     .name = "kestrel",
     .summary = "<<call NAME>> key = value lines <</call>>",
@@ -82,6 +92,7 @@ extern const GrammarDef kestrel_grammar{
     .instruction = kestrel_reader::instruction,
     .render = kestrel_reader::render,
     .blocks = kestrel_blocks,
+    .profiles = kestrel_profiles,
 };
 
 }  // namespace toolgram::detail
