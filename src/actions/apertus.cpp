@@ -94,6 +94,14 @@ constexpr ProfileSpec apertus_profiles[] = {
     },
 };
 
+constexpr TemplateSignature apertus_signatures[] = {
+    {
+        .family = "Apertus: <|tools_prefix|>[{\"NAME\": {…}}]<|tools_suffix|>",
+        .all = {"<|tools_prefix|>"},
+        .engines = {{"vLLM", "apertus"}, {"SGLang", "apertus2509"}, {"llama.cpp", "Apertus"}},
+    },
+};
+
 extern const GrammarDef apertus_grammar{
     .name = "apertus",
     .summary = "<|tools_prefix|>[{\"NAME\": {…}}]<|tools_suffix|>, the tool's name as the key",
@@ -104,6 +112,7 @@ extern const GrammarDef apertus_grammar{
     .blocks = apertus_blocks,
     .aliases = apertus_aliases,
     .profiles = apertus_profiles,
+    .signatures = apertus_signatures,
 };
 
 }  // namespace toolgram::detail

@@ -88,6 +88,19 @@ constexpr ProfileSpec command_r_profiles[] = {
     },
 };
 
+constexpr TemplateSignature command_r_signatures[] = {
+    {
+        .family = "Command R7B, Command A: <|START_ACTION|>[{\"tool_name\": …, \"parameters\": …}]<|END_ACTION|>",
+        .all = {"<|START_ACTION|>"},
+        .engines = {{"vLLM", "cohere_command3"}, {"vLLM", "cohere_command4"}, {"SGLang", "cohere_command4"},
+                    {"llama.cpp", "Command R7B"}},
+    },
+    {
+        .family = "Command R+: Action: ```json [{\"tool_name\": …, \"parameters\": …}]```",
+        .all = {"<|CHATBOT_TOKEN|>", "Action:", "```json"},
+    },
+};
+
 extern const GrammarDef command_r_grammar{
     .name = "command_r",
     .summary = "<|START_ACTION|>[{\"tool_call_id\": …, \"tool_name\": …, \"parameters\": …}]<|END_ACTION|>; R+'s Action: ```json […]```",
@@ -98,6 +111,7 @@ extern const GrammarDef command_r_grammar{
     .blocks = command_r_blocks,
     .aliases = command_r_aliases,
     .profiles = command_r_profiles,
+    .signatures = command_r_signatures,
 };
 
 }  // namespace toolgram::detail

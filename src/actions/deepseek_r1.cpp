@@ -88,6 +88,14 @@ constexpr ProfileSpec deepseek_r1_profiles[] = {
     },
 };
 
+constexpr TemplateSignature deepseek_r1_signatures[] = {
+    {
+        .family = "DeepSeek R1 / V3: <｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME ```json {…}```",
+        .all = {"<｜tool▁calls▁begin｜>", "<｜tool▁sep｜>", "```json"},
+        .engines = {{"vLLM", "deepseek_v3"}, {"SGLang", "deepseekv3"}, {"llama.cpp", "DeepSeek R1"}},
+    },
+};
+
 extern const GrammarDef deepseek_r1_grammar{
     .name = "deepseek_r1",
     .summary = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\\n```json\\n{…}\\n```<｜tool▁call▁end｜>…",
@@ -98,6 +106,7 @@ extern const GrammarDef deepseek_r1_grammar{
     .blocks = deepseek_r1_blocks,
     .aliases = deepseek_r1_aliases,
     .profiles = deepseek_r1_profiles,
+    .signatures = deepseek_r1_signatures,
 };
 
 }  // namespace toolgram::detail

@@ -74,6 +74,15 @@ constexpr ProfileSpec deepseek_v31_profiles[] = {
     },
 };
 
+constexpr TemplateSignature deepseek_v31_signatures[] = {
+    {
+        .family = "DeepSeek V3.1: <｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…} (no ```json fence)",
+        .all = {"<｜tool▁calls▁begin｜>", "<｜tool▁sep｜>"},
+        .none = {"```json"},
+        .engines = {{"vLLM", "deepseek_v31"}, {"SGLang", "deepseekv31"}, {"llama.cpp", "DeepSeek V3.1"}},
+    },
+};
+
 extern const GrammarDef deepseek_v31_grammar{
     .name = "deepseek_v31",
     .summary = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
@@ -84,6 +93,7 @@ extern const GrammarDef deepseek_v31_grammar{
     .blocks = deepseek_v31_blocks,
     .aliases = deepseek_v31_aliases,
     .profiles = deepseek_v31_profiles,
+    .signatures = deepseek_v31_signatures,
 };
 
 }  // namespace toolgram::detail

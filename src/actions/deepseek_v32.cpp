@@ -105,6 +105,15 @@ constexpr ProfileSpec deepseek_v32_profiles[] = {
     },
 };
 
+constexpr TemplateSignature deepseek_v32_signatures[] = {
+    {
+        .family = "DeepSeek V3.2 / V4: <｜DSML｜function_calls><｜DSML｜invoke name=…>",
+        .all = {"｜DSML｜"},
+        .engines = {{"vLLM", "deepseek_v32"}, {"vLLM", "deepseek_v4"}, {"SGLang", "deepseekv32"},
+                    {"SGLang", "deepseekv4"}},
+    },
+};
+
 extern const GrammarDef deepseek_v32_grammar{
     .name = "deepseek_v32",
     .summary = "<｜DSML｜function_calls><｜DSML｜invoke name=NAME><｜DSML｜parameter name=K string=true|false>V"
@@ -117,6 +126,7 @@ extern const GrammarDef deepseek_v32_grammar{
     .blocks = deepseek_v32_blocks,
     .aliases = deepseek_v32_aliases,
     .profiles = deepseek_v32_profiles,
+    .signatures = deepseek_v32_signatures,
 };
 
 }  // namespace toolgram::detail

@@ -61,6 +61,15 @@ constexpr ProfileSpec functionary_v31_profiles[] = {
     },
 };
 
+constexpr TemplateSignature functionary_v31_signatures[] = {
+    {
+        .family = "Functionary v3.1 (Llama 3.1): <function=NAME>{…}</function>",
+        .all = {"<function=", "<|start_header_id|>"},
+        .none = {"<tool_call>"},
+        .engines = {{"llama.cpp", "Functionary v3.1 Llama 3.1"}},
+    },
+};
+
 extern const GrammarDef functionary_v31_grammar{
     .name = "functionary_v31",
     .summary = "<function=NAME>{…}</function> or <function name=NAME>{…}</function>",
@@ -71,6 +80,7 @@ extern const GrammarDef functionary_v31_grammar{
     .blocks = functionary_v31_blocks,
     .aliases = functionary_v31_aliases,
     .profiles = functionary_v31_profiles,
+    .signatures = functionary_v31_signatures,
 };
 
 }  // namespace toolgram::detail

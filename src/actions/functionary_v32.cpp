@@ -152,6 +152,14 @@ constexpr ProfileSpec functionary_v32_profiles[] = {
     },
 };
 
+constexpr TemplateSignature functionary_v32_signatures[] = {
+    {
+        .family = "Functionary v3.2: >>>NAME\\n{…}, >>>all\\n before text",
+        .all = {">>>all"},
+        .engines = {{"llama.cpp", "Functionary v3.2"}},
+    },
+};
+
 extern const GrammarDef functionary_v32_grammar{
     .name = "functionary_v32",
     .summary = ">>>NAME\\n{…} per call, >>>all\\n for text, >>>python\\n then code; the first >>> may be in the prompt",
@@ -163,6 +171,7 @@ extern const GrammarDef functionary_v32_grammar{
     .read_head = functionary_v32_reader::read_head,
     .aliases = functionary_v32_aliases,
     .profiles = functionary_v32_profiles,
+    .signatures = functionary_v32_signatures,
 };
 
 // Only what a `>>>` shows to be Functionary's: the messages from the first `>>>` on, and a

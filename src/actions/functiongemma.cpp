@@ -57,6 +57,14 @@ constexpr ProfileSpec functiongemma_profiles[] = {
     },
 };
 
+constexpr TemplateSignature functiongemma_signatures[] = {
+    {
+        .family = "FunctionGemma: <start_function_call>call:NAME{…}<end_function_call>",
+        .all = {"<start_function_call>"},
+        .engines = {{"vLLM", "functiongemma"}},
+    },
+};
+
 extern const GrammarDef functiongemma_grammar{
     .name = "functiongemma",
     .summary = "<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>",
@@ -67,6 +75,7 @@ extern const GrammarDef functiongemma_grammar{
     .blocks = functiongemma_blocks,
     .aliases = functiongemma_aliases,
     .profiles = functiongemma_profiles,
+    .signatures = functiongemma_signatures,
 };
 
 }  // namespace toolgram::detail

@@ -45,6 +45,22 @@ constexpr ProfileSpec functools_profiles[] = {
     },
 };
 
+constexpr TemplateSignature functools_signatures[] = {
+    {
+        .family = "FireFunction v2, Phi-4-mini: functools[{\"name\": …, \"arguments\": …}]",
+        .all = {"functools["},
+        .engines = {{"vLLM", "phi4_mini_json"}, {"llama.cpp", "FireFunction v2"}},
+    },
+    {
+        .family = "Phi-4-mini (tools listed in <|tool|>…<|/tool|>)",
+        .all = {"<|tool|>", "<|/tool|>"},
+        .none = {"<|tool_call|>"},
+        .engines = {{"vLLM", "phi4_mini_json"}},
+        .note = "the template lists the tools but renders no call; Phi-4-mini writes functools[…], which vLLM's "
+                "phi4_mini_json parser reads",
+    },
+};
+
 extern const GrammarDef functools_grammar{
     .name = "functools",
     .summary = "functools[{\"name\": …, \"arguments\": …}, …], no closer",
@@ -54,6 +70,7 @@ extern const GrammarDef functools_grammar{
     .render = functools_reader::render,
     .aliases = functools_aliases,
     .profiles = functools_profiles,
+    .signatures = functools_signatures,
 };
 
 }  // namespace toolgram::detail

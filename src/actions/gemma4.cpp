@@ -83,6 +83,14 @@ constexpr ProfileSpec gemma4_profiles[] = {
     },
 };
 
+constexpr TemplateSignature gemma4_signatures[] = {
+    {
+        .family = "Gemma 4: <|tool_call>call:NAME{…}<tool_call|>",
+        .all = {"<|tool_call>", "<tool_call|>"},
+        .engines = {{"vLLM", "gemma4"}, {"SGLang", "gemma4"}},
+    },
+};
+
 extern const GrammarDef gemma4_grammar{
     .name = "gemma4",
     .summary = "<|tool_call>call:NAME{key:<|\"|>text<|\"|>,n:3}<tool_call|>",
@@ -93,6 +101,7 @@ extern const GrammarDef gemma4_grammar{
     .blocks = gemma4_blocks,
     .aliases = gemma4_aliases,
     .profiles = gemma4_profiles,
+    .signatures = gemma4_signatures,
 };
 // Renders and instructs as gemma4 does: a model is never asked to write the stripped form.
 extern const GrammarDef gemma4_stripped_grammar{

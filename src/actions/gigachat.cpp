@@ -86,6 +86,23 @@ constexpr ProfileSpec gigachat_profiles[] = {
     },
 };
 
+constexpr TemplateSignature gigachat_signatures[] = {
+    // GigaChat 3.5's template keeps 3.x's roles (and names the `function call` role in
+    // its prompt) but writes calls as GCML: a template writing ｜GCML｜ is gigachat35's.
+    {
+        .family = "GigaChat 3: a 'function call' role after <|role_sep|>",
+        .all = {"<|role_sep|>", "function call"},
+        .none = {"<|function_call|>", "｜GCML｜"},
+        .engines = {{"vLLM", "gigachat3"}, {"SGLang", "gigachat3"}},
+    },
+    {
+        .family = "GigaChat 3.1: <|function_call|> after <|role_sep|>",
+        .all = {"<|role_sep|>", "<|function_call|>"},
+        .none = {"｜GCML｜"},
+        .engines = {{"vLLM", "gigachat3"}, {"SGLang", "gigachat3"}},
+    },
+};
+
 extern const GrammarDef gigachat_grammar{
     .name = "gigachat",
     .summary = "<|function_call|>{\"name\": …, \"arguments\": …} (3.1) or <|message_sep|>function call<|role_sep|>{…} (3)",
@@ -96,6 +113,7 @@ extern const GrammarDef gigachat_grammar{
     .blocks = gigachat_blocks,
     .aliases = gigachat_aliases,
     .profiles = gigachat_profiles,
+    .signatures = gigachat_signatures,
 };
 
 }  // namespace toolgram::detail

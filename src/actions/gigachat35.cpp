@@ -59,6 +59,14 @@ constexpr ProfileSpec gigachat35_profiles[] = {
     },
 };
 
+constexpr TemplateSignature gigachat35_signatures[] = {
+    {
+        .family = "GigaChat 3.5: <｜GCML｜tool_calls><｜GCML｜invoke name=…>",
+        .all = {"｜GCML｜"},
+        .engines = {{"vLLM", "gigachat35"}, {"SGLang", "gigachat35"}},
+    },
+};
+
 extern const GrammarDef gigachat35_grammar{
     .name = "gigachat35",
     .summary = "<｜GCML｜tool_calls><｜GCML｜invoke name=NAME><｜GCML｜parameter name=K string=true|false>V"
@@ -70,6 +78,7 @@ extern const GrammarDef gigachat35_grammar{
     .blocks = gigachat35_blocks,
     .aliases = gigachat35_aliases,
     .profiles = gigachat35_profiles,
+    .signatures = gigachat35_signatures,
 };
 
 }  // namespace toolgram::detail

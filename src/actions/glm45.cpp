@@ -122,6 +122,15 @@ constexpr ProfileSpec glm45_profiles[] = {
     },
 };
 
+constexpr TemplateSignature glm45_signatures[] = {
+    {
+        .family = "GLM-4.5 / 4.6 / 4.7: <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value>",
+        .all = {"<tool_call>", "<arg_key>", "<arg_value>"},
+        .engines = {{"vLLM", "glm45"}, {"vLLM", "glm47"}, {"SGLang", "glm45"}, {"SGLang", "glm47"},
+                    {"llama.cpp", "GLM 4.5"}},
+    },
+};
+
 extern const GrammarDef glm45_grammar{
     .name = "glm45",
     .summary = "<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>",
@@ -132,6 +141,7 @@ extern const GrammarDef glm45_grammar{
     .blocks = glm45_blocks,
     .aliases = glm45_aliases,
     .profiles = glm45_profiles,
+    .signatures = glm45_signatures,
 };
 
 constexpr BlockSpec hyperclovax_seed_think_blocks[] = {

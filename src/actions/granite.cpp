@@ -63,6 +63,22 @@ constexpr ProfileSpec granite_profiles[] = {
     },
 };
 
+constexpr TemplateSignature granite_signatures[] = {
+    {
+        .family = "Granite 3.x: <|tool_call|>[{\"name\": …, \"arguments\": …}] (no closer)",
+        .all = {"<|tool_call|>"},
+        .none = {"<|/tool_call|>"},
+        .engines = {{"vLLM", "granite"}, {"llama.cpp", "Granite"}},
+    },
+    // Granite 3.0's token with a closer of its own, which the granite grammar reads.
+    {
+        .family = "Phi-4-mini as llama.cpp's own template writes it: <|tool_call|>{…}<|/tool_call|>",
+        .all = {"<|tool_call|>", "<|/tool_call|>"},
+        .note = "no engine parser is named for it (llama.cpp reads it with the parser it derives from the template); "
+                "granite reads Granite 3.0's <|tool_call|>{…} and the <|/tool_call|> after it",
+    },
+};
+
 extern const GrammarDef granite_grammar{
     .name = "granite",
     .summary = "<|tool_call|>[{\"name\": …, \"arguments\": …}] (3.0) or <tool_call>[…] (3.1), no closer; "
@@ -74,6 +90,7 @@ extern const GrammarDef granite_grammar{
     .blocks = granite_blocks,
     .aliases = granite_aliases,
     .profiles = granite_profiles,
+    .signatures = granite_signatures,
 };
 
 }  // namespace toolgram::detail

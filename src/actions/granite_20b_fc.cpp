@@ -53,6 +53,15 @@ constexpr ProfileSpec granite_20b_fc_profiles[] = {
     },
 };
 
+constexpr TemplateSignature granite_20b_fc_signatures[] = {
+    {
+        .family = "granite-20b-functioncalling: <function_call> {\"name\": …, \"arguments\": …}",
+        .all = {"<function_call>"},
+        .none = {"</function_call>"},
+        .engines = {{"vLLM", "granite-20b-fc"}},
+    },
+};
+
 extern const GrammarDef granite_20b_fc_grammar{
     .name = "granite_20b_fc",
     .summary = "<function_call> {\"name\": …, \"arguments\": …} per call, no closer",
@@ -63,6 +72,7 @@ extern const GrammarDef granite_20b_fc_grammar{
     .blocks = granite_20b_fc_blocks,
     .aliases = granite_20b_fc_aliases,
     .profiles = granite_20b_fc_profiles,
+    .signatures = granite_20b_fc_signatures,
 };
 
 }  // namespace toolgram::detail

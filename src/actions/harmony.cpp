@@ -190,6 +190,14 @@ constexpr ProfileSpec harmony_profiles[] = {
     },
 };
 
+constexpr TemplateSignature harmony_signatures[] = {
+    {
+        .family = "gpt-oss (harmony): <|channel|>commentary to=functions.NAME …<|message|>{…}<|call|>",
+        .all = {"<|channel|>", "<|call|>"},
+        .engines = {{"vLLM", "openai"}, {"SGLang", "gpt-oss"}, {"llama.cpp", "GPT-OSS"}},
+    },
+};
+
 extern const GrammarDef harmony_grammar{
     .name = "harmony",
     .summary = "<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|> (or the recipient before the "
@@ -201,6 +209,7 @@ extern const GrammarDef harmony_grammar{
     .read_head = harmony_reader::read_head,
     .aliases = harmony_aliases,
     .profiles = harmony_profiles,
+    .signatures = harmony_signatures,
 };
 
 }  // namespace toolgram::detail

@@ -58,6 +58,16 @@ constexpr ProfileSpec hermes_profiles[] = {
     },
 };
 
+constexpr TemplateSignature hermes_signatures[] = {
+    {
+        .family = "Hermes 2 Pro / 3, Qwen 2.5 / 3, QwQ, Granite 4, MiMo-VL: <tool_call>{JSON}</tool_call>",
+        .all = {"<tool_call>", "</tool_call>"},
+        .none = {"<function=", "<arg_key>", "<tool_calls>", "<minimax:tool_call>", "]<]minimax[>["},
+        .engines = {{"vLLM", "hermes"}, {"vLLM", "granite4"}, {"SGLang", "hermes"}, {"SGLang", "qwen25"},
+                    {"llama.cpp", "Hermes 2 Pro"}},
+    },
+};
+
 extern const GrammarDef hermes_grammar{
     .name = "hermes",
     .summary = "<tool_call>{\"name\": …, \"arguments\": …}</tool_call>, one block per call",
@@ -68,6 +78,7 @@ extern const GrammarDef hermes_grammar{
     .blocks = hermes_blocks,
     .aliases = hermes_aliases,
     .profiles = hermes_profiles,
+    .signatures = hermes_signatures,
 };
 
 }  // namespace toolgram::detail

@@ -99,6 +99,22 @@ constexpr ProfileSpec hy_v3_profiles[] = {
     },
 };
 
+constexpr TemplateSignature hy_v3_signatures[] = {
+    {
+        .family = "Tencent Hy3 (HY-V3): <tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value>",
+        .all = {"<tool_calls>", "<tool_sep>", "<arg_key>"},
+        .engines = {{"vLLM", "hy_v3"}, {"vLLM", "hy_v4"}, {"SGLang", "hunyuan"}},
+    },
+    // Hy3's released template (llama.cpp's tencent-Hy3) writes no tag literally: each is
+    // formatted with the checkpoint's suffix, '<tool_call{}>'.format(':opensource').
+    {
+        .family = "Tencent Hy3 (released template): <tool_calls:opensource><tool_call:opensource>NAME"
+                  "<tool_sep:opensource><arg_key:opensource>K…, the tags written '<…{}>'.format(':opensource')",
+        .all = {"<tool_calls{}>", "<tool_sep{}>", "<arg_key{}>"},
+        .engines = {{"vLLM", "hy_v3"}, {"SGLang", "hunyuan"}},
+    },
+};
+
 extern const GrammarDef hy_v3_grammar{
     .name = "hy_v3",
     .summary = "<tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls> "
@@ -111,6 +127,7 @@ extern const GrammarDef hy_v3_grammar{
     .blocks = hy_v3_blocks,
     .aliases = hy_v3_aliases,
     .profiles = hy_v3_profiles,
+    .signatures = hy_v3_signatures,
 };
 
 }  // namespace toolgram::detail

@@ -49,6 +49,14 @@ constexpr ProfileSpec internlm_profiles[] = {
     },
 };
 
+constexpr TemplateSignature internlm_signatures[] = {
+    {
+        .family = "InternLM 2.5, Intern-S1: <|action_start|><|plugin|>{…}<|action_end|>",
+        .all = {"<|action_start|>", "<|plugin|>"},
+        .engines = {{"vLLM", "internlm"}, {"SGLang", "interns1"}},
+    },
+};
+
 extern const GrammarDef internlm_grammar{
     .name = "internlm",
     .summary = "<|action_start|><|plugin|>\\n{\"name\": …, \"parameters\": …}<|action_end|>",
@@ -59,6 +67,7 @@ extern const GrammarDef internlm_grammar{
     .blocks = internlm_blocks,
     .aliases = internlm_aliases,
     .profiles = internlm_profiles,
+    .signatures = internlm_signatures,
 };
 
 }  // namespace toolgram::detail

@@ -76,6 +76,20 @@ constexpr ProfileSpec jamba_profiles[] = {
     },
 };
 
+constexpr TemplateSignature jamba_signatures[] = {
+    {
+        .family = "Jamba 1.5, MiniMax-M1, Hunyuan-A13B: <tool_calls>[{\"name\": …, \"arguments\": …}]</tool_calls>",
+        .all = {"<tool_calls>", "</tool_calls>"},
+        .engines = {{"vLLM", "jamba"}, {"vLLM", "hunyuan_a13b"}, {"vLLM", "minimax"}},
+    },
+    {
+        .profile = "apriel",
+        .family = "Apriel 1.5 / 1.6: <tool_calls>[…]</tool_calls> after reasoning that ends at [BEGIN FINAL RESPONSE]",
+        .all = {"<tool_calls>", "</tool_calls>", "[BEGIN FINAL RESPONSE]"},
+        .engines = {{"llama.cpp", "Apriel 1.5"}},
+    },
+};
+
 extern const GrammarDef jamba_grammar{
     .name = "jamba",
     .summary = "<tool_calls>[{\"name\": …, \"arguments\": …}, …]</tool_calls>, or one call object a line",
@@ -86,6 +100,7 @@ extern const GrammarDef jamba_grammar{
     .blocks = jamba_blocks,
     .aliases = jamba_aliases,
     .profiles = jamba_profiles,
+    .signatures = jamba_signatures,
 };
 
 }  // namespace toolgram::detail

@@ -207,6 +207,14 @@ constexpr ProfileSpec kimi_k2_profiles[] = {
     },
 };
 
+constexpr TemplateSignature kimi_k2_signatures[] = {
+    {
+        .family = "Kimi K2: <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>",
+        .all = {"<|tool_calls_section_begin|>", "<|tool_call_begin|>", "<|tool_call_argument_begin|>"},
+        .engines = {{"vLLM", "kimi_k2"}, {"SGLang", "kimi_k2"}, {"llama.cpp", "Kimi K2"}},
+    },
+};
+
 extern const GrammarDef kimi_k2_grammar{
     .name = "kimi_k2",
     .summary = "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}<|tool_call_end|>…",
@@ -217,6 +225,7 @@ extern const GrammarDef kimi_k2_grammar{
     .blocks = kimi_k2_blocks,
     .aliases = kimi_k2_aliases,
     .profiles = kimi_k2_profiles,
+    .signatures = kimi_k2_signatures,
 };
 
 }  // namespace toolgram::detail

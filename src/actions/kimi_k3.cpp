@@ -165,6 +165,14 @@ constexpr ProfileSpec kimi_k3_profiles[] = {
     },
 };
 
+constexpr TemplateSignature kimi_k3_signatures[] = {
+    {
+        .family = "Kimi K3 (XTML): <|open|>call tool=\"NAME\"<|sep|><|open|>argument key=…<|sep|>…<|close|>call<|sep|>",
+        .all = {"<|open|>", "<|close|>", "<|sep|>"},
+        .engines = {{"vLLM", "kimi_k3"}, {"SGLang", "kimi_k3"}},
+    },
+};
+
 extern const GrammarDef kimi_k3_grammar{
     .name = "kimi_k3",
     .summary = "<|open|>tools<|sep|><|open|>call tool=NAME index=N<|sep|><|open|>argument key=K type=T<|sep|>V"
@@ -177,6 +185,7 @@ extern const GrammarDef kimi_k3_grammar{
     .blocks = kimi_k3_blocks,
     .aliases = kimi_k3_aliases,
     .profiles = kimi_k3_profiles,
+    .signatures = kimi_k3_signatures,
 };
 
 }  // namespace toolgram::detail

@@ -192,6 +192,20 @@ constexpr ProfileSpec llama3_json_profiles[] = {
     },
 };
 
+constexpr TemplateSignature llama3_json_signatures[] = {
+    {
+        .family = "Llama 3.1 / 3.2 / 3.3 (JSON): {\"name\": …, \"parameters\": …}, <|python_tag|> optional",
+        .all = {"<|start_header_id|>", "\"parameters\": dictionary of argument name"},
+        .none = {"<function=", ">>>all", "functools["},
+        .engines = {{"vLLM", "llama3_json"}, {"SGLang", "llama3"}, {"llama.cpp", "Llama 3.x"}},
+    },
+    {
+        .family = "Llama 4 (JSON): {\"name\": …, \"parameters\": …}",
+        .all = {"<|header_start|>", "\"parameters\": dictionary of argument name"},
+        .engines = {{"vLLM", "llama4_json"}},
+    },
+};
+
 extern const GrammarDef llama3_json_grammar{
     .name = "llama3_json",
     .summary = "{\"name\": …, \"parameters\": …} call objects, bare or after <|python_tag|>, joined by ';'; "
@@ -202,6 +216,7 @@ extern const GrammarDef llama3_json_grammar{
     .render = llama3_json_reader::render,
     .aliases = llama3_json_aliases,
     .profiles = llama3_json_profiles,
+    .signatures = llama3_json_signatures,
 };
 
 extern const GrammarDef llama3_json_tagged_grammar{

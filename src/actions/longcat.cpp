@@ -51,6 +51,14 @@ constexpr ProfileSpec longcat_profiles[] = {
     },
 };
 
+constexpr TemplateSignature longcat_signatures[] = {
+    {
+        .family = "LongCat-Flash: <longcat_tool_call>{JSON}</longcat_tool_call>",
+        .all = {"<longcat_tool_call>"},
+        .engines = {{"vLLM", "longcat"}},
+    },
+};
+
 extern const GrammarDef longcat_grammar{
     .name = "longcat",
     .summary = "<longcat_tool_call>{\"name\": …, \"arguments\": …}</longcat_tool_call>, one block per call",
@@ -61,6 +69,7 @@ extern const GrammarDef longcat_grammar{
     .blocks = longcat_blocks,
     .aliases = longcat_aliases,
     .profiles = longcat_profiles,
+    .signatures = longcat_signatures,
 };
 
 }  // namespace toolgram::detail

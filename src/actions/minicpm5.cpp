@@ -88,6 +88,14 @@ constexpr ProfileSpec minicpm5_profiles[] = {
     },
 };
 
+constexpr TemplateSignature minicpm5_signatures[] = {
+    {
+        .family = "MiniCPM 5: <function name=NAME><param name=K>V</param></function>",
+        .all = {"<function name=", "<param name="},
+        .engines = {{"vLLM", "minicpm5"}, {"SGLang", "minicpm5"}},
+    },
+};
+
 extern const GrammarDef minicpm5_grammar{
     .name = "minicpm5",
     .summary = "<function name=NAME><param name=K>V</param></function>, V plain or <![CDATA[…]]>",
@@ -98,6 +106,7 @@ extern const GrammarDef minicpm5_grammar{
     .blocks = minicpm5_blocks,
     .aliases = minicpm5_aliases,
     .profiles = minicpm5_profiles,
+    .signatures = minicpm5_signatures,
 };
 
 }  // namespace toolgram::detail

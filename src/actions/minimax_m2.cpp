@@ -61,6 +61,14 @@ constexpr ProfileSpec minimax_m2_profiles[] = {
     },
 };
 
+constexpr TemplateSignature minimax_m2_signatures[] = {
+    {
+        .family = "MiniMax-M2: <minimax:tool_call><invoke name=…><parameter name=…>",
+        .all = {"<minimax:tool_call>", "<invoke name="},
+        .engines = {{"vLLM", "minimax_m2"}, {"SGLang", "minimax-m2"}, {"llama.cpp", "MiniMax-M2"}},
+    },
+};
+
 extern const GrammarDef minimax_m2_grammar{
     .name = "minimax_m2",
     .summary = "<minimax:tool_call><invoke name=NAME><parameter name=K>V</parameter></invoke></minimax:tool_call>",
@@ -71,6 +79,7 @@ extern const GrammarDef minimax_m2_grammar{
     .blocks = minimax_m2_blocks,
     .aliases = minimax_m2_aliases,
     .profiles = minimax_m2_profiles,
+    .signatures = minimax_m2_signatures,
 };
 
 }  // namespace toolgram::detail

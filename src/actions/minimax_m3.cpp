@@ -387,6 +387,15 @@ constexpr ProfileSpec minimax_m3_profiles[] = {
     },
 };
 
+constexpr TemplateSignature minimax_m3_signatures[] = {
+    // MiniMax-M3 writes `<tool_call>` too, every tag behind its namespace token.
+    {
+        .family = "MiniMax-M3: ]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=…>]<]minimax[>[<K>V…",
+        .all = {"]<]minimax[>[", "<tool_call>", "<invoke name="},
+        .engines = {{"vLLM", "minimax_m3"}, {"SGLang", "minimax-m3"}},
+    },
+};
+
 extern const GrammarDef minimax_m3_grammar{
     .name = "minimax_m3",
     .summary = "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=NAME>]<]minimax[>[<K>V]<]minimax[>[</K>…]<]minimax[>[</invoke>]<]minimax[>[</tool_call>",
@@ -397,6 +406,7 @@ extern const GrammarDef minimax_m3_grammar{
     .blocks = minimax_m3_blocks,
     .aliases = minimax_m3_aliases,
     .profiles = minimax_m3_profiles,
+    .signatures = minimax_m3_signatures,
 };
 
 }  // namespace toolgram::detail

@@ -133,6 +133,19 @@ constexpr ProfileSpec mistral_profiles[] = {
     },
 };
 
+constexpr TemplateSignature mistral_signatures[] = {
+    {
+        .family = "Mistral Nemo, Mistral 7B v0.3: [TOOL_CALLS][{\"name\": …, \"arguments\": …}]",
+        .all = {"[TOOL_CALLS]"},
+        .engines = {{"vLLM", "mistral"}, {"SGLang", "mistral"}, {"llama.cpp", "Mistral Nemo"}},
+    },
+    {
+        .family = "Mistral Small 3.2, Magistral, Devstral, Ministral 3: [TOOL_CALLS]NAME[ARGS]{…}",
+        .all = {"[TOOL_CALLS]", "[ARGS]"},
+        .engines = {{"vLLM", "mistral"}, {"SGLang", "mistral"}, {"llama.cpp", "Magistral"}},
+    },
+};
+
 extern const GrammarDef mistral_grammar{
     .name = "mistral",
     .summary = "[TOOL_CALLS]NAME[ARGS]{…}, [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…} or (tokens stripped) [TOOL_CALLS]NAME{…} per call; "
@@ -144,6 +157,7 @@ extern const GrammarDef mistral_grammar{
     .blocks = mistral_blocks,
     .aliases = mistral_aliases,
     .profiles = mistral_profiles,
+    .signatures = mistral_signatures,
 };
 
 }  // namespace toolgram::detail

@@ -168,6 +168,16 @@ constexpr ProfileSpec muse_glimmer_profiles[] = {
     },
 };
 
+constexpr TemplateSignature muse_glimmer_signatures[] = {
+    // Muse Glimmer renders an earlier call as its own message to the tool:
+    // '<|start|>assistant to=' + name + '<|message|>' then the ATEM block.
+    {
+        .family = "Muse Glimmer: <|start|>assistant to=NAME<|message|><atem:function_calls><atem:invoke name=…>",
+        .all = {"<atem:function_calls>", "<atem:invoke name="},
+        .engines = {{"vLLM", "muse_glimmer"}, {"SGLang", "muse"}},
+    },
+};
+
 extern const GrammarDef muse_glimmer_grammar{
     .name = "muse_glimmer",
     .summary = "<|start|>assistant to=NAME<|message|><atem:function_calls><atem:invoke name=NAME><atem:parameter name=K>V"
@@ -179,6 +189,7 @@ extern const GrammarDef muse_glimmer_grammar{
     .blocks = muse_glimmer_blocks,
     .aliases = muse_glimmer_aliases,
     .profiles = muse_glimmer_profiles,
+    .signatures = muse_glimmer_signatures,
 };
 
 }  // namespace toolgram::detail

@@ -47,6 +47,14 @@ constexpr ProfileSpec nemotron_profiles[] = {
     },
 };
 
+constexpr TemplateSignature nemotron_signatures[] = {
+    {
+        .family = "Nemotron Nano v2: <TOOLCALL>[{\"name\": …, \"arguments\": …}]</TOOLCALL>",
+        .all = {"<TOOLCALL>"},
+        .engines = {{"llama.cpp", "Nemotron V2"}},
+    },
+};
+
 extern const GrammarDef nemotron_grammar{
     .name = "nemotron",
     .summary = "<TOOLCALL>[{\"name\": …, \"arguments\": …}, …]</TOOLCALL>",
@@ -57,6 +65,7 @@ extern const GrammarDef nemotron_grammar{
     .blocks = nemotron_blocks,
     .aliases = nemotron_aliases,
     .profiles = nemotron_profiles,
+    .signatures = nemotron_signatures,
 };
 
 }  // namespace toolgram::detail

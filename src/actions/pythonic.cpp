@@ -124,6 +124,27 @@ constexpr ProfileSpec pythonic_profiles[] = {
     },
 };
 
+constexpr TemplateSignature pythonic_signatures[] = {
+    {
+        .family = "LFM2 / LFM2.5: <|tool_call_start|>[f(a=1)]<|tool_call_end|>",
+        .all = {"<|tool_call_start|>"},
+        .engines = {{"vLLM", "lfm2"}, {"SGLang", "lfm2"}},
+    },
+    {
+        .family = "LFM2 (tools listed in <|tool_list_start|>…<|tool_list_end|>)",
+        .all = {"<|tool_list_start|>"},
+        .engines = {{"vLLM", "lfm2"}, {"SGLang", "lfm2"}},
+        .note = "the template lists the tools but renders no call; LFM2 writes <|tool_call_start|>[f(a=1)]"
+                "<|tool_call_end|>, a special token of its vocabulary (llama.cpp's LFM2 JSON mode, asked for in the "
+                "system prompt, is not read yet)",
+    },
+    {
+        .family = "Llama 3.2 / 4 pythonic, ToolACE: [func_name1(params_name1=params_value1, …)]",
+        .all = {"[func_name1(params_name1=params_value1"},
+        .engines = {{"vLLM", "pythonic"}, {"vLLM", "llama4_pythonic"}, {"SGLang", "pythonic"}},
+    },
+};
+
 extern const GrammarDef pythonic_grammar{
     .name = "pythonic",
     .summary = "Python call list [f(a=1), g()], bare or in <|python_start|>, <|tool_call_start|> or <function_calls> (a call a line)",
@@ -134,6 +155,7 @@ extern const GrammarDef pythonic_grammar{
     .blocks = pythonic_blocks,
     .aliases = pythonic_aliases,
     .profiles = pythonic_profiles,
+    .signatures = pythonic_signatures,
 };
 
 constexpr BlockSpec pythonic_tagged_blocks[] = {

@@ -64,6 +64,15 @@ constexpr ProfileSpec qwen3_coder_profiles[] = {
     },
 };
 
+constexpr TemplateSignature qwen3_coder_signatures[] = {
+    {
+        .family = "Qwen3-Coder, Qwen3.5, Nemotron 3 Nano, Step 3.5: <tool_call><function=NAME><parameter=K>",
+        .all = {"<tool_call>", "<function=", "<parameter="},
+        .engines = {{"vLLM", "qwen3_coder"}, {"vLLM", "qwen3_xml"}, {"SGLang", "qwen3_coder"},
+                    {"llama.cpp", "Qwen3 Coder"}},
+    },
+};
+
 extern const GrammarDef qwen3_coder_grammar{
     .name = "qwen3_coder",
     .summary = "<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>",
@@ -74,6 +83,7 @@ extern const GrammarDef qwen3_coder_grammar{
     .blocks = qwen3_coder_blocks,
     .aliases = qwen3_coder_aliases,
     .profiles = qwen3_coder_profiles,
+    .signatures = qwen3_coder_signatures,
 };
 
 }  // namespace toolgram::detail

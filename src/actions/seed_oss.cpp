@@ -66,6 +66,14 @@ constexpr ProfileSpec seed_oss_profiles[] = {
     },
 };
 
+constexpr TemplateSignature seed_oss_signatures[] = {
+    {
+        .family = "Seed-OSS: <seed:tool_call><function=NAME><parameter=K>",
+        .all = {"<seed:tool_call>", "<function="},
+        .engines = {{"vLLM", "seed_oss"}, {"llama.cpp", "Seed-OSS"}},
+    },
+};
+
 extern const GrammarDef seed_oss_grammar{
     .name = "seed_oss",
     .summary = "<seed:tool_call><function=NAME><parameter=K>V</parameter></function></seed:tool_call>",
@@ -76,6 +84,7 @@ extern const GrammarDef seed_oss_grammar{
     .blocks = seed_oss_blocks,
     .aliases = seed_oss_aliases,
     .profiles = seed_oss_profiles,
+    .signatures = seed_oss_signatures,
 };
 
 }  // namespace toolgram::detail

@@ -107,6 +107,18 @@ constexpr ProfileSpec solar_open_profiles[] = {
     },
 };
 
+constexpr TemplateSignature solar_open_signatures[] = {
+    {
+        .family = "Solar Open: <|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>",
+        .all = {"<|tool_call:begin|>", "<|tool_call:name|>"},
+    },
+    {
+        .family = "Solar Open 2: <|tool_call:start|>NAME<|tool_arg:start|>K<|tool_arg:value|>V<|tool_arg:end|>",
+        .all = {"<|tool_call:start|>", "<|tool_arg:start|>"},
+        .engines = {{"vLLM", "solar_open2"}},
+    },
+};
+
 extern const GrammarDef solar_open_grammar{
     .name = "solar_open",
     .summary = "<|tool_calls|><|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>…<|calls|>",
@@ -117,6 +129,7 @@ extern const GrammarDef solar_open_grammar{
     .blocks = solar_open_blocks,
     .aliases = solar_open_aliases,
     .profiles = solar_open_profiles,
+    .signatures = solar_open_signatures,
 };
 
 }  // namespace toolgram::detail

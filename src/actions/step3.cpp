@@ -97,6 +97,14 @@ constexpr ProfileSpec step3_profiles[] = {
     },
 };
 
+constexpr TemplateSignature step3_signatures[] = {
+    {
+        .family = "Step-3: <｜tool_calls_begin｜>…<steptml:invoke name=…>",
+        .all = {"<steptml:invoke"},
+        .engines = {{"vLLM", "step3"}, {"SGLang", "step3"}},
+    },
+};
+
 extern const GrammarDef step3_grammar{
     .name = "step3",
     .summary = "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=NAME>"
@@ -108,6 +116,7 @@ extern const GrammarDef step3_grammar{
     .blocks = step3_blocks,
     .aliases = step3_aliases,
     .profiles = step3_profiles,
+    .signatures = step3_signatures,
 };
 
 }  // namespace toolgram::detail

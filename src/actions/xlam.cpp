@@ -85,6 +85,14 @@ constexpr ProfileSpec xlam_profiles[] = {
     },
 };
 
+constexpr TemplateSignature xlam_signatures[] = {
+    {
+        .family = "xLAM: [{\"name\": …, \"arguments\": …}], as its prompt shows with \"tool_call_name\"",
+        .all = {"\"name\": \"tool_call_name\""},
+        .engines = {{"vLLM", "xlam"}},
+    },
+};
+
 extern const GrammarDef xlam_grammar{
     .name = "xlam",
     .summary = "a JSON array [{\"name\": …, \"arguments\": …}], bare, fenced, in <tool_call>, after </think> or [TOOL_CALLS]",
@@ -95,6 +103,7 @@ extern const GrammarDef xlam_grammar{
     .blocks = xlam_blocks,
     .aliases = xlam_aliases,
     .profiles = xlam_profiles,
+    .signatures = xlam_signatures,
 };
 
 }  // namespace toolgram::detail

@@ -3,11 +3,12 @@
 //
 // A model's chat template renders the assistant's earlier tool calls in the very syntax
 // the model writes them in, and often describes that syntax in the tools prompt, so the
-// markers a template writes name its family. The signature table below gives, per
-// family, the markers that must be written and those that must not: families sharing a
-// marker (`<tool_call>` is Hermes's, Qwen3-Coder's with `<function=`, GLM's with
-// `<arg_key>`, …) are told apart by what else they write, and by what they do not (Apriel
-// writes `<tool_calls>`, and names `<tool_call>` in its prose). Among the signatures that
+// markers a template writes name its family. Each family's record gives its signatures
+// (GrammarDef::signatures), the markers that must be written and those that must not;
+// this file reads them and knows no family. Families sharing a marker (`<tool_call>` is
+// Hermes's, Qwen3-Coder's with `<function=`, GLM's with `<arg_key>`, …) are told apart by
+// what else they write, and by what they do not (Apriel writes `<tool_calls>`, and names
+// `<tool_call>` in its prose). Among the signatures that
 // fit, the one with the most required markers wins; a tie between profiles is reported
 // as such, never settled by table order.
 //
@@ -20,9 +21,9 @@
 // template costs linear time; the block stack is bounded, and a template past
 // max_chat_template_bytes is not read.
 //
-// Families toolgram does not read yet have rows too, naming the engines' parser: the
-// answer is then "not read yet" rather than "unknown", and when that engine name gets a
-// profile in profile_aliases.cpp the row resolves to it with no change here.
+// A signature with no profile names the engines' parser of a syntax toolgram does not read
+// yet: the answer is then "not read yet" rather than "unknown", and when that engine name
+// gets a profile in profile_aliases.cpp the signature resolves to it with no change here.
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -32,6 +33,7 @@
 #include <utility>
 #include <vector>
 
+#include "readers/grammar_def.hpp"
 #include "text/ascii.hpp"
 #include "value/json_document.hpp"
 #include "scan/marker_index.hpp"
@@ -41,254 +43,72 @@
 namespace toolgram {
 namespace {
 
-struct EngineName {
-    const char* engine;
-    const char* name;
-};
-
+// A signature as match_chat_template reads it: the record's, its empty slots dropped.
 struct Signature {
-    const char* profile;  // "" : resolved through engines[0] in profile_aliases (a syntax not read yet)
-    const char* family;
-    std::vector<const char*> all;   // each must be written
-    std::vector<const char*> none;  // none may be written
-    std::vector<EngineName> engines;
-    const char* note = "";
+    std::string profile;  // "": resolved through engines[0] in profile_aliases (a syntax not read yet)
+    std::string_view family;
+    std::vector<std::string_view> all;   // each must be written
+    std::vector<std::string_view> none;  // none may be written
+    std::vector<detail::EngineParserName> engines;
+    std::string_view note;
 };
 
-// The families, each checked against the real templates in tests/data/templates/ (their
-// README names the source of each).
+// The syntaxes of the shipped profile files (grammars/declared/NAME.json), which have no
+// record in C++.
+constexpr detail::TemplateSignature shipped_file_signatures[] = {
+    {
+        .profile = "dots",
+        .family = "dots.llm: <dots_function_call><invoke name=…><parameter name=…>",
+        .all = {"<dots_function_call>"},
+        .engines = {{"vLLM", "dots"}, {"SGLang", "dots"}},
+    },
+    {
+        .profile = "iquest_q1",
+        .family = "IQuest Q1: <iquest_tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value>",
+        .all = {"<iquest_tool_call>"},
+        .engines = {{"SGLang", "iquest_q1"}},
+    },
+    {
+        .profile = "k2_horizon",
+        .family = "K2 Horizon (xml dialect): <ifm|tool_calls><ifm|tool_call>NAME<ifm|arg_key>K</ifm|arg_key>…",
+        .all = {"<ifm|tool_call>"},
+        .engines = {{"vLLM", "k2_horizon"}, {"SGLang", "k2_horizon"}},
+    },
+};
+
+Signature from_spec(const detail::TemplateSignature& t, std::string_view profile) {
+    Signature s{std::string(profile), t.family, {}, {}, {}, t.note};
+    for (std::string_view m : t.all)
+        if (!m.empty()) s.all.push_back(m);
+    for (std::string_view m : t.none)
+        if (!m.empty()) s.none.push_back(m);
+    for (const auto& e : t.engines)
+        if (!e.engine.empty()) s.engines.push_back(e);
+    return s;
+}
+
+// Every family's signatures (GrammarDef::signatures, each checked against the real
+// templates in tests/data/templates/, whose README names the source of each), in registry
+// order, then the shipped profile files'.
 const std::vector<Signature>& signatures() {
-    static const std::vector<Signature> table = {
-        {"hermes", "Hermes 2 Pro / 3, Qwen 2.5 / 3, QwQ, Granite 4, MiMo-VL: <tool_call>{JSON}</tool_call>",
-         {"<tool_call>", "</tool_call>"},
-         {"<function=", "<arg_key>", "<tool_calls>", "<minimax:tool_call>", "]<]minimax[>["},
-         {{"vLLM", "hermes"}, {"vLLM", "granite4"}, {"SGLang", "hermes"}, {"SGLang", "qwen25"},
-          {"llama.cpp", "Hermes 2 Pro"}}},
-        {"qwen3_coder", "Qwen3-Coder, Qwen3.5, Nemotron 3 Nano, Step 3.5: <tool_call><function=NAME><parameter=K>",
-         {"<tool_call>", "<function=", "<parameter="},
-         {},
-         {{"vLLM", "qwen3_coder"}, {"vLLM", "qwen3_xml"}, {"SGLang", "qwen3_coder"}, {"llama.cpp", "Qwen3 Coder"}}},
-        {"seed_oss", "Seed-OSS: <seed:tool_call><function=NAME><parameter=K>",
-         {"<seed:tool_call>", "<function="},
-         {},
-         {{"vLLM", "seed_oss"}, {"llama.cpp", "Seed-OSS"}}},
-        {"glm45", "GLM-4.5 / 4.6 / 4.7: <tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value>",
-         {"<tool_call>", "<arg_key>", "<arg_value>"},
-         {},
-         {{"vLLM", "glm45"}, {"vLLM", "glm47"}, {"SGLang", "glm45"}, {"SGLang", "glm47"}, {"llama.cpp", "GLM 4.5"}}},
-        {"minimax_m2", "MiniMax-M2: <minimax:tool_call><invoke name=…><parameter name=…>",
-         {"<minimax:tool_call>", "<invoke name="},
-         {},
-         {{"vLLM", "minimax_m2"}, {"SGLang", "minimax-m2"}, {"llama.cpp", "MiniMax-M2"}}},
-        // MiniMax-M3 writes `<tool_call>` too, every tag behind its namespace token.
-        {"minimax_m3", "MiniMax-M3: ]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=…>]<]minimax[>[<K>V…",
-         {"]<]minimax[>[", "<tool_call>", "<invoke name="},
-         {},
-         {{"vLLM", "minimax_m3"}, {"SGLang", "minimax-m3"}}},
-        {"minicpm5", "MiniCPM 5: <function name=NAME><param name=K>V</param></function>",
-         {"<function name=", "<param name="},
-         {},
-         {{"vLLM", "minicpm5"}, {"SGLang", "minicpm5"}}},
-        {"step3", "Step-3: <｜tool_calls_begin｜>…<steptml:invoke name=…>",
-         {"<steptml:invoke"},
-         {},
-         {{"vLLM", "step3"}, {"SGLang", "step3"}}},
-        {"longcat", "LongCat-Flash: <longcat_tool_call>{JSON}</longcat_tool_call>",
-         {"<longcat_tool_call>"},
-         {},
-         {{"vLLM", "longcat"}}},
-        {"kimi_k2", "Kimi K2: <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>",
-         {"<|tool_calls_section_begin|>", "<|tool_call_begin|>", "<|tool_call_argument_begin|>"},
-         {},
-         {{"vLLM", "kimi_k2"}, {"SGLang", "kimi_k2"}, {"llama.cpp", "Kimi K2"}}},
-        {"deepseek_r1", "DeepSeek R1 / V3: <｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME ```json {…}```",
-         {"<｜tool▁calls▁begin｜>", "<｜tool▁sep｜>", "```json"},
-         {},
-         {{"vLLM", "deepseek_v3"}, {"SGLang", "deepseekv3"}, {"llama.cpp", "DeepSeek R1"}}},
-        {"deepseek_v31", "DeepSeek V3.1: <｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…} (no ```json fence)",
-         {"<｜tool▁calls▁begin｜>", "<｜tool▁sep｜>"},
-         {"```json"},
-         {{"vLLM", "deepseek_v31"}, {"SGLang", "deepseekv31"}, {"llama.cpp", "DeepSeek V3.1"}}},
-        {"deepseek_v32", "DeepSeek V3.2 / V4: <｜DSML｜function_calls><｜DSML｜invoke name=…>",
-         {"｜DSML｜"},
-         {},
-         {{"vLLM", "deepseek_v32"}, {"vLLM", "deepseek_v4"}, {"SGLang", "deepseekv32"}, {"SGLang", "deepseekv4"}}},
-        {"mistral", "Mistral Nemo, Mistral 7B v0.3: [TOOL_CALLS][{\"name\": …, \"arguments\": …}]",
-         {"[TOOL_CALLS]"},
-         {},
-         {{"vLLM", "mistral"}, {"SGLang", "mistral"}, {"llama.cpp", "Mistral Nemo"}}},
-        {"mistral", "Mistral Small 3.2, Magistral, Devstral, Ministral 3: [TOOL_CALLS]NAME[ARGS]{…}",
-         {"[TOOL_CALLS]", "[ARGS]"},
-         {},
-         {{"vLLM", "mistral"}, {"SGLang", "mistral"}, {"llama.cpp", "Magistral"}}},
-        {"llama3_json", "Llama 3.1 / 3.2 / 3.3 (JSON): {\"name\": …, \"parameters\": …}, <|python_tag|> optional",
-         {"<|start_header_id|>", "\"parameters\": dictionary of argument name"},
-         {"<function=", ">>>all", "functools["},
-         {{"vLLM", "llama3_json"}, {"SGLang", "llama3"}, {"llama.cpp", "Llama 3.x"}}},
-        {"llama3_json", "Llama 4 (JSON): {\"name\": …, \"parameters\": …}",
-         {"<|header_start|>", "\"parameters\": dictionary of argument name"},
-         {},
-         {{"vLLM", "llama4_json"}}},
-        {"pythonic", "LFM2 / LFM2.5: <|tool_call_start|>[f(a=1)]<|tool_call_end|>",
-         {"<|tool_call_start|>"},
-         {},
-         {{"vLLM", "lfm2"}, {"SGLang", "lfm2"}}},
-        {"pythonic", "LFM2 (tools listed in <|tool_list_start|>…<|tool_list_end|>)",
-         {"<|tool_list_start|>"},
-         {},
-         {{"vLLM", "lfm2"}, {"SGLang", "lfm2"}},
-         "the template lists the tools but renders no call; LFM2 writes <|tool_call_start|>[f(a=1)]"
-         "<|tool_call_end|>, a special token of its vocabulary (llama.cpp's LFM2 JSON mode, asked for in the "
-         "system prompt, is not read yet)"},
-        {"pythonic", "Llama 3.2 / 4 pythonic, ToolACE: [func_name1(params_name1=params_value1, …)]",
-         {"[func_name1(params_name1=params_value1"},
-         {},
-         {{"vLLM", "pythonic"}, {"vLLM", "llama4_pythonic"}, {"SGLang", "pythonic"}}},
-        {"granite", "Granite 3.x: <|tool_call|>[{\"name\": …, \"arguments\": …}] (no closer)",
-         {"<|tool_call|>"},
-         {"<|/tool_call|>"},
-         {{"vLLM", "granite"}, {"llama.cpp", "Granite"}}},
-        {"granite_20b_fc", "granite-20b-functioncalling: <function_call> {\"name\": …, \"arguments\": …}",
-         {"<function_call>"},
-         {"</function_call>"},
-         {{"vLLM", "granite-20b-fc"}}},
-        {"functools", "FireFunction v2, Phi-4-mini: functools[{\"name\": …, \"arguments\": …}]",
-         {"functools["},
-         {},
-         {{"vLLM", "phi4_mini_json"}, {"llama.cpp", "FireFunction v2"}}},
-        {"functools", "Phi-4-mini (tools listed in <|tool|>…<|/tool|>)",
-         {"<|tool|>", "<|/tool|>"},
-         {"<|tool_call|>"},
-         {{"vLLM", "phi4_mini_json"}},
-         "the template lists the tools but renders no call; Phi-4-mini writes functools[…], which vLLM's "
-         "phi4_mini_json parser reads"},
-        {"functionary_v31", "Functionary v3.1 (Llama 3.1): <function=NAME>{…}</function>",
-         {"<function=", "<|start_header_id|>"},
-         {"<tool_call>"},
-         {{"llama.cpp", "Functionary v3.1 Llama 3.1"}}},
-        {"functionary_v32", "Functionary v3.2: >>>NAME\\n{…}, >>>all\\n before text",
-         {">>>all"},
-         {},
-         {{"llama.cpp", "Functionary v3.2"}}},
-        {"command_r", "Command R7B, Command A: <|START_ACTION|>[{\"tool_name\": …, \"parameters\": …}]<|END_ACTION|>",
-         {"<|START_ACTION|>"},
-         {},
-         {{"vLLM", "cohere_command3"}, {"vLLM", "cohere_command4"}, {"SGLang", "cohere_command4"},
-          {"llama.cpp", "Command R7B"}}},
-        {"command_r", "Command R+: Action: ```json [{\"tool_name\": …, \"parameters\": …}]```",
-         {"<|CHATBOT_TOKEN|>", "Action:", "```json"},
-         {},
-         {}},
-        {"harmony", "gpt-oss (harmony): <|channel|>commentary to=functions.NAME …<|message|>{…}<|call|>",
-         {"<|channel|>", "<|call|>"},
-         {},
-         {{"vLLM", "openai"}, {"SGLang", "gpt-oss"}, {"llama.cpp", "GPT-OSS"}}},
-        {"jamba", "Jamba 1.5, MiniMax-M1, Hunyuan-A13B: <tool_calls>[{\"name\": …, \"arguments\": …}]</tool_calls>",
-         {"<tool_calls>", "</tool_calls>"},
-         {},
-         {{"vLLM", "jamba"}, {"vLLM", "hunyuan_a13b"}, {"vLLM", "minimax"}}},
-        {"apriel", "Apriel 1.5 / 1.6: <tool_calls>[…]</tool_calls> after reasoning that ends at [BEGIN FINAL RESPONSE]",
-         {"<tool_calls>", "</tool_calls>", "[BEGIN FINAL RESPONSE]"},
-         {},
-         {{"llama.cpp", "Apriel 1.5"}}},
-        {"hy_v3", "Tencent Hy3 (HY-V3): <tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value>",
-         {"<tool_calls>", "<tool_sep>", "<arg_key>"},
-         {},
-         {{"vLLM", "hy_v3"}, {"vLLM", "hy_v4"}, {"SGLang", "hunyuan"}}},
-        // Hy3's released template (llama.cpp's tencent-Hy3) writes no tag literally: each is
-        // formatted with the checkpoint's suffix, '<tool_call{}>'.format(':opensource').
-        {"hy_v3", "Tencent Hy3 (released template): <tool_calls:opensource><tool_call:opensource>NAME"
-         "<tool_sep:opensource><arg_key:opensource>K…, the tags written '<…{}>'.format(':opensource')",
-         {"<tool_calls{}>", "<tool_sep{}>", "<arg_key{}>"},
-         {},
-         {{"vLLM", "hy_v3"}, {"SGLang", "hunyuan"}}},
-        // Muse Glimmer renders an earlier call as its own message to the tool:
-        // '<|start|>assistant to=' + name + '<|message|>' then the ATEM block.
-        {"muse_glimmer", "Muse Glimmer: <|start|>assistant to=NAME<|message|><atem:function_calls><atem:invoke name=…>",
-         {"<atem:function_calls>", "<atem:invoke name="},
-         {},
-         {{"vLLM", "muse_glimmer"}, {"SGLang", "muse"}}},
-        {"gigachat35", "GigaChat 3.5: <｜GCML｜tool_calls><｜GCML｜invoke name=…>",
-         {"｜GCML｜"},
-         {},
-         {{"vLLM", "gigachat35"}, {"SGLang", "gigachat35"}}},
-        {"dots", "dots.llm: <dots_function_call><invoke name=…><parameter name=…>",
-         {"<dots_function_call>"},
-         {},
-         {{"vLLM", "dots"}, {"SGLang", "dots"}}},
-        {"iquest_q1", "IQuest Q1: <iquest_tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value>",
-         {"<iquest_tool_call>"},
-         {},
-         {{"SGLang", "iquest_q1"}}},
-        {"k2_horizon", "K2 Horizon (xml dialect): <ifm|tool_calls><ifm|tool_call>NAME<ifm|arg_key>K</ifm|arg_key>…",
-         {"<ifm|tool_call>"},
-         {},
-         {{"vLLM", "k2_horizon"}, {"SGLang", "k2_horizon"}}},
-        {"nemotron", "Nemotron Nano v2: <TOOLCALL>[{\"name\": …, \"arguments\": …}]</TOOLCALL>",
-         {"<TOOLCALL>"},
-         {},
-         {{"llama.cpp", "Nemotron V2"}}},
-        {"internlm", "InternLM 2.5, Intern-S1: <|action_start|><|plugin|>{…}<|action_end|>",
-         {"<|action_start|>", "<|plugin|>"},
-         {},
-         {{"vLLM", "internlm"}, {"SGLang", "interns1"}}},
-        {"xlam", "xLAM: [{\"name\": …, \"arguments\": …}], as its prompt shows with \"tool_call_name\"",
-         {"\"name\": \"tool_call_name\""},
-         {},
-         {{"vLLM", "xlam"}}},
-        {"apertus", "Apertus: <|tools_prefix|>[{\"NAME\": {…}}]<|tools_suffix|>",
-         {"<|tools_prefix|>"},
-         {},
-         {{"vLLM", "apertus"}, {"SGLang", "apertus2509"}, {"llama.cpp", "Apertus"}}},
-        {"gemma4", "Gemma 4: <|tool_call>call:NAME{…}<tool_call|>",
-         {"<|tool_call>", "<tool_call|>"},
-         {},
-         {{"vLLM", "gemma4"}, {"SGLang", "gemma4"}}},
-        {"functiongemma", "FunctionGemma: <start_function_call>call:NAME{…}<end_function_call>",
-         {"<start_function_call>"},
-         {},
-         {{"vLLM", "functiongemma"}}},
-        {"kimi_k3", "Kimi K3 (XTML): <|open|>call tool=\"NAME\"<|sep|><|open|>argument key=…<|sep|>…<|close|>call<|sep|>",
-         {"<|open|>", "<|close|>", "<|sep|>"},
-         {},
-         {{"vLLM", "kimi_k3"}, {"SGLang", "kimi_k3"}}},
-        // GigaChat 3.5's template keeps 3.x's roles (and names the `function call` role in
-        // its prompt) but writes calls as GCML: a template writing ｜GCML｜ is gigachat35's.
-        {"gigachat", "GigaChat 3: a 'function call' role after <|role_sep|>",
-         {"<|role_sep|>", "function call"},
-         {"<|function_call|>", "｜GCML｜"},
-         {{"vLLM", "gigachat3"}, {"SGLang", "gigachat3"}}},
-        {"gigachat", "GigaChat 3.1: <|function_call|> after <|role_sep|>",
-         {"<|role_sep|>", "<|function_call|>"},
-         {"｜GCML｜"},
-         {{"vLLM", "gigachat3"}, {"SGLang", "gigachat3"}}},
-        // Granite 3.0's token with a closer of its own, which the granite grammar reads.
-        {"granite", "Phi-4-mini as llama.cpp's own template writes it: <|tool_call|>{…}<|/tool_call|>",
-         {"<|tool_call|>", "<|/tool_call|>"},
-         {},
-         {},
-         "no engine parser is named for it (llama.cpp reads it with the parser it derives from the template); "
-         "granite reads Granite 3.0's <|tool_call|>{…} and the <|/tool_call|> after it"},
-        {"solar_open", "Solar Open: <|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>",
-         {"<|tool_call:begin|>", "<|tool_call:name|>"},
-         {},
-         {}},
-        {"solar_open", "Solar Open 2: <|tool_call:start|>NAME<|tool_arg:start|>K<|tool_arg:value|>V<|tool_arg:end|>",
-         {"<|tool_call:start|>", "<|tool_arg:start|>"},
-         {},
-         {{"vLLM", "solar_open2"}}},
-    };
+    static const std::vector<Signature> table = [] {
+        std::vector<Signature> out;
+        for (const detail::GrammarDef* g : detail::all_grammars())
+            for (const auto& t : g->signatures) out.push_back(from_spec(t, t.profile.empty() ? g->name : t.profile));
+        for (const auto& t : shipped_file_signatures) out.push_back(from_spec(t, t.profile));
+        return out;
+    }();
     return table;
 }
 
-std::string engine_label(const EngineName& e) {
-    const std::string name = e.name;
+std::string engine_label(const detail::EngineParserName& e) {
+    const std::string name(e.name);
     return std::string(e.engine) + " " + (name.find(' ') == std::string::npos ? name : "\"" + name + "\"");
 }
 
 // The profile a row names, or the one its first engine name resolves to (empty: not read yet).
 std::string resolved_profile(const Signature& s) {
-    if (*s.profile || s.engines.empty()) return s.profile;
+    if (!s.profile.empty() || s.engines.empty()) return s.profile;
     for (const auto& a : profile_aliases())
         if (a.engine == s.engines.front().engine && a.name == s.engines.front().name) return a.profile;
     return "";
@@ -302,7 +122,7 @@ struct MarkerTable {
     MarkerTable() {
         for (const auto& s : signatures())
             for (const auto* list : {&s.all, &s.none})
-                for (const char* m : *list)
+                for (std::string_view m : *list)
                     if (ids.emplace(m, markers.size()).second) {
                         markers.emplace_back(m);
                         set.add(m);
@@ -731,7 +551,7 @@ TemplateMatch match_chat_template(std::string_view text) {
     };
     std::vector<Fit> fits;
     for (const auto& s : signatures()) {
-        auto written = [&](const char* m) { return first[table.ids.find(m)->second].has_value(); };
+        auto written = [&](std::string_view m) { return first[table.ids.find(m)->second].has_value(); };
         if (!std::all_of(s.all.begin(), s.all.end(), written)) continue;
         if (std::any_of(s.none.begin(), s.none.end(), written)) continue;
         fits.push_back({&s, resolved_profile(s)});
@@ -744,8 +564,8 @@ TemplateMatch match_chat_template(std::string_view text) {
         c.profile = f.profile;
         c.family = f.row->family;
         for (const auto& e : f.row->engines) c.engines.push_back(engine_label(e));
-        for (const char* m : f.row->all) c.found.push_back(*first[table.ids.find(m)->second]);
-        for (const char* m : f.row->none) c.absent.emplace_back(m);
+        for (std::string_view m : f.row->all) c.found.push_back(*first[table.ids.find(m)->second]);
+        for (std::string_view m : f.row->none) c.absent.emplace_back(m);
         c.note = f.row->note;
         return c;
     };
@@ -754,7 +574,7 @@ TemplateMatch match_chat_template(std::string_view text) {
     auto key = [](const Fit& f) {
         if (!f.profile.empty()) return f.profile;
         if (!f.row->engines.empty()) return "?" + engine_label(f.row->engines.front());
-        return std::string("?") + f.row->family;
+        return "?" + std::string(f.row->family);
     };
 
     if (fits.empty()) {
@@ -781,7 +601,7 @@ TemplateMatch match_chat_template(std::string_view text) {
     if (top.size() > 1) {
         out.verdict = TemplateMatch::Verdict::ambiguous;
         std::string names;
-        for (const Fit* t : top) names += (names.empty() ? "" : " and ") + (t->profile.empty() ? t->row->family : t->profile);
+        for (const Fit* t : top) names += (names.empty() ? "" : " and ") + (t->profile.empty() ? std::string(t->row->family) : t->profile);
         out.explanation = "the signatures of " + names + " fit equally well";
         return out;
     }

@@ -16,7 +16,9 @@
 //    (read_unreadable, src/readers/unreadable_syntax.cpp), never left in content;
 //  - aliases: the names serving engines give its parser (src/profiles/profile_aliases.cpp);
 //  - profiles: the built-in profiles it heads (src/profiles/profiles.cpp): a family's
-//    models, the grammars it reads with, the settings its models need.
+//    models, the grammars it reads with, the settings its models need;
+//  - signatures: what the chat templates of its models write, by which a template names
+//    its profile (src/profiles/chat_template.cpp).
 // Every grammar is listed once in src/readers/grammar_registry.cpp.
 #pragma once
 
@@ -98,6 +100,24 @@ inline void add_content_marker(Settings& s, const std::string& m) {
     s.content_markers.push_back(m);
 }
 
+// A serving engine's name for a parser (shown as a chat template's evidence).
+struct EngineParserName {
+    std::string_view engine, name;
+};
+
+// How a chat template of the family's models shows itself (match_chat_template): the
+// markers it writes (in text or output expressions), and those it never writes, which tell
+// it from families sharing a marker. Checked against the real templates in
+// tests/data/templates/.
+struct TemplateSignature {
+    std::string_view profile = {};  // empty: the profile of the grammar's name
+    std::string_view family = {};   // its models and syntax, for people
+    std::string_view all[4] = {};   // each must be written (unused slots empty)
+    std::string_view none[6] = {};  // none may be written
+    EngineParserName engines[6] = {};  // the engines' parsers for it, as evidence
+    std::string_view note = {};
+};
+
 struct GrammarDef {
     std::string_view name = {};
     std::string_view summary = {};
@@ -125,6 +145,8 @@ struct GrammarDef {
     std::span<const AliasSpec> aliases = {};
     // The built-in profiles it heads, in the order `toolgram profiles` lists them.
     std::span<const ProfileSpec> profiles = {};
+    // What its models' chat templates write (match_chat_template).
+    std::span<const TemplateSignature> signatures = {};
 };
 
 // A block of a grammar's syntax by its opener and closer ("\n": the line after the
