@@ -18,6 +18,7 @@ family_free=(
     src/profiles/profile_aliases.cpp  # the engines' parser names: GrammarDef::aliases
     src/profiles/profiles.cpp         # the built-in profiles: GrammarDef::profiles
     src/profiles/chat_template.cpp    # the chat-template signatures: GrammarDef::signatures
+    src/coverage/coverage_variants.cpp  # the coverage report's rule paths: GrammarDef::variants
 )
 
 mapfile -t families < <(grep -hoE '^ {4}( {4})?\.name = "[a-z0-9_]*"' src/actions/*.cpp | sed 's/.*"\(.*\)"/\1/' |

@@ -104,6 +104,11 @@ constexpr ProfileSpec bracket_profiles[] = {
     },
 };
 
+constexpr RuleVariant bracket_variants[] = {
+    {"bracket::list_cut_off", "list `]` cut off by the end of output (healed)"},
+    {"bracket::trailing_text", "text after the call"},
+};
+
 extern const GrammarDef bracket_grammar{
     .name = "bracket",
     .summary = "Python call list [f(a=1), g()] or a bare call f(a=1)",
@@ -113,6 +118,7 @@ extern const GrammarDef bracket_grammar{
     .instruction = bracket_reader::instruction,
     .render = bracket_reader::render,
     .profiles = bracket_profiles,
+    .variants = bracket_variants,
 };
 
 }  // namespace toolgram::detail

@@ -101,6 +101,11 @@ constexpr TemplateSignature command_r_signatures[] = {
     },
 };
 
+constexpr RuleVariant command_r_variants[] = {
+    {"command_r::action_block", "<|START_ACTION|> block"},
+    {"command_r::plus_block", "Action: ```json block (R+)"},
+};
+
 extern const GrammarDef command_r_grammar{
     .name = "command_r",
     .summary = "<|START_ACTION|>[{\"tool_call_id\": …, \"tool_name\": …, \"parameters\": …}]<|END_ACTION|>; R+'s Action: ```json […]```",
@@ -112,6 +117,7 @@ extern const GrammarDef command_r_grammar{
     .aliases = command_r_aliases,
     .profiles = command_r_profiles,
     .signatures = command_r_signatures,
+    .variants = command_r_variants,
 };
 
 }  // namespace toolgram::detail

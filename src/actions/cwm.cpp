@@ -271,6 +271,10 @@ constexpr ProfileSpec cwm_profiles[] = {
     },
 };
 
+constexpr RuleVariant cwm_variants[] = {
+    {"cwm::shorthand", "<tool: LABEL with the > left out, the label naming the tool (vLLM's shorthand)"},
+};
+
 extern const GrammarDef cwm_grammar{
     .name = "cwm",
     .summary = "<tool: NAME> INPUT </tool>, one block a call, INPUT a JSON object of arguments or the text of one parameter",
@@ -280,6 +284,7 @@ extern const GrammarDef cwm_grammar{
     .render = cwm_reader::render,
     .aliases = cwm_aliases,
     .profiles = cwm_profiles,
+    .variants = cwm_variants,
 };
 
 }  // namespace toolgram::detail

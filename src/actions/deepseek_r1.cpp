@@ -96,6 +96,10 @@ constexpr TemplateSignature deepseek_r1_signatures[] = {
     },
 };
 
+constexpr RuleVariant deepseek_r1_variants[] = {
+    {"deepseek_r1::code_fence_open", "arguments in a ``` fence"},
+};
+
 extern const GrammarDef deepseek_r1_grammar{
     .name = "deepseek_r1",
     .summary = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\\n```json\\n{…}\\n```<｜tool▁call▁end｜>…",
@@ -107,6 +111,7 @@ extern const GrammarDef deepseek_r1_grammar{
     .aliases = deepseek_r1_aliases,
     .profiles = deepseek_r1_profiles,
     .signatures = deepseek_r1_signatures,
+    .variants = deepseek_r1_variants,
 };
 
 }  // namespace toolgram::detail

@@ -114,6 +114,12 @@ constexpr TemplateSignature deepseek_v32_signatures[] = {
     },
 };
 
+constexpr RuleVariant deepseek_v32_variants[] = {
+    {"deepseek_v32::parameter>deepseek_v32::parameter_close", "parameter closer missing (left out, or the value was cut)", true},
+    {"deepseek_v32::block>deepseek_v32::invoke", "invoke without the function_calls wrapper"},
+    {"deepseek_v32::json_arguments", "one JSON object in the invoke in place of parameters"},
+};
+
 extern const GrammarDef deepseek_v32_grammar{
     .name = "deepseek_v32",
     .summary = "<｜DSML｜function_calls><｜DSML｜invoke name=NAME><｜DSML｜parameter name=K string=true|false>V"
@@ -127,6 +133,7 @@ extern const GrammarDef deepseek_v32_grammar{
     .aliases = deepseek_v32_aliases,
     .profiles = deepseek_v32_profiles,
     .signatures = deepseek_v32_signatures,
+    .variants = deepseek_v32_variants,
 };
 
 }  // namespace toolgram::detail

@@ -160,6 +160,12 @@ constexpr TemplateSignature functionary_v32_signatures[] = {
     },
 };
 
+constexpr RuleVariant functionary_v32_variants[] = {
+    {"functionary_v32::headless_call", "headless call (the prompt wrote >>>)"},
+    {"functionary_v32::code_header", ">>>python followed by code, not JSON"},
+    {"functionary_v32::headless_code_header", "headless python message holding code"},
+};
+
 extern const GrammarDef functionary_v32_grammar{
     .name = "functionary_v32",
     .summary = ">>>NAME\\n{…} per call, >>>all\\n for text, >>>python\\n then code; the first >>> may be in the prompt",
@@ -172,6 +178,7 @@ extern const GrammarDef functionary_v32_grammar{
     .aliases = functionary_v32_aliases,
     .profiles = functionary_v32_profiles,
     .signatures = functionary_v32_signatures,
+    .variants = functionary_v32_variants,
 };
 
 // Only what a `>>>` shows to be Functionary's: the messages from the first `>>>` on, and a

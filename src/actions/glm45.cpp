@@ -131,6 +131,10 @@ constexpr TemplateSignature glm45_signatures[] = {
     },
 };
 
+constexpr RuleVariant glm45_variants[] = {
+    {"glm45::argument>glm45::value_close", "</arg_value> missing (left out, or the value was cut)", true},
+};
+
 extern const GrammarDef glm45_grammar{
     .name = "glm45",
     .summary = "<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>",
@@ -142,6 +146,7 @@ extern const GrammarDef glm45_grammar{
     .aliases = glm45_aliases,
     .profiles = glm45_profiles,
     .signatures = glm45_signatures,
+    .variants = glm45_variants,
 };
 
 constexpr BlockSpec hyperclovax_seed_think_blocks[] = {

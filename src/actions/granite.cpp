@@ -79,6 +79,12 @@ constexpr TemplateSignature granite_signatures[] = {
     },
 };
 
+constexpr RuleVariant granite_variants[] = {
+    {"granite::v30", "3.0 <|tool_call|> token"},
+    {"granite::v31", "3.1 <tool_call>[…] list"},
+    {"granite::block>granite::tag_close", "</tool_call> after the list"},
+};
+
 extern const GrammarDef granite_grammar{
     .name = "granite",
     .summary = "<|tool_call|>[{\"name\": …, \"arguments\": …}] (3.0) or <tool_call>[…] (3.1), no closer; "
@@ -91,6 +97,7 @@ extern const GrammarDef granite_grammar{
     .aliases = granite_aliases,
     .profiles = granite_profiles,
     .signatures = granite_signatures,
+    .variants = granite_variants,
 };
 
 }  // namespace toolgram::detail

@@ -198,6 +198,12 @@ constexpr TemplateSignature harmony_signatures[] = {
     },
 };
 
+constexpr RuleVariant harmony_variants[] = {
+    {"harmony::channel_first", "<|channel|> before the recipient"},
+    {"harmony::recipient_first", "recipient before <|channel|>"},
+    {"harmony::namespace_prefix", "functions. prefix on the recipient"},
+};
+
 extern const GrammarDef harmony_grammar{
     .name = "harmony",
     .summary = "<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|> (or the recipient before the "
@@ -210,6 +216,7 @@ extern const GrammarDef harmony_grammar{
     .aliases = harmony_aliases,
     .profiles = harmony_profiles,
     .signatures = harmony_signatures,
+    .variants = harmony_variants,
 };
 
 }  // namespace toolgram::detail

@@ -115,6 +115,13 @@ constexpr TemplateSignature hy_v3_signatures[] = {
     },
 };
 
+constexpr RuleVariant hy_v3_variants[] = {
+    {"hy_v3::section", "<tool_calls> section (Hy3)"},
+    {"hy_v3::v4_section", "<tool_calls:opensource> section (HY-V4)"},
+    {"hy_v3::block>hy_v3::v4_call", "<tool_call:opensource> call without the section (Hy3 MLX)"},
+    {"hy_v3::v4_json_arguments", "one JSON object after <tool_sep:opensource> in place of the pairs"},
+};
+
 extern const GrammarDef hy_v3_grammar{
     .name = "hy_v3",
     .summary = "<tool_calls><tool_call>NAME<tool_sep><arg_key>K</arg_key><arg_value>V</arg_value></tool_call></tool_calls> "
@@ -128,6 +135,7 @@ extern const GrammarDef hy_v3_grammar{
     .aliases = hy_v3_aliases,
     .profiles = hy_v3_profiles,
     .signatures = hy_v3_signatures,
+    .variants = hy_v3_variants,
 };
 
 }  // namespace toolgram::detail

@@ -223,6 +223,11 @@ constexpr ProfileSpec inkling_profiles[] = {
     },
 };
 
+constexpr RuleVariant inkling_variants[] = {
+    {"inkling::header", "<|message_model|>NAME header before the call (Inkling)"},
+    {"inkling::headless_header", "NAME at the output's start, <|message_model|> in the prompt (Inkling)"},
+};
+
 extern const GrammarDef inkling_grammar{
     .name = "inkling",
     .summary = "<|message_model|>NAME<|content_invoke_tool_json|>{\"name\": …, \"args\": {…}}<|end_message|>, one message per "
@@ -235,6 +240,7 @@ extern const GrammarDef inkling_grammar{
     .blocks = inkling_blocks,
     .aliases = inkling_aliases,
     .profiles = inkling_profiles,
+    .variants = inkling_variants,
 };
 
 }  // namespace toolgram::detail

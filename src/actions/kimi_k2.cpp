@@ -215,6 +215,11 @@ constexpr TemplateSignature kimi_k2_signatures[] = {
     },
 };
 
+constexpr RuleVariant kimi_k2_variants[] = {
+    {"kimi_k2::namespace_prefix", "functions. prefix on the name"},
+    {"kimi_k2::bare_counter", "bare counter for the id, no name (inferred from the arguments)"},
+};
+
 extern const GrammarDef kimi_k2_grammar{
     .name = "kimi_k2",
     .summary = "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}<|tool_call_end|>…",
@@ -226,6 +231,7 @@ extern const GrammarDef kimi_k2_grammar{
     .aliases = kimi_k2_aliases,
     .profiles = kimi_k2_profiles,
     .signatures = kimi_k2_signatures,
+    .variants = kimi_k2_variants,
 };
 
 }  // namespace toolgram::detail

@@ -173,6 +173,12 @@ constexpr TemplateSignature kimi_k3_signatures[] = {
     },
 };
 
+constexpr RuleVariant kimi_k3_variants[] = {
+    {"kimi_k3::argument>kimi_k3::argument_close", "<|close|>argument<|sep|> missing (left out, or the value was cut)", true},
+    {"kimi_k3::block>kimi_k3::call", "call without the tools channel"},
+    {"kimi_k3::json_arguments", "one JSON object (<|open|>json) in the call in place of arguments"},
+};
+
 extern const GrammarDef kimi_k3_grammar{
     .name = "kimi_k3",
     .summary = "<|open|>tools<|sep|><|open|>call tool=NAME index=N<|sep|><|open|>argument key=K type=T<|sep|>V"
@@ -186,6 +192,7 @@ extern const GrammarDef kimi_k3_grammar{
     .aliases = kimi_k3_aliases,
     .profiles = kimi_k3_profiles,
     .signatures = kimi_k3_signatures,
+    .variants = kimi_k3_variants,
 };
 
 }  // namespace toolgram::detail

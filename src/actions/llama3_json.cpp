@@ -206,6 +206,12 @@ constexpr TemplateSignature llama3_json_signatures[] = {
     },
 };
 
+constexpr RuleVariant llama3_json_variants[] = {
+    {"llama3_json::block>llama3_json::bare", "call object without <|python_tag|>"},
+    {"llama3_json::builtin_call", "built-in tool call <|python_tag|>NAME.call(…)"},
+    {"llama3_json::next_call", "several calls joined by ;"},
+};
+
 extern const GrammarDef llama3_json_grammar{
     .name = "llama3_json",
     .summary = "{\"name\": …, \"parameters\": …} call objects, bare or after <|python_tag|>, joined by ';'; "
@@ -217,6 +223,7 @@ extern const GrammarDef llama3_json_grammar{
     .aliases = llama3_json_aliases,
     .profiles = llama3_json_profiles,
     .signatures = llama3_json_signatures,
+    .variants = llama3_json_variants,
 };
 
 extern const GrammarDef llama3_json_tagged_grammar{

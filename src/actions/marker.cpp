@@ -89,6 +89,10 @@ constexpr ProfileSpec marker_profiles[] = {
     },
 };
 
+constexpr RuleVariant marker_variants[] = {
+    {"marker::fenced_payload", "payload inside a ``` fence"},
+};
+
 extern const GrammarDef marker_grammar{
     .name = "marker",
     .summary = "TOOL_CALL followed by a JSON object, no closing tag",
@@ -97,6 +101,7 @@ extern const GrammarDef marker_grammar{
     .instruction = marker_reader::instruction,
     .render = marker_reader::render,
     .profiles = marker_profiles,
+    .variants = marker_variants,
 };
 
 }  // namespace toolgram::detail

@@ -96,6 +96,12 @@ constexpr TemplateSignature minicpm5_signatures[] = {
     },
 };
 
+constexpr RuleVariant minicpm5_variants[] = {
+    {"minicpm5::param>minicpm5::param_close", "</param> missing (left out, or the value was cut)", true},
+    {"minicpm5::byte_level_space", "Ġ (the tokenizer's space) between a tag's name and its attributes"},
+    {"minicpm5::space_lost", "no space between a tag's name and its attributes"},
+};
+
 extern const GrammarDef minicpm5_grammar{
     .name = "minicpm5",
     .summary = "<function name=NAME><param name=K>V</param></function>, V plain or <![CDATA[…]]>",
@@ -107,6 +113,7 @@ extern const GrammarDef minicpm5_grammar{
     .aliases = minicpm5_aliases,
     .profiles = minicpm5_profiles,
     .signatures = minicpm5_signatures,
+    .variants = minicpm5_variants,
 };
 
 }  // namespace toolgram::detail

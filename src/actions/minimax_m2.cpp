@@ -69,6 +69,10 @@ constexpr TemplateSignature minimax_m2_signatures[] = {
     },
 };
 
+constexpr RuleVariant minimax_m2_variants[] = {
+    {"minimax_m2::parameter>minimax_m2::parameter_close", "</parameter> missing (left out, or the value was cut)", true},
+};
+
 extern const GrammarDef minimax_m2_grammar{
     .name = "minimax_m2",
     .summary = "<minimax:tool_call><invoke name=NAME><parameter name=K>V</parameter></invoke></minimax:tool_call>",
@@ -80,6 +84,7 @@ extern const GrammarDef minimax_m2_grammar{
     .aliases = minimax_m2_aliases,
     .profiles = minimax_m2_profiles,
     .signatures = minimax_m2_signatures,
+    .variants = minimax_m2_variants,
 };
 
 }  // namespace toolgram::detail

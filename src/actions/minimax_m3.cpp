@@ -396,6 +396,11 @@ constexpr TemplateSignature minimax_m3_signatures[] = {
     },
 };
 
+constexpr RuleVariant minimax_m3_variants[] = {
+    {"minimax_m3::element_close_missing", "element closer left out before the invoke's or block's tag (MiniMax-M3)"},
+    {"minimax_m3::tag_gap", "blanks between ]<]minimax[>[ and its tag (MiniMax-M3)"},
+};
+
 extern const GrammarDef minimax_m3_grammar{
     .name = "minimax_m3",
     .summary = "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=NAME>]<]minimax[>[<K>V]<]minimax[>[</K>…]<]minimax[>[</invoke>]<]minimax[>[</tool_call>",
@@ -407,6 +412,7 @@ extern const GrammarDef minimax_m3_grammar{
     .aliases = minimax_m3_aliases,
     .profiles = minimax_m3_profiles,
     .signatures = minimax_m3_signatures,
+    .variants = minimax_m3_variants,
 };
 
 }  // namespace toolgram::detail

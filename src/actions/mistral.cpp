@@ -146,6 +146,12 @@ constexpr TemplateSignature mistral_signatures[] = {
     },
 };
 
+constexpr RuleVariant mistral_variants[] = {
+    {"mistral::header>mistral::call_header", "NAME[ARGS] form (not a JSON list)"},
+    {"mistral::call_id_token", "with [CALL_ID]"},
+    {"mistral::bare_args", "NAME{…} with [ARGS] stripped (v11+ tokenizer)"},
+};
+
 extern const GrammarDef mistral_grammar{
     .name = "mistral",
     .summary = "[TOOL_CALLS]NAME[ARGS]{…}, [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…} or (tokens stripped) [TOOL_CALLS]NAME{…} per call; "
@@ -158,6 +164,7 @@ extern const GrammarDef mistral_grammar{
     .aliases = mistral_aliases,
     .profiles = mistral_profiles,
     .signatures = mistral_signatures,
+    .variants = mistral_variants,
 };
 
 }  // namespace toolgram::detail

@@ -178,6 +178,10 @@ constexpr TemplateSignature muse_glimmer_signatures[] = {
     },
 };
 
+constexpr RuleVariant muse_glimmer_variants[] = {
+    {"muse_glimmer::bare_invokes", "<atem:invoke> without <atem:function_calls> around it"},
+};
+
 extern const GrammarDef muse_glimmer_grammar{
     .name = "muse_glimmer",
     .summary = "<|start|>assistant to=NAME<|message|><atem:function_calls><atem:invoke name=NAME><atem:parameter name=K>V"
@@ -190,6 +194,7 @@ extern const GrammarDef muse_glimmer_grammar{
     .aliases = muse_glimmer_aliases,
     .profiles = muse_glimmer_profiles,
     .signatures = muse_glimmer_signatures,
+    .variants = muse_glimmer_variants,
 };
 
 }  // namespace toolgram::detail

@@ -168,6 +168,10 @@ constexpr ProfileSpec plamo3_profiles[] = {
     },
 };
 
+constexpr RuleVariant plamo3_variants[] = {
+    {"plamo3::empty_arguments", "a request with no arguments, read as {} (PLaMo 3)"},
+};
+
 extern const GrammarDef plamo3_grammar{
     .name = "plamo3",
     .summary = "<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>NAME"
@@ -180,6 +184,7 @@ extern const GrammarDef plamo3_grammar{
     .blocks = plamo3_blocks,
     .aliases = plamo3_aliases,
     .profiles = plamo3_profiles,
+    .variants = plamo3_variants,
 };
 
 }  // namespace toolgram::detail

@@ -145,6 +145,15 @@ constexpr TemplateSignature pythonic_signatures[] = {
     },
 };
 
+constexpr RuleVariant pythonic_variants[] = {
+    {"pythonic::missing_end_tag", "wrapper closer missing"},
+    {"pythonic::end_cut_off", "wrapper closer cut off by the end of output (healed)"},
+    {"pythonic::calls>pythonic::call_lines", "calls one per line, no list"},
+    {"pythonic::llama4_block", "<|python_start|> wrapper (Llama 4)"},
+    {"pythonic::lfm2_block", "<|tool_call_start|> wrapper (LFM2)"},
+    {"pythonic::olmo_block", "<function_calls> wrapper (Olmo 3)"},
+};
+
 extern const GrammarDef pythonic_grammar{
     .name = "pythonic",
     .summary = "Python call list [f(a=1), g()], bare or in <|python_start|>, <|tool_call_start|> or <function_calls> (a call a line)",
@@ -156,6 +165,7 @@ extern const GrammarDef pythonic_grammar{
     .aliases = pythonic_aliases,
     .profiles = pythonic_profiles,
     .signatures = pythonic_signatures,
+    .variants = pythonic_variants,
 };
 
 constexpr BlockSpec pythonic_tagged_blocks[] = {

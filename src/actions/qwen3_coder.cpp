@@ -73,6 +73,12 @@ constexpr TemplateSignature qwen3_coder_signatures[] = {
     },
 };
 
+constexpr RuleVariant qwen3_coder_variants[] = {
+    {"qwen3_coder::parameter>qwen3_coder::parameter_close", "</parameter> missing (left out, or the value was cut)", true},
+    {"qwen3_coder::block>qwen3_coder::unwrapped", "<function=…> without the <tool_call> wrapper"},
+    {"qwen3_coder::orphan_wrapper_close", "</tool_call> after a call written without its <tool_call>"},
+};
+
 extern const GrammarDef qwen3_coder_grammar{
     .name = "qwen3_coder",
     .summary = "<tool_call><function=NAME><parameter=K>V</parameter></function></tool_call>",
@@ -84,6 +90,7 @@ extern const GrammarDef qwen3_coder_grammar{
     .aliases = qwen3_coder_aliases,
     .profiles = qwen3_coder_profiles,
     .signatures = qwen3_coder_signatures,
+    .variants = qwen3_coder_variants,
 };
 
 }  // namespace toolgram::detail

@@ -105,6 +105,12 @@ constexpr TemplateSignature step3_signatures[] = {
     },
 };
 
+constexpr RuleVariant step3_variants[] = {
+    {"step3::parameter>step3::parameter_close", "parameter closer missing (left out, or the value was cut)", true},
+    {"step3::block>step3::tool_call", "call without the tool_calls section"},
+    {"step3::repeated_name", "name repeated after <｜tool_sep｜>"},
+};
+
 extern const GrammarDef step3_grammar{
     .name = "step3",
     .summary = "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=NAME>"
@@ -117,6 +123,7 @@ extern const GrammarDef step3_grammar{
     .aliases = step3_aliases,
     .profiles = step3_profiles,
     .signatures = step3_signatures,
+    .variants = step3_variants,
 };
 
 }  // namespace toolgram::detail

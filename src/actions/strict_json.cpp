@@ -204,6 +204,11 @@ constexpr ProfileSpec json_profiles[] = {
     },
 };
 
+constexpr RuleVariant json_variants[] = {
+    {"strict_json::fence_open", "output inside a ``` fence"},
+    {"strict_json::trailing_text", "text after the JSON"},
+};
+
 extern const GrammarDef json_grammar{
     .name = "json",
     .summary = "the whole output is one JSON call object, an array of them, or {\"tool_calls\": […]}",
@@ -211,6 +216,7 @@ extern const GrammarDef json_grammar{
     .instruction = strict_json_reader::instruction,
     .render = strict_json_reader::render,
     .profiles = json_profiles,
+    .variants = json_variants,
 };
 
 constexpr GrammarUseSpec generic_profile_grammars[] = {{"generic"}, {"json"}};

@@ -78,6 +78,12 @@ constexpr ProfileSpec tag_profiles[] = {
     },
 };
 
+constexpr RuleVariant tag_variants[] = {
+    {"tag::configured_block", "[TOOL_CALL] tags"},
+    {"tag::named_block", "<tool name=…> tag"},
+    {"tag::tool_call_block", "<tool_call> tag"},
+};
+
 extern const GrammarDef tag_grammar{
     .name = "tag",
     .summary = "JSON payload between tags: [TOOL_CALL]…[/TOOL_CALL] (configurable), <tool name=…>, <tool_call>",
@@ -88,6 +94,7 @@ extern const GrammarDef tag_grammar{
     .blocks = tag_blocks,
     .settings_blocks = tag_reader::settings_blocks,
     .profiles = tag_profiles,
+    .variants = tag_variants,
 };
 
 }  // namespace toolgram::detail

@@ -121,6 +121,11 @@ constexpr ProfileSpec text_kv_profiles[] = {
     },
 };
 
+constexpr RuleVariant text_kv_variants[] = {
+    {"text_kv::react_pair", "Action: / Action Input: pair"},
+    {"text_kv::function_pair", "function.name: / function.arguments: pair"},
+};
+
 extern const GrammarDef text_kv_grammar{
     .name = "text_kv",
     .summary = "labelled lines: function.name:/function.arguments:, Action:/Action Input:",
@@ -129,6 +134,7 @@ extern const GrammarDef text_kv_grammar{
     .instruction = text_kv_reader::instruction,
     .render = text_kv_reader::render,
     .profiles = text_kv_profiles,
+    .variants = text_kv_variants,
 };
 
 }  // namespace toolgram::detail

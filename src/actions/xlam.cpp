@@ -93,6 +93,12 @@ constexpr TemplateSignature xlam_signatures[] = {
     },
 };
 
+constexpr RuleVariant xlam_variants[] = {
+    {"xlam::array_block", "bare JSON list of calls"},
+    {"xlam::tool_calls_object", "{\"tool_calls\": […]} object"},
+    {"xlam::tool_calls_block", "[TOOL_CALLS] list"},
+};
+
 extern const GrammarDef xlam_grammar{
     .name = "xlam",
     .summary = "a JSON array [{\"name\": …, \"arguments\": …}], bare, fenced, in <tool_call>, after </think> or [TOOL_CALLS]",
@@ -104,6 +110,7 @@ extern const GrammarDef xlam_grammar{
     .aliases = xlam_aliases,
     .profiles = xlam_profiles,
     .signatures = xlam_signatures,
+    .variants = xlam_variants,
 };
 
 }  // namespace toolgram::detail

@@ -18,7 +18,9 @@
 //  - profiles: the built-in profiles it heads (src/profiles/profiles.cpp): a family's
 //    models, the grammars it reads with, the settings its models need;
 //  - signatures: what the chat templates of its models write, by which a template names
-//    its profile (src/profiles/chat_template.cpp).
+//    its profile (src/profiles/chat_template.cpp);
+//  - variants: the paths through its rules the coverage report names
+//    (src/coverage/coverage_variants.cpp).
 // Every grammar is listed once in src/readers/grammar_registry.cpp.
 #pragma once
 
@@ -118,6 +120,16 @@ struct TemplateSignature {
     std::string_view note = {};
 };
 
+// A path through the grammar's own rules worth naming in the coverage report (a closer
+// left out, a wrapper dropped, one form of several): a rule or branch key of
+// rule_coverage.hpp, counted in blocks where it succeeded (or, `on_failure`, failed),
+// and its label for people (src/coverage/coverage_variants.cpp).
+struct RuleVariant {
+    std::string_view key;
+    std::string_view label;
+    bool on_failure = false;
+};
+
 struct GrammarDef {
     std::string_view name = {};
     std::string_view summary = {};
@@ -147,6 +159,8 @@ struct GrammarDef {
     std::span<const ProfileSpec> profiles = {};
     // What its models' chat templates write (match_chat_template).
     std::span<const TemplateSignature> signatures = {};
+    // The paths through its rules the coverage report names (variant_table).
+    std::span<const RuleVariant> variants = {};
 };
 
 // A block of a grammar's syntax by its opener and closer ("\n": the line after the
