@@ -194,6 +194,7 @@ extern const GrammarDef functionary_v32_marked_grammar{
     .instruction = functionary_v32_reader::instruction,
     .render = functionary_v32_reader::render,
     .read_head = functionary_v32_reader::read_head,
+    .files = "functionary_v32",
 };
 
 }  // namespace toolgram::detail

@@ -111,6 +111,7 @@ extern const GrammarDef gemma4_stripped_grammar{
     .read_at = gemma4_reader::read_stripped_at,
     .instruction = gemma4_reader::instruction,
     .render = gemma4_reader::render,
+    .files = "gemma4",
 };
 
 }  // namespace toolgram::detail

@@ -188,6 +188,7 @@ extern const GrammarDef hyperclovax_seed_think_grammar{
     .blocks = hyperclovax_seed_think_blocks,
     .aliases = hyperclovax_seed_think_aliases,
     .profiles = hyperclovax_seed_think_profiles,
+    .files = "glm45",
 };
 
 }  // namespace toolgram::detail

@@ -234,6 +234,7 @@ extern const GrammarDef llama3_json_tagged_grammar{
     .read_at = llama3_json_reader::read_tagged_at,
     .instruction = llama3_json_reader::instruction,
     .render = llama3_json_reader::render,
+    .files = "llama3_json",
 };
 
 }  // namespace toolgram::detail

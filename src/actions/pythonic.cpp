@@ -183,6 +183,7 @@ extern const GrammarDef pythonic_tagged_grammar{
     .instruction = pythonic_reader::instruction,
     .render = pythonic_reader::render,
     .blocks = pythonic_tagged_blocks,
+    .files = "pythonic",
 };
 
 }  // namespace toolgram::detail

@@ -217,6 +217,7 @@ extern const GrammarDef json_grammar{
     .render = strict_json_reader::render,
     .profiles = json_profiles,
     .variants = json_variants,
+    .files = "strict_json",
 };
 
 constexpr GrammarUseSpec generic_profile_grammars[] = {{"generic"}, {"json"}};
@@ -245,6 +246,7 @@ extern const GrammarDef generic_grammar{
     .render = strict_json_reader::generic_render,
     .aliases = generic_aliases,
     .profiles = generic_profiles,
+    .files = "strict_json",
 };
 
 }  // namespace toolgram::detail

@@ -161,6 +161,10 @@ struct GrammarDef {
     std::span<const TemplateSignature> signatures = {};
     // The paths through its rules the coverage report names (variant_table).
     std::span<const RuleVariant> variants = {};
+    // For a grammar written beside another in its family's files (a variant, such as a
+    // form with a marker of its own): the stem of those files, grammars/STEM.hpp and
+    // src/actions/STEM.cpp (grammar_source_files). Empty: its own name.
+    std::string_view files = {};
 };
 
 // A block of a grammar's syntax by its opener and closer ("\n": the line after the

@@ -169,21 +169,10 @@ std::string render_calls(std::string_view grammar, const std::vector<Call>& call
 std::vector<std::string> grammar_source_files(std::string_view name) {
     for (const auto& g : shipped_grammars())
         if (g.grammar->name == name) return {"grammars/declared/" + std::string(name) + ".json"};
-    if (!find_grammar(name)) return {};
-    // Variants written beside their family's rules, in the family's files.
-    static constexpr std::pair<std::string_view, std::string_view> written_in[] = {
-        {"json", "strict_json"},
-        {"generic", "strict_json"},
-        {"llama3_json_tagged", "llama3_json"},
-        {"pythonic_tagged", "pythonic"},
-        {"functionary_v32_marked", "functionary_v32"},
-        {"gemma4_stripped", "gemma4"},
-        {"hyperclovax_seed_think", "glm45"},
-    };
-    std::string family(name);
-    for (const auto& [variant, files] : written_in)
-        if (variant == name) family = files;
-    return {"grammars/" + family + ".hpp", "src/actions/" + family + ".cpp"};
+    const GrammarDef* g = find_grammar(name);
+    if (!g) return {};
+    const std::string stem(g->files.empty() ? g->name : g->files);
+    return {"grammars/" + stem + ".hpp", "src/actions/" + stem + ".cpp"};
 }
 
 bool is_generic(const GrammarDef& grammar) {
