@@ -1,7 +1,7 @@
 // Reader for the deepseek_v32 family (grammars/deepseek_v32.hpp): DSML invokes whose
 // parameters say whether their value is text or JSON, in each dialect of the tags (V3.2/V4,
 // V4.1's spaced tags, the drifted spellings), one dialect per block.
-#include "readers/dsml_reader.hpp"
+#include "actions/deepseek_v32_reader.hpp"
 #include "readers/grammar_def.hpp"
 
 namespace toolgram::detail {
@@ -54,7 +54,7 @@ std::optional<Block> read_at(ScanContext& ctx, std::size_t at) {
     return std::nullopt;
 }
 
-// As DeepSeek V3.2 writes calls (dsml_reader.hpp).
+// As DeepSeek V3.2 writes calls (deepseek_v32_reader.hpp).
 std::string render(const std::vector<Call>& calls, const Settings&) {
     return dsml::render<d::canonical>(calls, "function_calls", "\n");
 }

@@ -1,6 +1,6 @@
-// Reader for GigaChat 3.5 (grammars/gigachat35.hpp): DSML's reader (dsml_reader.hpp) in the
-// GCML dialect.
-#include "readers/dsml_reader.hpp"
+// Reader for GigaChat 3.5 (grammars/gigachat35.hpp): DeepSeek V3.2's DSML reader
+// (deepseek_v32_reader.hpp) in the GCML dialect.
+#include "actions/deepseek_v32_reader.hpp"
 #include "gigachat35.hpp"
 #include "readers/grammar_def.hpp"
 
@@ -18,7 +18,7 @@ std::vector<std::string> markers(const Settings&) {
 
 std::optional<Block> read_at(ScanContext& ctx, std::size_t at) { return dsml::read_block<gcml>(ctx, at, "gigachat35"); }
 
-// As GigaChat 3.5's template writes calls (dsml_reader.hpp).
+// As GigaChat 3.5's template writes calls (deepseek_v32_reader.hpp).
 std::string render(const std::vector<Call>& calls, const Settings&) {
     return dsml::render<gcml>(calls, "tool_calls", "");
 }

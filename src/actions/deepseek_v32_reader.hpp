@@ -1,7 +1,8 @@
-// The reader of DSML markup (grammars/deepseek_v32.hpp), shared by the families that write
-// it: DeepSeek V3.2 / V4 / V4.1 (deepseek_v32, five dialects of its tags) and GigaChat 3.5
-// (gigachat35, the same markup under the prefix `｜GCML｜`). A family names its dialects and
-// markers; the actions, the block reader and the way calls are written are these.
+// The reader of DSML markup (grammars/deepseek_v32.hpp), one of DeepSeek V3.2's family
+// files (five dialects of its tags: V3.2, V4, V4.1), which GigaChat 3.5 builds on (the
+// same markup under the prefix `｜GCML｜`, src/actions/gigachat35.cpp). A family names its
+// dialects and markers; the actions, the block reader and the way calls are written are
+// these.
 #pragma once
 
 #include <algorithm>
