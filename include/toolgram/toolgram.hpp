@@ -66,7 +66,7 @@ struct Delimiters {
     std::string close;
     // The prompt may have opened the block, so a closer seen before any opener means the
     // output started inside it (R1's `</think>`). False for a closer that also ends other
-    // blocks (harmony's `<|end|>` ends every message), where that reading would be wrong.
+    // blocks (gpt-oss's `<|end|>` ends every message), where that reading would be wrong.
     bool implicit_open = true;
 };
 

@@ -1,5 +1,5 @@
 // Reader for the bracket format (grammars/bracket.hpp, python_call.hpp). The call actions
-// are shared with the pythonic families (src/readers/python_call_actions.hpp); this file adds
+// are shared with the families that write Python calls (src/readers/python_call_actions.hpp); this file adds
 // the whole-output read and the bracket format's instruction and rendering.
 #include "bracket.hpp"
 #include "readers/grammar_def.hpp"

@@ -2,7 +2,7 @@
 // a profile file, read with the readers the compiled families use.
 //
 // JSON arguments go through json_block's reader (no header: the payload names the call,
-// as hermes) or the named-call reader (a header names it, as Kimi, DeepSeek, Mistral), one
+// as Hermes) or the named-call reader (a header names it, as Kimi, DeepSeek, Mistral), one
 // call at a time or a section of them; named text parameters and key-value pairs go
 // through the params reader; Python calls through the bracket format's call actions. The actions map the declared rules to the behaviours those readers already
 // have, so a declared family differs from a compiled one only in where its spellings

@@ -1,8 +1,7 @@
 // The reader of DSML markup (grammars/deepseek_v32.hpp), one of DeepSeek V3.2's family
 // files (five dialects of its tags: V3.2, V4, V4.1), which GigaChat 3.5 builds on (the
-// same markup under the prefix `｜GCML｜`, src/actions/gigachat35.cpp). A family names its
-// dialects and markers; the actions, the block reader and the way calls are written are
-// these.
+// same markup under the prefix `｜GCML｜`). A family names its dialects and markers; the
+// actions, the block reader and the way calls are written are these.
 #pragma once
 
 #include <algorithm>
@@ -33,8 +32,9 @@ struct value {
 
 }  // namespace dsml
 
-// Named for the markup, not `action` (command_r.cpp says why an action template in an
-// unnamed namespace may be merged with another file's by the linker).
+// Named for the markup, not `action`: GCC gives an instantiation that takes a class
+// template from an unnamed namespace as a template template argument weak, external
+// linkage, so the linker may merge it with another file's `action` one.
 template <typename Rule>
 struct dsml_action : params::shape_action<Rule> {};
 template <typename D> struct dsml_action<dsml::d::invoke_start<D>> : params::tag_begin {};

@@ -88,7 +88,7 @@ constexpr ProfileSpec gigachat_profiles[] = {
 
 constexpr TemplateSignature gigachat_signatures[] = {
     // GigaChat 3.5's template keeps 3.x's roles (and names the `function call` role in
-    // its prompt) but writes calls as GCML: a template writing ｜GCML｜ is gigachat35's.
+    // its prompt) but writes calls as GCML: a template writing ｜GCML｜ is GigaChat 3.5's.
     {
         .family = "GigaChat 3: a 'function call' role after <|role_sep|>",
         .all = {"<|role_sep|>", "function call"},

@@ -2,7 +2,7 @@
 // <arg_key>/<arg_value> pairs, inside Hunyuan's <tool_calls> section (Hy3), or the same with
 // the `:opensource` tag suffix (Hy3's and HY-V4's checkpoints), where a call may also stand
 // alone and hold one JSON object. Text values are typed from the tool's schema in phase two,
-// as glm45's are; a JSON body's members are JSON already.
+// as GLM's are; a JSON body's members are JSON already.
 #include "readers/grammar_def.hpp"
 #include "hy_v3.hpp"
 #include "readers/params_reader.hpp"

@@ -1,6 +1,6 @@
 // Reader for LFM2's JSON mode (grammars/lfm2_json.hpp): a list of call objects between
 // <|tool_call_start|> and <|tool_call_end|>, read by the shared json_block reader. The
-// pythonic profile runs this grammar beside its own at the same marker, so one LFM2
+// profile of LFM2's Python mode runs this grammar beside its own at the same marker, so one LFM2
 // deployment is read whichever mode its system prompt asked for; each declines the other's
 // payload.
 #include "readers/grammar_def.hpp"

@@ -1,4 +1,4 @@
-// Reader for the seed_oss family (grammars/seed_oss.hpp): qwen3_coder's named text
+// Reader for the seed_oss family (grammars/seed_oss.hpp): Qwen3-Coder's named text
 // parameters inside <seed:tool_call>.
 #include "readers/grammar_def.hpp"
 #include "readers/params_reader.hpp"

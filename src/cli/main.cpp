@@ -761,7 +761,7 @@ int cmd_profiles() {
 }
 
 // `profiles --model NAME`: which profile reads a model, and where its syntax is written
-// (a newcomer's first question: MiniMax-M1 is read by `jamba`). NAME is looked for,
+// (a newcomer's first question: which profile reads MiniMax-M1?). NAME is looked for,
 // ignoring case, in each profile's name and models and in the engines' parser names and
 // the models they list; `auto` only by its name (it reads every model).
 int cmd_profiles_for_model(const std::string& model) {

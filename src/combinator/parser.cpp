@@ -662,7 +662,7 @@ void summarise(std::string_view text, const Blocks& blocks, const Limits& limits
 
 // Content and reasoning. Kept in content (ReasoningFormat::in_content), a reasoning
 // block is the model's text as written: only the calls accepted in it leave, and the
-// tokens that frame an answer stay where they stand inside it (harmony's `<|end|>`
+// tokens that frame an answer stay where they stand inside it (gpt-oss's `<|end|>`
 // closes its analysis channel).
 // With `owned` (the text's own buffer), the content is assembled over the text, after the
 // reasoning was taken from it: nothing reads the text after this.

@@ -367,7 +367,7 @@ fs::path case_profile_file(const fs::path& case_dir, const fs::path& root, const
     return real;
 }
 
-// A folder as an absolute path without a trailing separator, so that "corpus/hermes/" and
+// A folder as an absolute path without a trailing separator, so that "corpus/NAME/" and
 // "." have a name and a parent like any other folder.
 fs::path clean_dir(const fs::path& dir) {
     fs::path p = fs::absolute(dir).lexically_normal();

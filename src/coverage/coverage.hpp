@@ -152,7 +152,7 @@ bool same_calls(const json& got, const json& want);
 
 enum class VariantEvent { success, failure };
 struct Variant {
-    std::string_view key;    // "json_block::missing_end_tag", "qwen3_coder::block>qwen3_coder::unwrapped"
+    std::string_view key;    // "json_block::missing_end_tag", "tag::block>tag::named_block"
     VariantEvent event;      // counted when the rule (or branch) succeeded, or failed
     std::string_view label;  // for people
 };

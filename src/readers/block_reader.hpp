@@ -137,7 +137,7 @@ inline std::size_t broken_block_end(std::size_t text_end, const FailureInfo& fai
 }
 
 // Where broken bare syntax ends: a call object or call list with no closer of its own
-// (llama3_json's objects, pythonic and bracket lists, a marker's JSON) that broke at
+// (Llama 3's call objects, Python call lists, a marker's JSON) that broke at
 // `failure`. Not where it broke, which would leave the rest of the call (`json}}`) in
 // the content: where the brackets open at the failure close (strings in "…" and, as the
 // lenient reader and Python read them, '…' to the end of their line, hold no bracket; a

@@ -1,5 +1,5 @@
 // Actions, reader and rendering for the Gemma call syntax (grammars/common/gemma_call.hpp),
-// shared by gemma4 and functiongemma, which differ only in their tokens.
+// shared by Gemma 4 and FunctionGemma, which differ only in their tokens.
 //
 // The actions build the same payload a JSON family would carry, a list of
 // {"name": NAME, "arguments": {…}} objects, on the value builder: the function name

@@ -1,5 +1,5 @@
 // Shared actions and reader for XML-style families whose arguments are named text
-// parameters (qwen3_coder, seed_oss, glm45, minimax_m2, minicpm5, step3, deepseek_v32, …).
+// parameters (Qwen3-Coder, Seed-OSS, GLM, MiniMax-M2, MiniCPM 5, Step-3, DeepSeek V3.2, …).
 //
 // A family's grammar names its own rules; its action template maps each of them to one
 // of the behaviours below (`template <> struct fam_action<fam::function_name> :

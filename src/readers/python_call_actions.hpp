@@ -1,6 +1,7 @@
 // Actions for Python call syntax (grammars/common/python_call.hpp) and the bracket call list
 // (grammars/bracket.hpp), shared by every grammar that writes calls the Python way: the
-// bracket format and the pythonic model families (Llama 3.2/4, LFM2, Olmo 3, ToolACE).
+// bracket format and the model families that write Python calls (Llama 3.2/4, LFM2,
+// Olmo 3, ToolACE).
 //
 // Each call opens an arguments object on the value builder; keyword names become keys
 // and the lenient value actions fill in the values, so a call's arguments are built by

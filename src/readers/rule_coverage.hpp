@@ -7,13 +7,13 @@
 //    src/combinator/parser.cpp), and events count only for reads that produced a block; a reader
 //    that looked at a marker and declined ("not mine") leaves no trace, so one grammar's
 //    attempts on another's syntax do not blur the picture. A block counts under the
-//    grammar its candidates name (as telemetry does: llama3_json_tagged's calls are
-//    llama3_json's), else under the reader's;
+//    grammar its candidates name (as telemetry does: a variant grammar's calls may name
+//    its family's grammar), else under the reader's;
 //  - by run: a reader that runs a rule again at the same place (json_block's retry without
 //    skipping) replaces the first attempt's counts, so only the path taken counts;
 //  - by branch: besides each rule, the edge from its nearest named parent is counted
-//    ("qwen3_coder::block>qwen3_coder::unwrapped" is a function written without its
-//    <tool_call> wrapper), as PEGTL's coverage_entry::branches does.
+//    ("tag::block>tag::named_block" is a call written in the tag format's <tool name=…>
+//    form), as PEGTL's coverage_entry::branches does.
 // Rule events outside a read (phase two decoding a JSON-string argument) are not counted.
 //
 // Keys drop the `toolgram::grammar::` prefix and template arguments:

@@ -5,7 +5,7 @@
 // delimiters, fence backticks, content markers, intent markers (ignoring case). Searched
 // one by one, each is a pass over the text, and a scan that stops at every byte that can
 // start a marker stops at every letter when a marker starts with one (TOOL_CALL,
-// functools[, Action:). Prose would be read dozens of times.
+// Action:). Prose would be read dozens of times.
 //
 // Instead, a MarkerSet (compiled once per Parser) picks for each needle an anchor: the
 // byte in it least likely in prose (`<`, `[`, `|`, `_`, … before letters), with the byte

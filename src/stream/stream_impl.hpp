@@ -589,7 +589,7 @@ struct StreamParser::Impl {
     bool following(std::size_t at);
 
     // What stands before a value's opening quote, blanks aside: a JSON member's ':', or a
-    // Python keyword argument's '=' (pythonic calls, whose plain strings read the same).
+    // Python keyword argument's '=' (Python calls, whose plain strings read the same).
     static bool opens_value(char c) { return c == ':' || c == '='; }
 
     bool value_quote_arrived(std::size_t at);
