@@ -11,6 +11,7 @@
 // Scanning is linear: the scanner jumps between marker bytes, a block is read once, and
 // scanning resumes after it; closers are found through the scan context's cache.
 #include <algorithm>
+#include <iterator>
 #include <array>
 #include <charconv>
 #include <cstdlib>
@@ -449,6 +450,20 @@ void mask_calls_in_reasoning(ScanContext& ctx, Frame& f, const Blocks& blocks) {
         else
             merged.push_back(span);
     }
+    // Masking only removes delimiters, so the regions found again differ from those found
+    // already only if a delimiter they were drawn from lies strictly inside a masked span:
+    // each region's opener (at outer_begin; 0 for one the prompt opened) and, when it
+    // closed, its closer (at inner_end). Every other delimiter found lost to an earlier one,
+    // and a later one would lose too. So reasoning is found once unless a call holds one.
+    auto masked_at = [&](std::size_t at) {
+        auto it = std::upper_bound(merged.begin(), merged.end(), at,
+                                   [](std::size_t p, const auto& span) { return p < span.first; });
+        return it != merged.begin() && std::prev(it)->first < at && at < std::prev(it)->second;
+    };
+    if (std::none_of(f.reasoning.begin(), f.reasoning.end(), [&](const detail::Region& r) {
+            return masked_at(r.outer_begin) || (r.closed && masked_at(r.inner_end));
+        }))
+        return;
     f.reasoning = detail::find_reasoning(ctx, f.limit, merged);
 }
 
