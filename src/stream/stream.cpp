@@ -50,7 +50,7 @@ void StreamParser::Impl::advance() {
     }
     try {
         update_reasoning();
-        update_fences();
+        fence_tracker.update(buf, finished);
         content_known = update_content_markers();
         if (fallbacks) update_intent();
         update_whole();

@@ -32,10 +32,11 @@ void StreamParser::Impl::assemble() {
     if (!settled.empty()) {
         const Block& b = settled.front();
         f = std::min(f, b.begin);
-        if (const detail::Region* fe = detail::region_at(fences, b.begin)) f = std::min(f, fe->outer_begin);
+        if (const detail::Region* fe = detail::region_at(fences(), b.begin)) f = std::min(f, fe->outer_begin);
     }
+    const std::size_t line_start = fence_tracker.line_start();
     if (fence_line_kind(line_start) != 0) f = std::min(f, line_start);
-    if (const detail::Region* fe = detail::region_at(fences, scan)) {
+    if (const detail::Region* fe = detail::region_at(fences(), scan)) {
         // A block may yet stand first in this fence (the scan has not passed its first
         // non-blank byte) and take the fence with it.
         if (fence_first != fe->outer_begin) fence_first = fe->outer_begin, fence_q = fe->inner_begin;

@@ -16,7 +16,7 @@ auto StreamParser::Impl::place_of(std::size_t begin) const -> Place {
     // that is decided by what follows, so wait for the closer or the end.
     if (pl.reasoning && !pl.reasoning->closed && s.reasoning_ends_at_call && !finished) return pl;
     if (!fence_at(begin, pl.fence)) return pl;
-    pl.example = !pl.reasoning && detail::introduced_as_example(buf, begin, fences, std::min(judged_end, begin));
+    pl.example = !pl.reasoning && detail::introduced_as_example(buf, begin, fences(), std::min(judged_end, begin));
     pl.known = true;
     return pl;
 }

@@ -22,6 +22,8 @@
 #include <vector>
 
 #include "scan/end_watch.hpp"
+#include "stream/fence_tracker.hpp"
+#include "stream/positions.hpp"
 #include "io/json_writer.hpp"
 #include "scan/needle_search.hpp"
 #include "combinator/parser_impl.hpp"
@@ -31,8 +33,6 @@
 #include "text/utf8.hpp"
 
 namespace toolgram::detail::streaming {
-inline constexpr std::size_t npos = std::string_view::npos;
-inline constexpr std::size_t far = static_cast<std::size_t>(-1);  // an end not known yet
 // Reads of a waiting block brought on by what its last read awaited, between two reads
 // brought on by growth (see update_scan).
 inline constexpr std::size_t max_early_reads = 4;
@@ -324,16 +324,12 @@ struct StreamParser::Impl {
     std::size_t r_wait = npos;  // a delimiter here waits for the marker scan to pass it
 
     // ---- fences (as regions.cpp's find_fences)
-    std::vector<detail::Region> fences;  // the last may be open (ends `far`)
-    bool fence_open = false;
-    char fence_ch = 0;             // the open fence's opener: its character and length
-    std::size_t fence_length = 0;
-    std::size_t line_start = 0;  // first line not yet classified
-    std::size_t eol_searched = 0;  // no newline in [line_start, eol_searched)
-    // The line at line_start as read so far, so a long line arriving a token at a time is
-    // read once, not again at each feed.
-    mutable detail::FenceLine line_read;
-    mutable std::size_t line_read_at = npos, line_read_to = 0;
+    detail::streaming::FenceTracker fence_tracker;
+    const std::vector<detail::Region>& fences() const { return fence_tracker.fences(); }
+    int fence_line_kind(std::size_t line) const { return fence_tracker.line_kind(buf, finished, line); }
+    bool fence_at(std::size_t pos, const detail::Region*& out) const {
+        return fence_tracker.fence_at(buf, finished, pos, out);
+    }
     std::size_t fence_first = npos, fence_q = 0;  // the fence holding the scan, and its first non-blank byte
 
     // ---- content markers, intent markers
@@ -482,18 +478,6 @@ struct StreamParser::Impl {
     std::size_t reasoning_known() const;
     // At the end: a guess that no delimiter is left to settle is settled as outside.
     bool guess_settles_outside();
-
-    // -----------------------------------------------------------------------------------
-    // Fences (stream_regions.cpp).
-
-    // The line at line_start, read up to `to`.
-    const detail::FenceLine& read_line(std::size_t to) const;
-
-    int fence_line_kind(std::size_t line) const;
-
-    void update_fences();
-
-    bool fence_at(std::size_t pos, const detail::Region*& out) const;
 
     // -----------------------------------------------------------------------------------
     // Content markers and intent markers (stream_regions.cpp).

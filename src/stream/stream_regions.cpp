@@ -1,6 +1,6 @@
 // The stream's searches that resume where they stopped: reasoning regions (as regions.cpp's
-// find_reasoning), fences (as find_fences), content markers and intent markers. Each
-// holds back only what a delimiter cut by the chunk's end could still become.
+// find_reasoning), content markers and intent markers (fences are fence_tracker.cpp's).
+// Each holds back only what a delimiter cut by the chunk's end could still become.
 #include "stream/stream_impl.hpp"
 
 namespace toolgram {
@@ -146,72 +146,6 @@ std::size_t StreamParser::Impl::reasoning_known() const {
     if (rstate == RState::guessing) return 0;
     if (rstate == RState::inside) return std::min(buf.size(), r_wait);
     return r_pos;
-}
-
-// ---------------------------------------------------------------------------------------
-// Fences: complete lines only (a closer must have nothing but blanks after its run, an
-// opener no backtick in its info string); a line that cannot be a fence line whatever
-// follows is known as soon as that shows.
-
-// The line at line_start, read up to `to`.
-const detail::FenceLine& StreamParser::Impl::read_line(std::size_t to) const {
-    if (line_read_at != line_start) {
-        line_read = detail::FenceLine();
-        line_read_at = line_read_to = line_start;
-    }
-    if (to > line_read_to) {
-        line_read.add(std::string_view(buf).substr(line_read_to, to - line_read_to));
-        line_read_to = to;
-    }
-    return line_read;
-}
-
-// 1: the line opens a fence (none is open) or closes the open one; 0: it does not;
-// -1: not known yet. A complete line before line_start was classified already: inside
-// a fence still open it closed nothing, so 0.
-int StreamParser::Impl::fence_line_kind(std::size_t line) const {
-    if (line < line_start || line > buf.size()) return 0;
-    const detail::FenceLine& fl = read_line(buf.size());
-    if (finished) return (fence_open ? fl.closes(fence_ch, fence_length) : fl.opens()) ? 1 : 0;
-    return (fence_open ? fl.may_close(fence_ch, fence_length) : fl.may_open()) ? -1 : 0;
-}
-
-void StreamParser::Impl::update_fences() {
-    for (;;) {
-        // Resume the newline search where the last one stopped: a long line arriving
-        // a token at a time must not be searched again from its start.
-        std::size_t eol = buf.find('\n', std::max(line_start, eol_searched));
-        eol_searched = eol == npos ? buf.size() : eol;
-        if (eol == npos) {
-            if (!finished || line_start >= buf.size()) break;
-            eol = buf.size();
-        }
-        const detail::FenceLine& fl = read_line(eol);
-        if (!fence_open && fl.opens()) {
-            fences.push_back({line_start, far, std::min(eol + 1, buf.size()), far, false});
-            fence_open = true;
-            fence_ch = fl.ch();
-            fence_length = fl.length();
-        } else if (fence_open && fl.closes(fence_ch, fence_length)) {
-            auto& f = fences.back();
-            f.inner_end = line_start;
-            f.outer_end = eol;
-            f.closed = true;
-            fence_open = false;
-        }
-        line_start = eol + 1;
-    }
-}
-
-// The fence holding `pos`, or null; false when that is not known yet.
-bool StreamParser::Impl::fence_at(std::size_t pos, const detail::Region*& out) const {
-    out = nullptr;
-    if (pos >= line_start) {
-        const std::size_t ls = line_start;
-        if (fence_line_kind(ls) != 0) return false;  // the line may open or close a fence
-    }
-    out = detail::region_at(fences, pos);
-    return true;
 }
 
 // ---------------------------------------------------------------------------------------
