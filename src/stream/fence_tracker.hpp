@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "scan/regions.hpp"
-#include "stream/positions.hpp"
+#include "stream/basics.hpp"
 
 namespace toolgram::detail::streaming {
 
