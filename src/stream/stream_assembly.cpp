@@ -53,7 +53,8 @@ void StreamParser::Impl::assemble() {
     if (head_readers && !head_declined) fc = 0;
     // Reasoning kept in content flows with it, unless a call may yet end the open block
     // (reasoning_ends_at_call), which decides where the framing tokens after it go.
-    if (rstate == RState::inside && (!in_content || s.reasoning_ends_at_call))
+    const std::vector<detail::Region>& regions = reasoning.regions();
+    if (reasoning.inside() && (!in_content || s.reasoning_ends_at_call))
         fc = std::min(fc, regions.back().outer_begin);
     for (; !in_content && regions_removed < regions.size() && regions[regions_removed].closed; ++regions_removed)
         content_spans.push({regions[regions_removed].outer_begin, regions[regions_removed].outer_end});
@@ -61,10 +62,12 @@ void StreamParser::Impl::assemble() {
     if (in_content) return;
 
     // Reasoning, region by region.
+    if (reasoning_parts.size() < regions.size()) reasoning_parts.resize(regions.size());  // one per region
     while (rreg < regions.size()) {
         const auto& r = regions[rreg];
         if (rpos < r.inner_begin) rpos = r.inner_begin;
-        const std::size_t upto = std::min({f, r.inner_end, rstate == RState::inside && rreg + 1 == regions.size() ? r_search : far});
+        const bool searched = reasoning.inside() && rreg + 1 == regions.size();  // its closer not found before
+        const std::size_t upto = std::min({f, r.inner_end, searched ? reasoning.search_from() : far});
         Assembler& a = reasoning_parts[rreg];
         pour(a, rpos, reasoning_spans, std::min(upto, buf.size()), [&](std::string_view t) {
             if (reasoning_sent && !a_started(rreg)) emit_text(StreamEvent::Kind::reasoning, "\n\n");

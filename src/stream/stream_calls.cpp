@@ -11,7 +11,7 @@ namespace toolgram {
 auto StreamParser::Impl::place_of(std::size_t begin) const -> Place {
     Place pl;
     if (begin >= reasoning_known()) return pl;
-    pl.reasoning = detail::region_at(regions, begin);
+    pl.reasoning = detail::region_at(regions(), begin);
     // An unclosed reasoning block may yet end at this call (reasoning_ends_at_call):
     // that is decided by what follows, so wait for the closer or the end.
     if (pl.reasoning && !pl.reasoning->closed && s.reasoning_ends_at_call && !finished) return pl;

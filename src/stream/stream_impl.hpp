@@ -26,6 +26,7 @@
 #include "stream/assembler.hpp"
 #include "stream/basics.hpp"
 #include "stream/needle_set.hpp"
+#include "stream/reasoning_tracker.hpp"
 #include "io/json_writer.hpp"
 #include "scan/needle_search.hpp"
 #include "combinator/parser_impl.hpp"
@@ -108,18 +109,13 @@ struct StreamParser::Impl {
     std::size_t candidates_read = 0;
 
     // ---- reasoning blocks (as regions.cpp's find_reasoning)
-    enum class RState { guessing, outside, inside };
-    RState rstate = RState::outside;
-    std::vector<detail::Region> regions;  // the last may be open (ends `far`)
-    std::vector<std::string> openers, implicit_closers, inside_closers;
-    NeedleSet opener_set, delimiter_set, closer_set, inside_set, content_marker_set, intent_set;
-    std::size_t r_pos = 0;     // outside: no opener starts before this
-    std::size_t r_search = 0;  // inside: no closer starts before this
-    // Spans of settled blocks holding a call read whole: a delimiter strictly inside one is
-    // the call's text (parser.cpp masks them the same way). Sorted and disjoint.
-    std::vector<std::pair<std::size_t, std::size_t>> masks;
-    std::size_t masks_dropped = 0;  // those before this index are behind the search (add_mask)
-    std::size_t r_wait = npos;  // a delimiter here waits for the marker scan to pass it
+    detail::streaming::ReasoningTracker reasoning;
+    const std::vector<detail::Region>& regions() const { return reasoning.regions(); }
+    void update_reasoning() { reasoning.update(buf, finished, scan); }
+    // Positions before this have a known place in or out of reasoning.
+    std::size_t reasoning_known() const { return reasoning.known(buf.size()); }
+    // At the end: a guess that no delimiter is left to settle is settled as outside.
+    bool guess_settles_outside() { return !frozen && reasoning.guess_settles_outside(buf); }
 
     // ---- fences (as regions.cpp's find_fences)
     detail::streaming::FenceTracker fence_tracker;
@@ -131,6 +127,7 @@ struct StreamParser::Impl {
     std::size_t fence_first = npos, fence_q = 0;  // the fence holding the scan, and its first non-blank byte
 
     // ---- content markers, intent markers
+    NeedleSet content_marker_set, intent_set;
     std::vector<std::size_t> cm_pos;  // per content marker: its next occurrence starts here or later
     std::size_t cm_from = 0;          // the search for all of them resumes here
     std::size_t content_known = 0;    // content markers are known up to here
@@ -216,38 +213,16 @@ struct StreamParser::Impl {
     std::size_t string_end = 0;
 
     explicit Impl(const Parser& parser_)
-        : parser(&parser_), p(*parser_.impl_), s(parser_.impl_->profile.settings) {
+        : parser(&parser_), p(*parser_.impl_), s(parser_.impl_->profile.settings), reasoning(s) {
         for (const auto& m : p.role_markers[0]) {
             markers.push_back(m);
             marker_texts.push_back(m.text);
-        }
-        for (const auto& d : s.reasoning) {
-            openers.push_back(d.open);
-            if (d.implicit_open && !d.close.empty() && s.reasoning_start != ReasoningStart::outside) {
-                implicit_closers.push_back(d.close);
-            }
-        }
-        if (s.reasoning.empty()) {
-            rstate = RState::outside;
-        } else if (s.reasoning_start == ReasoningStart::inside && !implicit_closers.empty()) {
-            regions.push_back({0, far, 0, far, false});
-            reasoning_parts.emplace_back();
-            inside_closers = implicit_closers;
-            rstate = RState::inside;
-        } else if (s.reasoning_start == ReasoningStart::guess && !implicit_closers.empty()) {
-            rstate = RState::guessing;
         }
         whole_readers = std::any_of(p.grammars.begin(), p.grammars.end(),
                                     [](const auto& g) { return g.second == Role::primary && g.first->read_whole; });
         head_readers = std::any_of(p.grammars.begin(), p.grammars.end(),
                                    [](const auto& g) { return g.second == Role::primary && g.first->read_head; });
         fallbacks = std::any_of(p.grammars.begin(), p.grammars.end(), [](const auto& g) { return g.second == Role::fallback; });
-        opener_set = NeedleSet(openers);
-        std::vector<std::string> delimiters = openers;
-        delimiters.insert(delimiters.end(), implicit_closers.begin(), implicit_closers.end());
-        delimiter_set = NeedleSet(delimiters);
-        closer_set = NeedleSet(implicit_closers);
-        inside_set = NeedleSet(inside_closers);
         content_marker_set = NeedleSet(s.content_markers);
         intent_set = NeedleSet(s.intent_markers, true);
         cm_pos.assign(s.content_markers.size(), 0);
@@ -263,19 +238,7 @@ struct StreamParser::Impl {
     bool head_declined = false;
     std::size_t whole_next_try = 0, head_next_try = 0;
 
-    // -----------------------------------------------------------------------------------
-    // Reasoning regions (stream_regions.cpp).
-
-    int masked(std::size_t d, std::size_t& resume) const;
-
-    void add_mask(const Block& b);
     void limit_settled(Block& b);
-
-    void update_reasoning();
-
-    std::size_t reasoning_known() const;
-    // At the end: a guess that no delimiter is left to settle is settled as outside.
-    bool guess_settles_outside();
 
     // -----------------------------------------------------------------------------------
     // Content markers and intent markers (stream_regions.cpp).
@@ -396,8 +359,7 @@ struct StreamParser::Impl {
         held_content.shrink_to_fit();
         held_reasoning.shrink_to_fit();
         // Nothing is searched for any more: a mask a call (reasoning_start guess keeps all).
-        std::vector<std::pair<std::size_t, std::size_t>>().swap(masks);
-        masks_dropped = 0;
+        reasoning.release_masks();
     }
     std::vector<bool> started_regions;
     bool a_started(std::size_t i) const { return i < started_regions.size() && started_regions[i]; }

@@ -134,7 +134,7 @@ void StreamParser::Impl::update_scan() {
                 for (auto& c : r.block->candidates) c.role = Role::primary;
                 r.block->role = Role::primary;
                 const std::size_t next = std::max(r.block->end, scan + 1);
-                add_mask(*r.block);
+                reasoning.add_mask(*r.block);
                 limit_settled(*r.block);
                 settled.push_back(std::move(*r.block));
                 scan = next;
@@ -188,7 +188,7 @@ bool StreamParser::Impl::worth_reading(const Marker& m, bool& tag_read) {
 // Where the answer begins (after leading reasoning and blanks), once that is known.
 std::optional<std::size_t> StreamParser::Impl::answer_begin() const {
     std::size_t ab = 0;
-    for (const auto& r : regions) {
+    for (const auto& r : regions()) {
         if (r.outer_begin < ab) continue;
         if (space_run(ab) < r.outer_begin) break;  // text before this region: the answer began
         if (!r.closed) return std::nullopt;
