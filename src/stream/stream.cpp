@@ -51,8 +51,8 @@ void StreamParser::Impl::advance() {
     try {
         update_reasoning();
         fence_tracker.update(buf, finished);
-        content_known = update_content_markers();
-        if (fallbacks) update_intent();
+        content_markers.update(buf, finished, in_content, reasoning_known(), regions(), content_spans);
+        if (fallbacks) intent.update(buf, finished);
         update_whole();
         update_head();
         judge_settled();

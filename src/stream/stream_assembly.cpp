@@ -43,12 +43,12 @@ void StreamParser::Impl::assemble() {
         while (fence_q < buf.size() && is_blank(buf[fence_q])) ++fence_q;
         if (fence_q >= scan) f = std::min(f, fe->outer_begin);
     }
-    if (fallbacks && !primary_seen) f = std::min(f, std::min(intent_at, intent_search));
+    if (fallbacks && !primary_seen) f = std::min(f, std::min(intent.at(), intent.searched()));
 
     // Content. A primary grammar that reads the whole output (strict JSON) gets its
     // turn at the end unless a marker block appears first: until then, the content
     // may all be its block.
-    std::size_t fc = std::min(f, content_known);  // content markers searched up to here
+    std::size_t fc = std::min(f, content_markers.known());  // content markers searched up to here
     if (whole_readers && !primary_seen && !whole_declined) fc = 0;
     if (head_readers && !head_declined) fc = 0;
     // Reasoning kept in content flows with it, unless a call may yet end the open block

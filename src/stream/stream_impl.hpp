@@ -25,6 +25,7 @@
 #include "stream/fence_tracker.hpp"
 #include "stream/assembler.hpp"
 #include "stream/basics.hpp"
+#include "stream/marker_trackers.hpp"
 #include "stream/needle_set.hpp"
 #include "stream/reasoning_tracker.hpp"
 #include "io/json_writer.hpp"
@@ -127,12 +128,8 @@ struct StreamParser::Impl {
     std::size_t fence_first = npos, fence_q = 0;  // the fence holding the scan, and its first non-blank byte
 
     // ---- content markers, intent markers
-    NeedleSet content_marker_set, intent_set;
-    std::vector<std::size_t> cm_pos;  // per content marker: its next occurrence starts here or later
-    std::size_t cm_from = 0;          // the search for all of them resumes here
-    std::size_t content_known = 0;    // content markers are known up to here
-    std::size_t intent_search = 0;
-    std::size_t intent_at = npos;
+    detail::streaming::ContentMarkers content_markers;
+    detail::streaming::IntentMarkers intent;
 
     // ---- assembly
     SpanQueue content_spans, reasoning_spans;
@@ -213,7 +210,8 @@ struct StreamParser::Impl {
     std::size_t string_end = 0;
 
     explicit Impl(const Parser& parser_)
-        : parser(&parser_), p(*parser_.impl_), s(parser_.impl_->profile.settings), reasoning(s) {
+        : parser(&parser_), p(*parser_.impl_), s(parser_.impl_->profile.settings), reasoning(s),
+          content_markers(s), intent(s) {
         for (const auto& m : p.role_markers[0]) {
             markers.push_back(m);
             marker_texts.push_back(m.text);
@@ -223,10 +221,6 @@ struct StreamParser::Impl {
         head_readers = std::any_of(p.grammars.begin(), p.grammars.end(),
                                    [](const auto& g) { return g.second == Role::primary && g.first->read_head; });
         fallbacks = std::any_of(p.grammars.begin(), p.grammars.end(), [](const auto& g) { return g.second == Role::fallback; });
-        content_marker_set = NeedleSet(s.content_markers);
-        intent_set = NeedleSet(s.intent_markers, true);
-        cm_pos.assign(s.content_markers.size(), 0);
-        if (s.tool_required) intent_at = 0;
     }
 
     // Reasoning stays in content (ReasoningFormat::in_content): no reasoning events.
@@ -239,13 +233,6 @@ struct StreamParser::Impl {
     std::size_t whole_next_try = 0, head_next_try = 0;
 
     void limit_settled(Block& b);
-
-    // -----------------------------------------------------------------------------------
-    // Content markers and intent markers (stream_regions.cpp).
-
-    std::size_t update_content_markers();
-
-    void update_intent();
 
     // -----------------------------------------------------------------------------------
     // The marker scan (stream_scan.cpp).
