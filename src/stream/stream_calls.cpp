@@ -233,7 +233,7 @@ void StreamParser::Impl::provisional_at_breaks(const GrammarDef* g, std::size_t 
     // block with no break in it (`[[[[…`) was searched back to the text's start at every
     // chunk, quadratic in the output. (A section is read past its calls judged ahead.)
     const std::size_t from = read_from(at);
-    const std::size_t floor = std::max(from, string_end);
+    const std::size_t floor = std::max(from, follower.string_end());
     std::size_t p = buf.size();
     for (int tries = 0; tries < 4; ++tries) {
         if (p <= floor + 1) return;
@@ -368,20 +368,13 @@ void StreamParser::Impl::split_sent(const Candidate& read) {
 // Whether the open call's string argument at the block at `at` is still being
 // followed, after sending what arrived of it.
 bool StreamParser::Impl::following(std::size_t at) {
-    if (tail.at != at) return false;
+    if (!follower.follows(at)) return false;
     if (!open || open->at != at) {
-        tail.at = npos;
+        follower.stop();
         return false;
     }
     std::string decoded;
-    const detail::StringPrefix sp = tail.text ? detail::decode_text_prefix(buf, tail.pos, tail.layout, tail.at_start, decoded)
-                                              : detail::decode_string_prefix(buf, tail.pos, decoded);
-    tail.pos = sp.end;
-    // The bytes followed are a value's own: no quote in them opens a value, no '>' ends
-    // a tag. The looks for those after the following ends start past them, not back at
-    // the value's start (a whole long argument, looked at in one chunk).
-    quote_from = std::max(quote_from, sp.end);
-    tag_from = std::max(tag_from, sp.end);
+    const bool more = follower.advance(buf, decoded);
     if (!decoded.empty()) {
         StreamEvent d = call_event(StreamEvent::Kind::call_arguments, open->id, open->name);
         detail::append_json_string_body(d.text, decoded);
@@ -393,44 +386,21 @@ bool StreamParser::Impl::following(std::size_t at) {
         }
         events.push_back(std::move(d));
     }
-    if (sp.stop == detail::StringPrefix::Stop::more) return true;
-    if (sp.stop == detail::StringPrefix::Stop::closed) string_end = sp.end + 1;
-    tail.at = npos;
-    return false;
-}
-
-// Whether a quote that opens a value arrived since the last look; each byte is looked
-// at once.
-bool StreamParser::Impl::value_quote_arrived(std::size_t at) {
-    const std::size_t from = std::max(quote_from, at);
-    quote_from = buf.size();
-    for (std::size_t q = buf.find('"', from); q != npos; q = buf.find('"', q + 1)) {
-        std::size_t k = q;
-        while (k > at && is_blank(buf[k - 1])) --k;
-        if (k > at && opens_value(buf[k - 1])) return true;
-    }
-    return false;
-}
-
-// Whether a tag's '>' arrived since the last look; each byte is looked at once.
-bool StreamParser::Impl::tag_end_arrived(std::size_t at) {
-    const std::size_t from = std::max(tag_from, at);
-    tag_from = buf.size();
-    return buf.find('>', from) != npos;
+    return more;
 }
 
 // Reads the block at `at` as if the string the text ends in closed here. When that
 // string is the last argument of the block's first call, announces the call, sends its
 // arguments through what has arrived of the string, and follows the string from here.
 bool StreamParser::Impl::follow_string(const GrammarDef* g, std::size_t at) {
-    if (!settled.empty() || (open && open->at != at) || tail.at == at) return false;
+    if (!settled.empty() || (open && open->at != at) || follower.follows(at)) return false;
     // The string opened at the last quote before the end that no backslash escapes
     // (every quote inside a JSON string is escaped), and a value's string (after a
     // ':' or '='); only then is the block worth reading (below, the read must agree).
     // Searched back only to the block's start (or the last followed string's end):
     // the text before it may be megabytes. (A section is read past its calls judged ahead.)
     const std::size_t from = read_from(at);
-    const std::size_t floor = std::max(from, string_end);
+    const std::size_t floor = std::max(from, follower.string_end());
     const std::string_view block(buf.data() + floor, buf.size() - floor);
     std::size_t quote = buf.size();
     for (;;) {
@@ -443,7 +413,7 @@ bool StreamParser::Impl::follow_string(const GrammarDef* g, std::size_t at) {
     }
     std::size_t before = quote;
     while (before > from && is_blank(buf[before - 1])) --before;
-    if (before == from || !opens_value(buf[before - 1])) return false;
+    if (before == from || !detail::streaming::ArgumentFollower::opens_value(buf[before - 1])) return false;
     ++follow_tries;
     std::optional<Block> b;
     {
@@ -469,9 +439,7 @@ bool StreamParser::Impl::follow_string(const GrammarDef* g, std::size_t at) {
         return false;
     if (!provisional(at, c, true)) return false;
     split_sent(c);
-    tail = Tail();
-    tail.at = at;
-    tail.pos = buf.size();
+    follower.follow_string(at, buf.size());
     return true;
 }
 
@@ -479,7 +447,7 @@ bool StreamParser::Impl::follow_string(const GrammarDef* g, std::size_t at) {
 // markup family): when the tool's schema makes that text a string as written, announce
 // the call, send its arguments through what is decided of the text, and follow it.
 bool StreamParser::Impl::follow_text(Block& b, std::size_t at) {
-    if (!settled.empty() || (open && open->at != at) || tail.at == at || b.candidates.empty()) return false;
+    if (!settled.empty() || (open && open->at != at) || follower.follows(at) || b.candidates.empty()) return false;
     const Candidate& first = b.candidates.front();
     if (!first.cut_text || !first.arguments_are_text || first.text_is_quoted) return false;
     Candidate c = std::move(b.candidates.front());  // the block is not read again
@@ -493,13 +461,10 @@ bool StreamParser::Impl::follow_text(Block& b, std::size_t at) {
         const auto prop = props->find(cut.key);
         if (prop == props->end() || !prop->is_object() || prop->value("type", json()) != "string") return false;
     }
-    Tail t;
-    t.at = at;
-    t.text = true;
-    t.layout = {cut.newline_each_side, cut.strip_blanks};
-    t.at_start = true;
+    const detail::TextLayout layout{cut.newline_each_side, cut.strip_blanks};
+    bool at_start = true;  // the text's leading layout is not known yet
     std::string decoded;
-    const detail::StringPrefix sp = detail::decode_text_prefix(buf, cut.begin, t.layout, t.at_start, decoded);
+    const detail::StringPrefix sp = detail::decode_text_prefix(buf, cut.begin, layout, at_start, decoded);
     c.problem.clear();
     c.cut = false;
     c.cut_text.reset();
@@ -507,8 +472,7 @@ bool StreamParser::Impl::follow_text(Block& b, std::size_t at) {
     if (!provisional(at, c, true)) return false;
     if (sp.stop != detail::StringPrefix::Stop::more) return true;  // announced; nothing more to follow
     split_sent(c);
-    t.pos = sp.end;
-    tail = t;
+    follower.follow_text(at, sp.end, layout, at_start);
     return true;
 }
 

@@ -23,6 +23,7 @@
 
 #include "scan/end_watch.hpp"
 #include "stream/fence_tracker.hpp"
+#include "stream/argument_follower.hpp"
 #include "stream/assembler.hpp"
 #include "stream/basics.hpp"
 #include "stream/marker_trackers.hpp"
@@ -194,20 +195,7 @@ struct StreamParser::Impl {
     std::size_t restarts = 0;  // calls re-sent because a read changed after deltas went out
     // The open call's last argument, a JSON string still being written, followed byte by
     // byte (see "Following a string argument").
-    struct Tail {
-        std::size_t at = npos;  // the block's begin, as open->at; npos: none followed
-        std::size_t pos = 0;    // the first raw byte of the string not decoded yet
-        // A named parameter's text in markup rather than a JSON string, and its layout.
-        bool text = false;
-        detail::TextLayout layout;
-        bool at_start = false;  // the text's leading layout is not known yet
-    };
-    Tail tail;
-    std::size_t quote_from = 0;  // value_quote_arrived looked at the text before this
-    std::size_t tag_from = 0;    // tag_end_arrived, likewise
-    // Where the last string followed to its end ends: no read need cut the text before
-    // this (provisional_at_breaks), nor look for a string opening before it.
-    std::size_t string_end = 0;
+    detail::streaming::ArgumentFollower follower;
 
     explicit Impl(const Parser& parser_)
         : parser(&parser_), p(*parser_.impl_), s(parser_.impl_->profile.settings), reasoning(s),
@@ -319,14 +307,6 @@ struct StreamParser::Impl {
     // Following a string argument (stream_calls.cpp).
 
     bool following(std::size_t at);
-
-    // What stands before a value's opening quote, blanks aside: a JSON member's ':', or a
-    // Python keyword argument's '=' (Python calls, whose plain strings read the same).
-    static bool opens_value(char c) { return c == ':' || c == '='; }
-
-    bool value_quote_arrived(std::size_t at);
-
-    bool tag_end_arrived(std::size_t at);
 
     bool follow_string(const GrammarDef* g, std::size_t at);
 

@@ -166,13 +166,13 @@ bool StreamParser::Impl::worth_reading(const Marker& m, bool& tag_read) {
     const std::size_t n = buf.size();
     if (following(scan)) return wanted_arrived();
     const bool may_follow = (!open || open->at == scan) && follow_tries < max_follow_tries;
-    if (may_follow && value_quote_arrived(scan) && follow_string(m.grammar, scan)) {
+    if (may_follow && follower.value_quote_arrived(buf, scan) && follow_string(m.grammar, scan)) {
         following(scan);
         return false;
     }
     if (n >= next_try) return true;
     if (early_reads < max_early_reads && ((needed_at != npos && n >= needed_at) || wanted_arrived())) return true;
-    if (may_follow && follow_tries < max_follow_tries && tag_end_arrived(scan)) {
+    if (may_follow && follow_tries < max_follow_tries && follower.tag_end_arrived(buf, scan)) {
         ++follow_tries;
         return tag_read = true;
     }
