@@ -32,8 +32,9 @@
 // its calls' reads and one whole read at its end, not a whole read per call.
 //
 // This file holds the feed (the stages in order) and the public API; the stages are
-// defined in stream_regions.cpp, stream_scan.cpp, stream_calls.cpp and stream_assembly.cpp,
-// over the state stream_impl.hpp declares.
+// defined in stream_scan.cpp, stream_calls.cpp and stream_assembly.cpp, over the state
+// stream_impl.hpp declares, and in the parts it owns (reasoning_tracker.cpp,
+// fence_tracker.cpp, marker_trackers.cpp, argument_follower.cpp).
 #include <stdexcept>
 #include <utility>
 

@@ -1,10 +1,15 @@
-// The stream's state and its stages (StreamParser::Impl), shared by the files that define
-// them: stream.cpp (each feed: the stages in order; the public API), stream_regions.cpp
-// (reasoning regions, fences, content and intent markers), stream_scan.cpp (the marker
-// scan, whole-output and headless grammars), stream_calls.cpp (judging blocks, call
-// events, following a string argument) and stream_assembly.cpp (content and reasoning up
-// to the frontier, and the end). Why the stream equals the one-shot parse, and what a
-// chunk costs, is written atop stream.cpp. Internal: only those files include it.
+// The stream's state and its stages (StreamParser::Impl).
+//
+// The parts that keep to themselves are types of their own, each owning its state and
+// stating its invariant: the reasoning blocks (reasoning_tracker.hpp), the fences
+// (fence_tracker.hpp), the content and intent markers (marker_trackers.hpp) and the
+// argument follower (argument_follower.hpp); each is told the text and what it needs of
+// the others. The rest is Impl's, over the files that define its stages: stream.cpp
+// (each feed: the stages in order; the public API), stream_scan.cpp (the marker scan,
+// whole-output and headless grammars), stream_calls.cpp (judging blocks, call events,
+// when to follow a string argument) and stream_assembly.cpp (content and reasoning up to
+// the frontier, and the end). Why the stream equals the one-shot parse, and what a chunk
+// costs, is written atop stream.cpp. Internal: only those files include it.
 #pragma once
 
 #include <algorithm>
