@@ -209,7 +209,7 @@ void StreamParser::Impl::end_accepted(Call call, bool continues, std::optional<s
     }
     if (!continues) {
         events.push_back(call_event(StreamEvent::Kind::call_begin, call.id, call.name));
-        open = Open{0, call.id, call.name, {}};
+        open = Open{.id = call.id, .name = call.name};
         rest = detail::arguments_text(call.arguments);
     }
     if (!rest->empty()) {
@@ -295,7 +295,7 @@ bool StreamParser::Impl::provisional(std::size_t at, Candidate& read, bool throu
     // Arguments under a wrapper key are unwrapped or refused by the judge, as a whole.
     if (detail::wrapper_key(c.arguments, schema)) return false;
     if (!open) {
-        open = Open{at, ids.next(c.id), name, {}, ci, c.begin};
+        open = Open{.at = at, .id = ids.next(c.id), .name = name, .candidate = ci, .candidate_begin = c.begin};
         events.push_back(call_event(StreamEvent::Kind::call_begin, open->id, open->name));
     }
     // What to send: the arguments JSON up to (not including) the last member, written

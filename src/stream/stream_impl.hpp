@@ -155,8 +155,8 @@ struct StreamParser::Impl {
     std::size_t calls_done = 0;  // accepted calls ended so far
     struct Open {
         std::size_t at = 0;  // the block's begin
-        std::string id, name;
-        detail::TextDigest sent;  // arguments text sent so far, as its digest
+        std::string id = {}, name = {};
+        detail::TextDigest sent = {};  // arguments text sent so far, as its digest
         std::size_t candidate = 0;  // which of the block's candidates (a section's calls go one by one)
         std::size_t candidate_begin = 0;
         // While the call's last argument is a string being followed, what was sent is in
@@ -169,7 +169,7 @@ struct StreamParser::Impl {
             detail::TextDigest head, body;
             std::size_t upto = 0;
         };
-        std::optional<Split> split;
+        std::optional<Split> split = {};
         // The split while it still describes everything sent, else null.
         Split* current_split() { return split && split->upto == sent.size() ? &*split : nullptr; }
         const Split* current_split() const { return split && split->upto == sent.size() ? &*split : nullptr; }
