@@ -83,7 +83,7 @@ private:
         std::string needle;
         // head_word(needle).word: the entries' needles mostly differ in it, so most
         // comparisons end there (gpt-oss's markers all begin `<|`: a full comparison each
-        // was 4% of its parse).
+        // was a measurable share of its parse, docs/bench-notes.md).
         std::uint64_t head = 0;
         int id = -1;  // its number in the marker index, -1 when the text is searched
         bool valid = false;

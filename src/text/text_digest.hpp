@@ -5,8 +5,8 @@
 // at the end checks that the one-shot result begins with what it sent. Keeping the sent
 // bytes for that check cost one more copy of the output, and for a long argument a
 // buffer that doubled into fresh memory in the middle of the stream: one chunk then paid
-// for every page of it (on the machine measured, 16 page faults and 190 µs for a 64 KB
-// argument). A digest holds 80 bytes whatever was sent.
+// for every page of it (docs/bench-notes.md, 2026-11-29). A digest holds 80 bytes
+// whatever was sent.
 //
 // The state is four 64-bit lanes, each taking every fourth 8-byte word through xxHash64's
 // round (a bijection of the word for a given lane, so no single-word change is lost),
