@@ -110,7 +110,8 @@ struct EngineParserName {
 // How a chat template of the family's models shows itself (match_chat_template): the
 // markers it writes (in text or output expressions), and those it never writes, which tell
 // it from families sharing a marker. Checked against the real templates in
-// tests/data/templates/.
+// tests/data/templates/. The lists are fixed arrays so that a record stays constant data;
+// one longer than its bound fails to compile (raise the bound).
 struct TemplateSignature {
     std::string_view profile = {};  // empty: the profile of the grammar's name
     std::string_view family = {};   // its models and syntax, for people
