@@ -11,7 +11,6 @@
 // Scanning is linear: the scanner jumps between marker bytes, a block is read once, and
 // scanning resumes after it; closers are found through the scan context's cache.
 #include <algorithm>
-#include <iterator>
 #include <array>
 #include <charconv>
 #include <cstdlib>
@@ -456,9 +455,7 @@ void mask_calls_in_reasoning(ScanContext& ctx, Frame& f, const Blocks& blocks) {
     // closed, its closer (at inner_end). Every other delimiter found lost to an earlier one,
     // and a later one would lose too. So reasoning is found once unless a call holds one.
     auto masked_at = [&](std::size_t at) {
-        auto it = std::upper_bound(merged.begin(), merged.end(), at,
-                                   [](std::size_t p, const auto& span) { return p < span.first; });
-        return it != merged.begin() && std::prev(it)->first < at && at < std::prev(it)->second;
+        return detail::span_holding(merged.begin(), merged.end(), at) != merged.end();
     };
     if (std::none_of(f.reasoning.begin(), f.reasoning.end(), [&](const detail::Region& r) {
             return masked_at(r.outer_begin) || (r.closed && masked_at(r.inner_end));

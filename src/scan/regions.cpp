@@ -26,12 +26,9 @@ std::vector<Region> find_reasoning(ScanContext& ctx, std::size_t limit, const Ma
             // A delimiter counts only whole before the limit: one that straddles it would
             // open a region whose inside begins past its end.
             if (at == std::string_view::npos || at + needle.size() > text.size()) return std::string_view::npos;
-            auto it = std::upper_bound(masked.begin(), masked.end(), at,
-                                       [](std::size_t p, const auto& span) { return p < span.first; });
-            if (it == masked.begin()) return at;
-            --it;
-            if (!(it->first < at && at < it->second)) return at;
-            from = it->second;
+            const auto span = span_holding(masked.begin(), masked.end(), at);
+            if (span == masked.end()) return at;
+            from = span->second;
         }
     };
 

@@ -9,6 +9,7 @@
 // but blanks after it, closes it; a fence never closed runs to the end.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <optional>
@@ -31,6 +32,16 @@ struct Region {
 // Spans of text whose bytes are not delimiters, sorted and disjoint: a delimiter strictly
 // inside one (`{"q": "what is <think>?"}` in a call) is text of that span.
 using Masked = std::vector<std::pair<std::size_t, std::size_t>>;
+
+// The span of the sorted, disjoint spans [first, last) that holds `pos` strictly inside
+// (a delimiter there is that span's text), or `last`.
+template <typename It>
+It span_holding(It first, It last, std::size_t pos) {
+    It it = std::upper_bound(first, last, pos, [](std::size_t p, const auto& span) { return p < span.first; });
+    if (it == first) return last;
+    --it;
+    return it->first < pos && pos < it->second ? it : last;
+}
 
 std::vector<Region> find_reasoning(ScanContext& ctx, std::size_t limit, const Masked& masked = {});
 std::vector<Region> find_fences(ScanContext& ctx, std::size_t limit);

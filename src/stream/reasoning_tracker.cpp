@@ -31,13 +31,9 @@ ReasoningTracker::ReasoningTracker(const Settings& s) {
 
 int ReasoningTracker::masked(std::size_t d, std::size_t& resume, std::size_t scan, bool finished) const {
     const auto first = masks_.begin() + static_cast<std::ptrdiff_t>(masks_dropped_);
-    auto it = std::upper_bound(first, masks_.end(), d, [](std::size_t pos, const auto& span) { return pos < span.first; });
-    if (it != first) {
-        --it;
-        if (it->first < d && d < it->second) {
-            resume = it->second;
-            return 1;
-        }
+    if (const auto span = span_holding(first, masks_.end(), d); span != masks_.end()) {
+        resume = span->second;
+        return 1;
     }
     // Every block beginning before `d` is settled once the scan stands at or past it.
     return d <= scan || finished ? 0 : -1;
