@@ -44,17 +44,16 @@ const std::vector<ProfileRow>& profile_rows() {
     return table;
 }
 
+std::vector<GrammarUse> uses_of(std::span<const detail::GrammarUseSpec> specs) {
+    std::vector<GrammarUse> out;
+    for (const auto& use : specs) out.push_back({std::string(use.grammar), use.role});
+    return out;
+}
 std::vector<GrammarUse> grammars_of(const ProfileRow& row) {
     if (row.spec->grammars.empty()) return {{std::string(row.grammar->name), Role::primary}};
-    std::vector<GrammarUse> out;
-    for (const auto& use : row.spec->grammars) out.push_back({std::string(use.grammar), use.role});
-    return out;
+    return uses_of(row.spec->grammars);
 }
-std::vector<GrammarUse> in_auto_of(const ProfileRow& row) {
-    std::vector<GrammarUse> out;
-    for (const auto& use : row.spec->in_auto) out.push_back({std::string(use.grammar), use.role});
-    return out;
-}
+std::vector<GrammarUse> in_auto_of(const ProfileRow& row) { return uses_of(row.spec->in_auto); }
 
 Profile from_row(const ProfileRow& row, bool own = true) {
     const detail::ProfileSpec& spec = *row.spec;
