@@ -178,8 +178,11 @@ struct opener_is_optional {
 struct payload_names_call {
     template <typename S> static std::size_t get(const S& st) { return opening_of::get(st) == 0; }  // Opening::bare
 };
-struct has_call_close {
-    template <typename S> static std::size_t get(const S& st) { return !syntax_of(st).call_close.empty(); }
+struct call_form_of {
+    template <typename S> static std::size_t get(const S& st) { return static_cast<std::size_t>(syntax_of(st).call_form); }
+};
+struct is_one_a_line {
+    template <typename S> static std::size_t get(const S& st) { return syntax_of(st).one_a_line; }
 };
 struct has_header_end {
     template <typename S> static std::size_t get(const S& st) { return !syntax_of(st).header_end.empty(); }
@@ -249,14 +252,16 @@ struct stray_text_then_close : skip_to_any_literal<call_close_of> {};
 struct json_call_end
     : sor<call_close, json_block::end_cut_off, close_cut_off, stray_text_then_close, json_block::missing_end_tag> {};
 // Closed: several call objects may stand in one (json_block's calls_body), as in hermes.
-struct json_call_closed : seq<json_opening, json_block::calls_body, json_call_end> {};
+struct json_calls_body : select<is_one_a_line, json_block::calls_body, json_block::lines_body> {};
+struct json_call_closed : seq<json_opening, json_calls_body, json_call_end> {};
 // No closer: the payload ends the call. Where the payload names the call (no header),
 // call objects may follow one another, one a line or back to back (MiniMax-M1's
 // `<tool_calls>` then one object a line), each its own call; after a header, the one
 // object is its arguments.
-struct json_call_open_ended
-    : seq<json_opening, select<payload_names_call, json_block::body, json_block::calls_body>> {};
-struct json_call : select<has_call_close, json_call_open_ended, json_call_closed> {};
+struct json_call_open_ended : seq<json_opening, select<payload_names_call, json_block::body, json_calls_body>> {};
+// A closer a model may add after the payload that ended the call (granite-20b-functioncalling).
+struct json_call_then_close : seq<json_call_open_ended, opt<call_close>> {};
+struct json_call : select<call_form_of, json_call_open_ended, json_call_closed, json_call_then_close> {};
 
 // ---------------------------------------------------------------------------------------
 // Named text parameters, in params.hpp's shapes.

@@ -79,6 +79,10 @@ struct further_payload : seq<at<one<'{'>>, guarded<lenient::value>> {};
 struct further_value : seq<at<one<'{', '['>>, guarded<lenient::value, true>> {};
 struct further_payloads : star<ws, further_payload> {};
 struct calls_body : seq<ws, sor<fenced_payload, seq<payload, further_payloads>>, ws> {};
+// Values one a line (MiniMax-M1's `<tool_calls>` form): each read on its own, and a line
+// that breaks spoils only itself.
+struct value_lines : seq<payload, star<ws, further_value>> {};
+struct lines_body : seq<ws, sor<fenced_payload, value_lines>, ws> {};
 
 struct end_cut_off : eof {};          // output ended where the closer was due: healed
 struct missing_end_tag : success {};  // no closer follows at all: the block ends here

@@ -114,6 +114,9 @@ struct DeclaredSyntax {
         std::vector<std::string> open;
         std::vector<std::string> close;  // empty: the arguments end the call (Mistral)
         bool open_optional = false;      // inside a section a call may leave out its opener
+        // JSON arguments: the payload ends the call, and `close` straight after it is the
+        // call's too, when written (granite-20b-functioncalling's `</function_call>`).
+        bool close_optional = false;
     };
     struct Name {
         std::vector<std::string> prefix;  // a namespace written before the name, not part of it
@@ -171,6 +174,21 @@ struct DeclaredSyntax {
         // After a call opens, anything but parameters before its closer: a rejected call
         // (true), or not a call of this syntax at all (false: the opener is shared).
         bool reject_unexpected = false;
+        // JSON arguments with no header: call objects written one a line (MiniMax-M1's
+        // `<tool_calls>` form). A line that breaks spoils only itself: the call reads on
+        // at the next line opening a value in its first column, and a list may stand on
+        // a line too.
+        bool one_a_line = false;
+    };
+    // How render_calls writes calls where a family's layout is not the plain one (the
+    // first spelling of each token, one block a call, nothing between): JSON call objects
+    // with no header only. One of `each` (a block a call, "{call}" standing for the call
+    // object) or `all` (one block, "{calls}" standing for the call objects, ", " between).
+    struct Render {
+        std::string each;
+        std::string all;
+        std::string between;                      // between the blocks `each` writes
+        std::string arguments_key = "arguments";  // the call object's key for the arguments
     };
 
     std::optional<Section> section;
@@ -180,6 +198,7 @@ struct DeclaredSyntax {
     // Free text for format_instruction and correction prompts; empty: one is written
     // from an example call rendered in this syntax.
     std::string instruction;
+    std::optional<Render> render;  // absent: the plain layout
 };
 
 // Where the text of reasoning blocks goes.

@@ -199,13 +199,32 @@ std::string parameter_value_text(const json& value, bool newline_layout) {
     return newline_layout && edge_break ? "\n" + text + "\n" : text;
 }
 
+// Writes call objects in the layout a file's `render` gives (its family's chat template's).
+std::string rendered_as_declared(const DeclaredSyntax::Render& r, const std::vector<Call>& calls) {
+    const auto fill = [](const std::string& tmpl, std::string_view slot, const std::string& text) {
+        const std::size_t at = tmpl.find(slot);  // checked at load: there once
+        return tmpl.substr(0, at) + text + tmpl.substr(at + slot.size());
+    };
+    std::string out;
+    if (!r.all.empty()) {
+        std::string objects;
+        for (std::size_t i = 0; i < calls.size(); ++i) objects += (i ? ", " : "") + call_object_text(calls[i], "name", r.arguments_key);
+        return fill(r.all, "{calls}", objects);
+    }
+    for (std::size_t i = 0; i < calls.size(); ++i)
+        out += (i ? r.between : "") + fill(r.each, "{call}", call_object_text(calls[i], "name", r.arguments_key));
+    return out;
+}
+
 // Writes calls with the first spelling of every token and no layout of its own: the
-// syntax says where whitespace may stand, not where a model puts it.
+// syntax says where whitespace may stand, not where a model puts it (unless a file's
+// `render` gives its family's).
 std::string render_in(const DeclaredSyntax* s, const std::vector<Call>& calls, const Settings& settings) {
     if (!s) throw std::invalid_argument("the grammar \"declared\" has no syntax to write (Settings::declared_syntax)");
     const auto first = [](const std::vector<std::string>& list) { return list.empty() ? std::string() : list.front(); };
     if (s->arguments.style == DeclaredSyntax::Style::pythonic)  // one list of calls between the markers
         return first(s->call.open) + render_calls("bracket", calls, settings) + first(s->call.close) + "\n";
+    if (s->render) return rendered_as_declared(*s->render, calls);
     std::string out = s->section ? first(s->section->open) : std::string();
     for (std::size_t i = 0; i < calls.size(); ++i) {
         const Call& c = calls[i];
@@ -292,14 +311,31 @@ namespace {
 // A GrammarDef holds plain function pointers, so a shipped file's functions are the
 // instantiation of these templates at its index in the table: room for this many files
 // (more throws std::logic_error when the table is first built, and a test builds it).
-constexpr std::size_t max_shipped_grammars = 16;
+constexpr std::size_t max_shipped_grammars = 32;
 
 struct Bound {
     std::string name, summary;
     Profile profile;  // the file's, its grammar renamed to `name`
     std::unique_ptr<CompiledSyntax> compiled;
+    FileRecord record;  // the file's engines and signatures, which the two below view
+    std::vector<AliasSpec> aliases;
+    std::vector<TemplateSignature> signatures;
     GrammarDef def;
 };
+
+// The record's parts as a compiled-in record holds them, viewing `b.record`.
+void view_record(Bound& b) {
+    for (const ProfileAlias& a : b.record.engines) b.aliases.push_back({a.engine, a.name, a.models});
+    for (const FileSignature& f : b.record.signatures) {
+        TemplateSignature t{.family = f.family, .note = f.note};
+        for (std::size_t i = 0; i < f.all.size(); ++i) t.all[i] = f.all[i];  // bounds checked at load
+        for (std::size_t i = 0; i < f.none.size(); ++i) t.none[i] = f.none[i];
+        for (std::size_t i = 0; i < f.engines.size(); ++i) t.engines[i] = {f.engines[i].first, f.engines[i].second};
+        b.signatures.push_back(t);
+    }
+    b.def.aliases = b.aliases;
+    b.def.signatures = b.signatures;
+}
 
 const std::vector<std::unique_ptr<Bound>>& bound_table();
 
@@ -358,7 +394,7 @@ const std::vector<std::unique_ptr<Bound>>& bound_table() {
             for (std::size_t i = 0; i < files.size(); ++i) {
                 auto b = std::make_unique<Bound>();
                 b->name = std::string(files[i].name);
-                b->profile = profile_from_file_text(files[i].text, std::string(files[i].path));
+                b->profile = profile_from_file_text(files[i].text, std::string(files[i].path), b->record);
                 for (auto& use : b->profile.grammars)
                     if (use.grammar == "declared") use.grammar = b->name;
                 b->compiled = compile_syntax(*b->profile.settings.declared_syntax);
@@ -367,6 +403,7 @@ const std::vector<std::unique_ptr<Bound>>& bound_table() {
                 b->def = functions[i];
                 b->def.name = b->name;
                 b->def.summary = b->summary;
+                view_record(*b);
                 out.push_back(std::move(b));
             }
         } catch (...) {

@@ -90,6 +90,10 @@ std::unique_ptr<CompiledSyntax> compile_syntax(const DeclaredSyntax& s) {
     c->call_open = views(s.call.open);
     c->call_close = views(s.call.close);
     c->call_open_optional = s.call.open_optional;
+    c->call_form = s.call.close.empty() ? CallForm::open_ended
+                   : s.call.close_optional ? CallForm::open_ended_then_close
+                                           : CallForm::closed;
+    c->one_a_line = s.arguments.one_a_line;
 
     if (s.header) {
         const DeclaredSyntax::Header& h = *s.header;
@@ -149,7 +153,7 @@ std::unique_ptr<CompiledSyntax> compile_syntax(const DeclaredSyntax& s) {
     if (s.section) c->markers = s.section->open;
     if (!s.section || !s.section->required) c->markers.insert(c->markers.end(), s.call.open.begin(), s.call.open.end());
     if (c->parameters) c->closer = s.section ? s.section->close.front() : s.call.close.front();
-    else if (!s.call.close.empty()) c->closer = s.call.close.front();
+    else if (!s.call.close.empty() && !s.call.close_optional) c->closer = s.call.close.front();
     return c;
 }
 

@@ -43,6 +43,13 @@ enum class Opening : unsigned char {
     optional_tokens = 3 // opener, and the tokens or not (then the payload names the call)
 };
 
+// How a JSON call ends (grammars/declared.hpp's json_call).
+enum class CallForm : unsigned char {
+    open_ended = 0,            // no closer: the payload ends the call
+    closed = 1,                // at its closer (or where that was cut off, or left out)
+    open_ended_then_close = 2  // the payload ends it, and the closer may follow
+};
+
 struct CompiledSyntax {
     const DeclaredSyntax* source = nullptr;
     // The grammar its reads name in candidates and telemetry: `declared`, or a shipped
@@ -53,6 +60,8 @@ struct CompiledSyntax {
     Spellings section_open, section_close;
     Spellings call_open, call_close;
     bool call_open_optional = false;
+    CallForm call_form = CallForm::open_ended;
+    bool one_a_line = false;  // JSON call objects one a line, a broken line spoiling only itself
 
     Opening opening = Opening::bare;
     DeclaredSyntax::Space space = DeclaredSyntax::Space::any;

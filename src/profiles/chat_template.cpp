@@ -53,29 +53,6 @@ struct Signature {
     std::string_view note;
 };
 
-// The syntaxes of the shipped profile files (grammars/declared/NAME.json), which have no
-// record in C++.
-constexpr detail::TemplateSignature shipped_file_signatures[] = {
-    {
-        .profile = "dots",
-        .family = "dots.llm: <dots_function_call><invoke name=…><parameter name=…>",
-        .all = {"<dots_function_call>"},
-        .engines = {{"vLLM", "dots"}, {"SGLang", "dots"}},
-    },
-    {
-        .profile = "iquest_q1",
-        .family = "IQuest Q1: <iquest_tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value>",
-        .all = {"<iquest_tool_call>"},
-        .engines = {{"SGLang", "iquest_q1"}},
-    },
-    {
-        .profile = "k2_horizon",
-        .family = "K2 Horizon (xml dialect): <ifm|tool_calls><ifm|tool_call>NAME<ifm|arg_key>K</ifm|arg_key>…",
-        .all = {"<ifm|tool_call>"},
-        .engines = {{"vLLM", "k2_horizon"}, {"SGLang", "k2_horizon"}},
-    },
-};
-
 Signature from_spec(const detail::TemplateSignature& t, std::string_view profile) {
     Signature s{std::string(profile), t.family, {}, {}, {}, t.note};
     for (std::string_view m : t.all)
@@ -88,14 +65,13 @@ Signature from_spec(const detail::TemplateSignature& t, std::string_view profile
 }
 
 // Every family's signatures (GrammarDef::signatures, each checked against the real
-// templates in tests/data/templates/, whose README names the source of each), in registry
-// order, then the shipped profile files'.
+// templates in tests/data/templates/, whose README names the source of each; a shipped
+// profile file's `template_signatures`), in registry order.
 const std::vector<Signature>& signatures() {
     static const std::vector<Signature> table = [] {
         std::vector<Signature> out;
         for (const detail::GrammarDef* g : detail::all_grammars())
             for (const auto& t : g->signatures) out.push_back(from_spec(t, t.profile.empty() ? g->name : t.profile));
-        for (const auto& t : shipped_file_signatures) out.push_back(from_spec(t, t.profile));
         return out;
     }();
     return table;

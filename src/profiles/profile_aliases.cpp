@@ -3,7 +3,7 @@
 // flag) or llama.cpp (the chat format it logs: "Chat format: Hermes 2 Pro") finds their
 // model under the name they already type. `builtin_profile` falls back to this table.
 // Each grammar declares the names of its own syntax in its record (GrammarDef::aliases,
-// beside its reader); the rows here are those of the shipped profile files.
+// beside its reader; a shipped profile file's `engines`), and this file knows no family.
 //
 // Where an engine registers a parser for a syntax toolgram does not read yet, the row names
 // no profile: asking for it says so, instead of "unknown profile". Sources: vLLM's
@@ -12,8 +12,8 @@
 // the engine's parser tests or the model's chat template before it was mapped. smg (SGLang's
 // model gateway, the Rust router that parses at the gateway) registers its own names for the
 // same syntaxes (`glm47_moe`, `kimik2`, `qwen_xml`, …, its tool_parser registry). A profile
-// here may be a shipped profile file (grammars/declared/NAME.json: dots, iquest_q1,
-// k2_horizon), resolved like any built-in profile.
+// here may be a shipped profile file (grammars/declared/NAME.json), resolved like any
+// built-in profile.
 #include <algorithm>
 #include <array>
 #include <string_view>
@@ -34,22 +34,7 @@ std::size_t engine_rank(std::string_view engine) {
 }
 
 std::vector<ProfileAlias> all_aliases() {
-    std::vector<ProfileAlias> table = {
-        // vLLM, --tool-call-parser
-        {"vLLM", "dots", "dots", "dots.llm1, dots-3 (<dots_function_call>)"},
-        {"vLLM", "k2_horizon", "k2_horizon", "K2 Horizon (IFM, its xml dialect)"},
-        {"vLLM", "qwen2_5_coder", "qwen2_5_coder", "Qwen2.5-Coder (<tools>{…}</tools>; pull request #32931)"},
-        {"vLLM", "step_audio_2", "step_audio_2", "Step-Audio 2 (<tool_call>function\\nNAME\\n{…}</tool_call>)"},
-        {"vLLM", "telechat4", "telechat4", "TeleChat4, XingChen4 (<tool_call>NAME<param_key>K</param_key>…)"},
-        // SGLang, --tool-call-parser
-        {"SGLang", "dots", "dots", "dots.llm1, dots-3"},
-        {"SGLang", "iquest_q1", "iquest_q1", "IQuest Q1"},
-        {"SGLang", "k2_horizon", "k2_horizon", "K2 Horizon (IFM, its xml dialect)"},
-        {"SGLang", "k2_v3", "k2_horizon", "K2 Horizon (k2_horizon's earlier name)"},
-        {"SGLang", "step_audio_2", "step_audio_2", "Step-Audio 2 (a pull request's detector)"},
-        // llama.cpp: the chat format it names in its log (the template decides it)
-        // smg (SGLang's model gateway), --tool-call-parser: its own names for the same syntaxes
-    };
+    std::vector<ProfileAlias> table;
     for (const detail::GrammarDef* g : detail::all_grammars())
         for (const detail::AliasSpec& a : g->aliases)
             table.push_back({std::string(a.engine), std::string(a.name),

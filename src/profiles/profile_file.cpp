@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <tuple>
+#include <type_traits>
 
 #include "io/bounded_read.hpp"
 #include "declared/declared_syntax.hpp"
@@ -182,7 +183,7 @@ DeclaredSyntax::Header read_header(const json& j, const std::string& path) {
 }
 
 DeclaredSyntax::Arguments read_arguments(const json& j, const std::string& path) {
-    const Fields f(j, path, {"style", "parameter", "on_unexpected"});
+    const Fields f(j, path, {"style", "parameter", "on_unexpected", "one_a_line"});
     DeclaredSyntax::Arguments a;
     if (const json* v = f.get("style"))
         a.style = choice_of<DeclaredSyntax::Style>(*v, f.path("style"), "style",
@@ -196,6 +197,10 @@ DeclaredSyntax::Arguments read_arguments(const json& j, const std::string& path)
         if (!params) fail(f.path("on_unexpected"), only_named);
         a.reject_unexpected =
             choice_of<bool>(*v, f.path("on_unexpected"), "value", {{"decline", false}, {"reject", true}});
+    }
+    if (const json* v = f.get("one_a_line")) {
+        if (a.style != DeclaredSyntax::Style::json) fail(f.path("one_a_line"), "only with style \"json\"");
+        a.one_a_line = bool_of(*v, f.path("one_a_line"));
     }
     if (const json* v = f.get("parameter")) {
         if (!params) fail(f.path("parameter"), only_named);
@@ -224,7 +229,7 @@ DeclaredSyntax::Arguments read_arguments(const json& j, const std::string& path)
 }
 
 DeclaredSyntax read_syntax(const json& j) {
-    const Fields f(j, "syntax", {"section", "call", "header", "arguments", "instruction"});
+    const Fields f(j, "syntax", {"section", "call", "header", "arguments", "instruction", "render"});
     DeclaredSyntax s;
     if (const json* v = f.get("section")) {
         const Fields sec(*v, f.path("section"), {"open", "close", "required"});
@@ -234,13 +239,23 @@ DeclaredSyntax read_syntax(const json& j) {
         if (const json* r = sec.get("required")) section.required = bool_of(*r, sec.path("required"));
         s.section = std::move(section);
     }
-    const Fields call(f.need("call"), f.path("call"), {"open", "close", "open_optional"});
+    const Fields call(f.need("call"), f.path("call"), {"open", "close", "open_optional", "close_optional"});
     s.call.open = spellings_of(call.need("open"), call.path("open"));
     if (const json* v = call.get("close")) s.call.close = spellings_of(*v, call.path("close"));
     if (const json* v = call.get("open_optional")) s.call.open_optional = bool_of(*v, call.path("open_optional"));
+    if (const json* v = call.get("close_optional")) s.call.close_optional = bool_of(*v, call.path("close_optional"));
     if (const json* v = f.get("header")) s.header = read_header(*v, f.path("header"));
     if (const json* v = f.get("arguments")) s.arguments = read_arguments(*v, f.path("arguments"));
     if (const json* v = f.get("instruction")) s.instruction = string_of(*v, f.path("instruction"));
+    if (const json* v = f.get("render")) {
+        const Fields r(*v, f.path("render"), {"each", "all", "between", "arguments_key"});
+        DeclaredSyntax::Render render;
+        if (const json* x = r.get("each")) render.each = string_of(*x, r.path("each"));
+        if (const json* x = r.get("all")) render.all = string_of(*x, r.path("all"));
+        if (const json* x = r.get("between")) render.between = string_of(*x, r.path("between"));
+        if (const json* x = r.get("arguments_key")) render.arguments_key = string_of(*x, r.path("arguments_key"));
+        s.render = std::move(render);
+    }
     return s;
 }
 
@@ -394,6 +409,27 @@ void check_declared_syntax(const DeclaredSyntax& s) {
                      "a call's end could not be told from its section's end");
     if (s.call.open_optional && !s.section)
         fail("syntax.call.open_optional", "needs a syntax.section: a call may leave out its opener only inside a section");
+    if (s.call.close_optional && (s.call.close.empty() || s.arguments.style != DeclaredSyntax::Style::json))
+        fail("syntax.call.close_optional", "needs a syntax.call.close and JSON arguments: the payload ends the call, "
+                                           "and the closer may follow it");
+    if (s.arguments.one_a_line && s.header)
+        fail("syntax.arguments.one_a_line", "not with a syntax.header: after a header the one object is the arguments");
+    if (s.render) {
+        const DeclaredSyntax::Render& r = *s.render;
+        if (s.arguments.style != DeclaredSyntax::Style::json || s.header)
+            fail("syntax.render", "only for JSON call objects with no header, which name themselves");
+        const auto holds_once = [](const std::string& text, std::string_view slot) {
+            const std::size_t at = text.find(slot);
+            return at != std::string::npos && text.find(slot, at + 1) == std::string::npos;
+        };
+        if (r.each.empty() == r.all.empty()) fail("syntax.render", "give one of each and all");
+        if (!r.each.empty() && !holds_once(r.each, "{call}"))
+            fail("syntax.render.each", "must hold \"{call}\" once, where each call object is written");
+        if (!r.all.empty() && !holds_once(r.all, "{calls}"))
+            fail("syntax.render.all", "must hold \"{calls}\" once, where the call objects are written");
+        if (!r.between.empty() && r.each.empty()) fail("syntax.render.between", "only with each");
+        if (r.arguments_key.empty()) fail("syntax.render.arguments_key", "empty string");
+    }
 
     // The scanner looks for every opener at every byte: none may begin another.
     std::vector<std::pair<std::string, const Spelling*>> scanned;
@@ -573,8 +609,99 @@ std::vector<std::pair<std::string, std::string>> scanned_openers(const DeclaredS
 
 }  // namespace detail
 
-Profile profile_from_json(const json& file) {
-    const Fields f(file, "", {"name", "description", "models", "syntax", "settings", "fallbacks", "notes"});
+namespace {
+
+// The engines whose parser names a file may give, as profile_aliases lists them.
+constexpr const char* known_engines[] = {"vLLM", "SGLang", "llama.cpp", "smg"};
+// Bounds on a record's lists: real families give a handful.
+constexpr std::size_t max_record_entries = 64;
+
+std::string engine_of(const json& v, const std::string& path) {
+    const std::string e = string_of(v, path);
+    std::string known;
+    for (const char* k : known_engines) {
+        if (e == k) return e;
+        known += (known.empty() ? "" : ", ") + std::string(k);
+    }
+    fail(path, "unknown engine " + shown(e) + " (known: " + known + ")");
+}
+
+// A signature's lists have the bounds of a record's (TemplateSignature's fixed arrays).
+std::vector<std::string> signature_markers(const json& v, const std::string& path, std::size_t most) {
+    std::vector<std::string> out = markers_of(v, path);
+    for (std::size_t i = 0; i < out.size(); ++i)
+        if (out[i].empty()) fail(path + "[" + std::to_string(i) + "]", "empty string");
+    if (out.size() > most) fail(path, "more than " + std::to_string(most) + " markers");
+    return out;
+}
+
+const json& record_list(const json& v, const std::string& path, std::size_t most) {
+    if (!v.is_array()) wrong_type(path, "a list of objects", v);
+    if (v.size() > most) fail(path, "more than " + std::to_string(most) + " entries");
+    return v;
+}
+
+// `engines` and `template_signatures`: what a shipped file says of its family.
+detail::FileRecord read_record(const Fields& f, const std::string& profile) {
+    detail::FileRecord r;
+    if (const json* v = f.get("engines")) {
+        const json& list = record_list(*v, "engines", max_record_entries);
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            const Fields e(list[i], "engines[" + std::to_string(i) + "]", {"engine", "name", "models"});
+            ProfileAlias a;
+            a.engine = engine_of(e.need("engine"), e.path("engine"));
+            a.name = string_of(e.need("name"), e.path("name"));
+            if (a.name.empty()) fail(e.path("name"), "empty string");
+            a.profile = profile;
+            if (const json* m = e.get("models")) a.models = string_of(*m, e.path("models"));
+            r.engines.push_back(std::move(a));
+        }
+    }
+    if (const json* v = f.get("template_signatures")) {
+        const json& list = record_list(*v, "template_signatures", max_record_entries);
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            const Fields t(list[i], "template_signatures[" + std::to_string(i) + "]",
+                           {"family", "all", "none", "engines", "note"});
+            detail::FileSignature sig;
+            sig.family = string_of(t.need("family"), t.path("family"));
+            using Bound = detail::TemplateSignature;
+            sig.all = signature_markers(t.need("all"), t.path("all"), std::extent_v<decltype(Bound::all)>);
+            if (sig.all.empty()) fail(t.path("all"), "empty list: a signature needs a marker the template writes");
+            if (const json* n = t.get("none"))
+                sig.none = signature_markers(*n, t.path("none"), std::extent_v<decltype(Bound::none)>);
+            if (const json* n = t.get("engines")) {
+                const json& engines = record_list(*n, t.path("engines"), std::extent_v<decltype(Bound::engines)>);
+                for (std::size_t k = 0; k < engines.size(); ++k) {
+                    const Fields e(engines[k], t.path("engines") + "[" + std::to_string(k) + "]", {"engine", "name"});
+                    std::string name = string_of(e.need("name"), e.path("name"));
+                    if (name.empty()) fail(e.path("name"), "empty string");
+                    sig.engines.emplace_back(engine_of(e.need("engine"), e.path("engine")), std::move(name));
+                }
+            }
+            if (const json* n = t.get("note")) sig.note = string_of(*n, t.path("note"));
+            r.signatures.push_back(std::move(sig));
+        }
+    }
+    return r;
+}
+
+// A grammar name in `grammars` or `fallbacks`: known, not the file's own, not twice.
+void check_grammar_name(const std::vector<std::string>& names, std::size_t i, const std::string& where,
+                        const std::vector<GrammarUse>& before) {
+    if (names[i] == "declared") fail(where, "\"declared\" is the file's own syntax, the primary grammar");
+    if (!detail::find_grammar(names[i])) {
+        std::string known;
+        for (const auto* g : detail::all_grammars())
+            if (g->name != "declared") known += (known.empty() ? "" : ", ") + std::string(g->name);
+        fail(where, "unknown grammar " + shown(names[i]) + " (known: " + known + ")");
+    }
+    for (const GrammarUse& g : before)
+        if (g.grammar == names[i]) fail(where, shown(names[i]) + " is listed twice");
+}
+
+Profile read_profile(const json& file, detail::FileRecord* record) {
+    const Fields f(file, "", {"name", "description", "models", "syntax", "grammars", "settings", "fallbacks", "notes",
+                              "engines", "template_signatures"});
     Profile p;
     p.name = string_of(f.need("name"), "name");
     if (p.name.empty()) fail("name", "empty string");
@@ -589,33 +716,37 @@ Profile profile_from_json(const json& file) {
     std::vector<std::pair<std::string, std::string>> openers = detail::scanned_openers(*syntax);
     p.settings.declared_syntax = std::move(syntax);
     p.grammars.push_back({"declared", Role::primary});
-    if (const json* v = f.get("fallbacks")) {
-        const std::vector<std::string> names = strings_of(*v, "fallbacks");
+    // Built-in grammars the profile reads with too: primaries after the file's syntax
+    // (`grammars`), then gated fallbacks. A grammar's markers meet reasoning as the
+    // syntax's openers do.
+    for (const auto& [field, role] : {std::pair{"grammars", Role::primary}, std::pair{"fallbacks", Role::fallback}}) {
+        const json* v = f.get(field);
+        if (!v) continue;
+        const std::vector<std::string> names = strings_of(*v, field);
         for (std::size_t i = 0; i < names.size(); ++i) {
-            const std::string where = "fallbacks[" + std::to_string(i) + "]";
-            if (names[i] == "declared") fail(where, "\"declared\" is the file's own syntax, the primary grammar");
-            if (!detail::find_grammar(names[i])) {
-                std::string known;
-                for (const auto* g : detail::all_grammars())
-                    if (g->name != "declared") known += (known.empty() ? "" : ", ") + std::string(g->name);
-                fail(where, "unknown grammar " + shown(names[i]) + " (known: " + known + ")");
-            }
-            for (std::size_t k = 0; k < i; ++k)
-                if (names[k] == names[i]) fail(where, shown(names[i]) + " is listed twice");
-            p.grammars.push_back({names[i], Role::fallback});
-            // A fallback's markers meet reasoning as the syntax's openers do.
+            const std::string where = std::string(field) + "[" + std::to_string(i) + "]";
+            check_grammar_name(names, i, where, p.grammars);
+            p.grammars.push_back({names[i], role});
             if (const detail::GrammarDef* g = detail::find_grammar(names[i]); g->markers)
                 for (const std::string& m : g->markers(p.settings))
                     openers.emplace_back(where + " (" + shown(names[i]) + ", marker " + shown(m) + ")", m);
         }
     }
+    detail::FileRecord read = read_record(f, p.name);
+    if (record) *record = std::move(read);
     detail::check_openers_against_reasoning(openers, p.settings, reasoning_given);
     detail::check_closers_against_reasoning(detail::scanned_closers(*p.settings.declared_syntax), p.settings,
                                             reasoning_given);
     return p;
 }
 
-Profile profile_from_file_text(std::string_view text, const std::string& path) {
+}  // namespace
+
+Profile profile_from_json(const json& file) { return read_profile(file, nullptr); }
+
+namespace {
+
+Profile read_profile_file_text(std::string_view text, const std::string& path, detail::FileRecord* record) {
     // Read with the bounded document reader: a key given twice is a field set twice with
     // no telling which counts, so it is refused with the field's path, as the checks in
     // profile_from_json name theirs.
@@ -626,11 +757,23 @@ Profile profile_from_file_text(std::string_view text, const std::string& path) {
         throw std::invalid_argument(path + ": " + file.error->message);
     }
     try {
-        return profile_from_json(file.value);
+        return read_profile(file.value, record);
     } catch (const std::invalid_argument& e) {
         throw std::invalid_argument(path + ": " + e.what());
     }
 }
+
+}  // namespace
+
+Profile profile_from_file_text(std::string_view text, const std::string& path) {
+    return read_profile_file_text(text, path, nullptr);
+}
+
+namespace detail {
+Profile profile_from_file_text(std::string_view text, const std::string& path, FileRecord& record) {
+    return read_profile_file_text(text, path, &record);
+}
+}  // namespace detail
 
 void apply_input_settings(Profile& p, const json& settings) {
     Settings& s = p.settings;

@@ -271,12 +271,20 @@ TEST_CASE("an invalid or ambiguous profile file gets an error naming the field a
     json pythonic_with_header = json::parse(R"({"call": {"open": "<py>", "close": "</py>"}, "header": {"end": ">"},
                                                "arguments": {"style": "pythonic"}})");
 
+    json json_one_a_line_with_header = json::parse(R"({"call": {"open": "<c>", "close": "</c>"}, "header": {"end": ">"},
+                                                      "arguments": {"style": "json", "one_a_line": true}})");
+    json params_render = parameters_syntax();
+    params_render["render"] = {{"each", "<c>{call}</c>"}};
+    json with_grammar_twice = edited("/grammars", json::array({"bracket"}));
+    with_grammar_twice["fallbacks"] = json::array({"bracket"});
+
     const std::vector<Row> rows = {
         {"not an object", json::array(), "profile: expected an object, got array"},
         {"unknown top-level field", edited("/colour", "blue"),
-         "colour: unknown field (known: name, description, models, syntax, settings, fallbacks, notes)"},
+         "colour: unknown field (known: name, description, models, syntax, grammars, settings, fallbacks, notes, "
+         "engines, template_signatures)"},
         {"unknown nested field", edited("/syntax/call/clsoe", "</call>"),
-         "syntax.call.clsoe: unknown field (known: open, close, open_optional)"},
+         "syntax.call.clsoe: unknown field (known: open, close, open_optional, close_optional)"},
         {"missing name", edited("/name", nullptr, true), "name: missing (required)"},
         {"empty name", edited("/name", ""), "name: empty string"},
         {"missing syntax", edited("/syntax", nullptr, true), "syntax: missing (required)"},
@@ -360,6 +368,33 @@ TEST_CASE("an invalid or ambiguous profile file gets an error naming the field a
          "syntax.header.end: missing: key_value arguments need the token that ends the header"},
         {"pythonic with a header", edited("/syntax", pythonic_with_header),
          "syntax.header: not with style \"pythonic\": a Python call names itself"},
+        {"closer optional with no closer", edited("/syntax/call", {{"open", "<call>"}, {"close_optional", true}}),
+         "syntax.call.close_optional: needs a syntax.call.close and JSON arguments: the payload ends the call, and "
+         "the closer may follow it"},
+        {"calls one a line after a header", edited("/syntax", json_one_a_line_with_header),
+         "syntax.arguments.one_a_line: not with a syntax.header: after a header the one object is the arguments"},
+        {"one a line with parameters", edited("/syntax/arguments", {{"style", "parameters"}, {"one_a_line", true}}),
+         "syntax.arguments.one_a_line: only with style \"json\""},
+        {"render given both ways", edited("/syntax/render", {{"each", "<call>{call}</call>"}, {"all", "{calls}"}}),
+         "syntax.render: give one of each and all"},
+        {"render without its slot", edited("/syntax/render", {{"each", "<call>{calls}</call>"}}),
+         "syntax.render.each: must hold \"{call}\" once, where each call object is written"},
+        {"render with its slot twice", edited("/syntax/render", {{"all", "<call>[{calls}]{calls}</call>"}}),
+         "syntax.render.all: must hold \"{calls}\" once, where the call objects are written"},
+        {"render with parameters", edited("/syntax", params_render),
+         "syntax.render: only for JSON call objects with no header, which name themselves"},
+        {"unknown engine", edited("/engines", json::array({{{"engine", "vllm"}, {"name", "x"}}})),
+         "engines[0].engine: unknown engine \"vllm\" (known: vLLM, SGLang, llama.cpp, smg)"},
+        {"engine name missing", edited("/engines", json::array({{{"engine", "vLLM"}}})),
+         "engines[0].name: missing (required)"},
+        {"signature with no marker", edited("/template_signatures", json::array({{{"family", "x"}, {"all", json::array()}}})),
+         "template_signatures[0].all: empty list: a signature needs a marker the template writes"},
+        {"signature with more markers than a record holds",
+         edited("/template_signatures", json::array({{{"family", "x"}, {"all", {"a", "b", "c", "d", "e"}}}})),
+         "template_signatures[0].all: more than 4 markers"},
+        {"unknown grammar to read with", edited("/grammars", json::array({"hermess"})), nullptr},
+        {"a grammar both primary and fallback", with_grammar_twice,
+         "fallbacks[0]: \"bracket\" is listed twice"},
         {"unknown fallback grammar", edited("/fallbacks", json::array({"jsn"})), nullptr},
         {"the declared grammar as a fallback", edited("/fallbacks", json::array({"declared"})),
          "fallbacks[0]: \"declared\" is the file's own syntax, the primary grammar"},
@@ -380,7 +415,9 @@ TEST_CASE("an invalid or ambiguous profile file gets an error naming the field a
         if (row.message) {
             CHECK(got == row.message);
         } else {  // the list of known grammars is long and grows: its start is enough
-            CHECK(got.rfind("fallbacks[0]: unknown grammar \"jsn\" (known: tag, marker, json, ", 0) == 0);
+            const std::string field = row.file.contains("fallbacks") ? "fallbacks[0]" : "grammars[0]";
+            const std::string name = row.file.contains("fallbacks") ? "jsn" : "hermess";
+            CHECK(got.rfind(field + ": unknown grammar \"" + name + "\" (known: tag, marker, json, ", 0) == 0);
         }
     }
 }
