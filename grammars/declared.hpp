@@ -252,7 +252,14 @@ struct stray_text_then_close : skip_to_any_literal<call_close_of> {};
 struct json_call_end
     : sor<call_close, json_block::end_cut_off, close_cut_off, stray_text_then_close, json_block::missing_end_tag> {};
 // Closed: several call objects may stand in one (json_block's calls_body), as in hermes.
-struct json_calls_body : select<is_one_a_line, json_block::calls_body, json_block::lines_body> {};
+struct is_object_first {
+    template <typename S> static std::size_t get(const S& st) { return syntax_of(st).object_first; }
+};
+// `{`, or `[` then `{`, ahead: a call object opens the payload.
+struct object_ahead : at<lenient::ws, sor<one<'{'>, seq<one<'['>, lenient::ws, one<'{'>>>> {};
+struct payload_may_start : select<is_object_first, success, object_ahead> {};
+struct json_calls_body
+    : seq<payload_may_start, select<is_one_a_line, json_block::calls_body, json_block::lines_body>> {};
 struct json_call_closed : seq<json_opening, json_calls_body, json_call_end> {};
 // No closer: the payload ends the call. Where the payload names the call (no header),
 // call objects may follow one another, one a line or back to back (MiniMax-M1's

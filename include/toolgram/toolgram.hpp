@@ -157,7 +157,7 @@ struct DeclaredSyntax {
     // What a tagged value's line breaks are: one on each side is layout (Qwen3-Coder's
     // template writes `<parameter=K>\nV\n</parameter>`), or every one is the value's (the
     // templates that write values verbatim: GLM, MiniMax, Seed-OSS, DeepSeek), or every
-    // blank and line break around the value is layout (engines that strip values: dots).
+    // blank and line break around the value is layout (engines that strip values, as dots-3's do).
     enum class Newlines { layout, kept, stripped };
     struct Parameter {
         std::vector<std::string> open;
@@ -179,6 +179,10 @@ struct DeclaredSyntax {
         // at the next line opening a value in its first column, and a list may stand on
         // a line too.
         bool one_a_line = false;
+        // JSON arguments: the payload must open a call object (`{`, or `[` then `{`), and
+        // anything else after the opener is not this syntax's, as where another syntax
+        // shares the markers (LFM2 writes its Python mode between its JSON mode's).
+        bool object_first = false;
     };
     // How render_calls writes calls where a family's layout is not the plain one (the
     // first spelling of each token, one block a call, nothing between): JSON call objects
@@ -199,6 +203,14 @@ struct DeclaredSyntax {
     // from an example call rendered in this syntax.
     std::string instruction;
     std::optional<Render> render;  // absent: the plain layout
+    // Spans that are tool syntax even when nothing in them reads (an opener standing on
+    // its line, up to `close`): a rejected candidate with the reason, not prose. The
+    // section's and the call's own openers and closers count already; these add where a
+    // call has no closer to look for (granite-20b-functioncalling: to the line's end).
+    struct Block {
+        std::string open, close;
+    };
+    std::vector<Block> blocks;
 };
 
 // Where the text of reasoning blocks goes.

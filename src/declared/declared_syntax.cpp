@@ -94,6 +94,7 @@ std::unique_ptr<CompiledSyntax> compile_syntax(const DeclaredSyntax& s) {
                    : s.call.close_optional ? CallForm::open_ended_then_close
                                            : CallForm::closed;
     c->one_a_line = s.arguments.one_a_line;
+    c->object_first = s.arguments.object_first;
 
     if (s.header) {
         const DeclaredSyntax::Header& h = *s.header;

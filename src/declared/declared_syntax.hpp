@@ -62,6 +62,7 @@ struct CompiledSyntax {
     bool call_open_optional = false;
     CallForm call_form = CallForm::open_ended;
     bool one_a_line = false;  // JSON call objects one a line, a broken line spoiling only itself
+    bool object_first = false;  // a payload not opening a call object declines
 
     Opening opening = Opening::bare;
     DeclaredSyntax::Space space = DeclaredSyntax::Space::any;

@@ -183,7 +183,7 @@ DeclaredSyntax::Header read_header(const json& j, const std::string& path) {
 }
 
 DeclaredSyntax::Arguments read_arguments(const json& j, const std::string& path) {
-    const Fields f(j, path, {"style", "parameter", "on_unexpected", "one_a_line"});
+    const Fields f(j, path, {"style", "parameter", "on_unexpected", "one_a_line", "object_first"});
     DeclaredSyntax::Arguments a;
     if (const json* v = f.get("style"))
         a.style = choice_of<DeclaredSyntax::Style>(*v, f.path("style"), "style",
@@ -201,6 +201,10 @@ DeclaredSyntax::Arguments read_arguments(const json& j, const std::string& path)
     if (const json* v = f.get("one_a_line")) {
         if (a.style != DeclaredSyntax::Style::json) fail(f.path("one_a_line"), "only with style \"json\"");
         a.one_a_line = bool_of(*v, f.path("one_a_line"));
+    }
+    if (const json* v = f.get("object_first")) {
+        if (a.style != DeclaredSyntax::Style::json) fail(f.path("object_first"), "only with style \"json\"");
+        a.object_first = bool_of(*v, f.path("object_first"));
     }
     if (const json* v = f.get("parameter")) {
         if (!params) fail(f.path("parameter"), only_named);
@@ -228,8 +232,17 @@ DeclaredSyntax::Arguments read_arguments(const json& j, const std::string& path)
     return a;
 }
 
+// Bounds on a record's lists: real families give a handful.
+constexpr std::size_t max_record_entries = 64;
+
+const json& record_list(const json& v, const std::string& path, std::size_t most) {
+    if (!v.is_array()) wrong_type(path, "a list of objects", v);
+    if (v.size() > most) fail(path, "more than " + std::to_string(most) + " entries");
+    return v;
+}
+
 DeclaredSyntax read_syntax(const json& j) {
-    const Fields f(j, "syntax", {"section", "call", "header", "arguments", "instruction", "render"});
+    const Fields f(j, "syntax", {"section", "call", "header", "arguments", "instruction", "render", "blocks"});
     DeclaredSyntax s;
     if (const json* v = f.get("section")) {
         const Fields sec(*v, f.path("section"), {"open", "close", "required"});
@@ -247,6 +260,16 @@ DeclaredSyntax read_syntax(const json& j) {
     if (const json* v = f.get("header")) s.header = read_header(*v, f.path("header"));
     if (const json* v = f.get("arguments")) s.arguments = read_arguments(*v, f.path("arguments"));
     if (const json* v = f.get("instruction")) s.instruction = string_of(*v, f.path("instruction"));
+    if (const json* v = f.get("blocks")) {
+        const json& list = record_list(*v, f.path("blocks"), max_record_entries);
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            const Fields b(list[i], f.path("blocks") + "[" + std::to_string(i) + "]", {"open", "close"});
+            DeclaredSyntax::Block block{marker_of(b.need("open"), b.path("open")), marker_of(b.need("close"), b.path("close"))};
+            if (block.open.empty()) fail(b.path("open"), "empty string");
+            if (block.close.empty()) fail(b.path("close"), "empty string");
+            s.blocks.push_back(std::move(block));
+        }
+    }
     if (const json* v = f.get("render")) {
         const Fields r(*v, f.path("render"), {"each", "all", "between", "arguments_key"});
         DeclaredSyntax::Render render;
@@ -412,6 +435,8 @@ void check_declared_syntax(const DeclaredSyntax& s) {
     if (s.call.close_optional && (s.call.close.empty() || s.arguments.style != DeclaredSyntax::Style::json))
         fail("syntax.call.close_optional", "needs a syntax.call.close and JSON arguments: the payload ends the call, "
                                            "and the closer may follow it");
+    if (s.arguments.object_first && s.header)
+        fail("syntax.arguments.object_first", "not with a syntax.header: after a header the payload is the arguments");
     if (s.arguments.one_a_line && s.header)
         fail("syntax.arguments.one_a_line", "not with a syntax.header: after a header the one object is the arguments");
     if (s.render) {
@@ -613,8 +638,6 @@ namespace {
 
 // The engines whose parser names a file may give, as profile_aliases lists them.
 constexpr const char* known_engines[] = {"vLLM", "SGLang", "llama.cpp", "smg"};
-// Bounds on a record's lists: real families give a handful.
-constexpr std::size_t max_record_entries = 64;
 
 std::string engine_of(const json& v, const std::string& path) {
     const std::string e = string_of(v, path);
@@ -635,11 +658,6 @@ std::vector<std::string> signature_markers(const json& v, const std::string& pat
     return out;
 }
 
-const json& record_list(const json& v, const std::string& path, std::size_t most) {
-    if (!v.is_array()) wrong_type(path, "a list of objects", v);
-    if (v.size() > most) fail(path, "more than " + std::to_string(most) + " entries");
-    return v;
-}
 
 // `engines` and `template_signatures`: what a shipped file says of its family.
 detail::FileRecord read_record(const Fields& f, const std::string& profile) {

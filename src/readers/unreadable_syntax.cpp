@@ -39,8 +39,9 @@ std::vector<SyntaxBlock> syntax_blocks(const GrammarDef& grammar, const Settings
         const DeclaredSyntax& d = *declared;
         if (d.section && !d.section->close.empty())
             for (const auto& o : d.section->open) add(o, d.section->close.front());
-        if (!d.call.close.empty())
+        if (!d.call.close.empty() && !d.call.close_optional)  // an optional closer is not looked for
             for (const auto& o : d.call.open) add(o, d.call.close.front());
+        for (const auto& b : d.blocks) add(b.open, b.close);
     }
     for (const BlockSpec& b : grammar.blocks) add(b.open, b.close);
     return out;

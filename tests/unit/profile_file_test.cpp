@@ -273,6 +273,8 @@ TEST_CASE("an invalid or ambiguous profile file gets an error naming the field a
 
     json json_one_a_line_with_header = json::parse(R"({"call": {"open": "<c>", "close": "</c>"}, "header": {"end": ">"},
                                                       "arguments": {"style": "json", "one_a_line": true}})");
+    json json_object_first_with_header = json_one_a_line_with_header;
+    json_object_first_with_header["arguments"] = {{"style", "json"}, {"object_first", true}};
     json params_render = parameters_syntax();
     params_render["render"] = {{"each", "<c>{call}</c>"}};
     json with_grammar_twice = edited("/grammars", json::array({"bracket"}));
@@ -375,6 +377,10 @@ TEST_CASE("an invalid or ambiguous profile file gets an error naming the field a
          "syntax.arguments.one_a_line: not with a syntax.header: after a header the one object is the arguments"},
         {"one a line with parameters", edited("/syntax/arguments", {{"style", "parameters"}, {"one_a_line", true}}),
          "syntax.arguments.one_a_line: only with style \"json\""},
+        {"object first after a header", edited("/syntax", json_object_first_with_header),
+         "syntax.arguments.object_first: not with a syntax.header: after a header the payload is the arguments"},
+        {"a block with no closer", edited("/syntax/blocks", json::array({{{"open", "<c>"}, {"close", ""}}})),
+         "syntax.blocks[0].close: empty string"},
         {"render given both ways", edited("/syntax/render", {{"each", "<call>{call}</call>"}, {"all", "{calls}"}}),
          "syntax.render: give one of each and all"},
         {"render without its slot", edited("/syntax/render", {{"each", "<call>{calls}</call>"}}),
@@ -490,6 +496,33 @@ TEST_CASE("a profile file reads a sequence of JSON call objects as several calls
     CHECK(second.calls[0].arguments == json{{"q", "rain"}});
     REQUIRE(second.telemetry.rejected.size() == 1);
     CHECK(second.telemetry.rejected[0].reason.find("outside any call this syntax reads") != std::string::npos);
+}
+
+// MiniMax-M1 writes one call object a line: with `one_a_line` a broken line spoils only
+// itself (the calls on both sides stay, as vLLM's minimax tests keep them); without it,
+// the broken object spoils the rest of its block. Either way it is one rejected candidate.
+TEST_CASE("a profile file with one_a_line reads on after a broken line", "[profile-file][sequence]") {
+    const std::string text =
+        "<tool_calls>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}\n{invalid json here}\n"
+        "{\"name\": \"search\", \"arguments\": {\"q\": \"rain\"}}\n</tool_calls>";
+    const std::vector<toolgram::Tool> tools = toolgram::tools_from_json(json::parse(R"([
+        {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}},
+        {"name": "search", "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}}])"));
+    json file = json::parse(R"({"name": "m1", "syntax": {"call": {"open": "<tool_calls>", "close": "</tool_calls>"},
+                                                         "arguments": {"style": "json", "one_a_line": true}}})");
+    const toolgram::Parser lines(toolgram::profile_from_json(file), tools);
+    const toolgram::Result r = lines.parse(text);
+    REQUIRE(r.calls.size() == 2);
+    CHECK(r.calls[0].name == "get_weather");
+    CHECK(r.calls[1].name == "search");
+    CHECK(r.telemetry.rejected.size() == 1);
+    CHECK(r.content.empty());
+    CHECK(disagreement(stream(lines, text, cuts_every(text.size(), 3)), r) == "");
+    file["syntax"]["arguments"].erase("one_a_line");
+    const toolgram::Result whole = toolgram::Parser(toolgram::profile_from_json(file), tools).parse(text);
+    REQUIRE(whole.calls.size() == 1);
+    CHECK(whole.calls[0].name == "get_weather");
+    CHECK(whole.telemetry.rejected.size() == 1);
 }
 
 // newlines: each way of reading the blanks around a tagged value, on the same output.
