@@ -6,7 +6,8 @@
 # naming the file, the family and the line, on any other.
 #
 # The families are the names of the records in src/actions/ (`.name = "NAME"` of a
-# GrammarDef or of one of its profiles: apriel is a profile in jamba's record), but for
+# GrammarDef or of one of its profiles: apriel is a profile in jamba's record) and of the
+# shipped profile files (grammars/declared/NAME.json), but for
 # the generic formats (tag, xml, marker, json, generic, bracket, text_kv) and the
 # run-time `declared`, which any model may be prompted with and the runtime may name.
 # A family's own files: the one in src/actions/ that holds its record, and beside it
@@ -21,9 +22,7 @@ cd "${1:-$(dirname "${BASH_SOURCE[0]}")/..}"
 # The files that may name another family, as "FILE FAMILY  # why".
 allowed=(
     # One profile reads another family's grammar too.
-    "src/actions/hermes.cpp functionary_v31"   # Hermes 2 Pro's legacy <function=NAME>{…}</function>
     "src/actions/pythonic.cpp lfm2_json"       # LFM2 writes Python or JSON between the same markers
-    "src/actions/lfm2_json.cpp pythonic"       # its description points to the profile of LFM2's Python mode
     # A grammar built from another family's rules or reader.
     "src/actions/hy_v3.cpp glm45"              # Hy3's tags are GLM's
     "src/actions/seed_oss.cpp qwen3_coder"     # Seed-OSS writes Qwen3-Coder's syntax in its own wrapper
@@ -37,10 +36,13 @@ allowed=(
     "src/profiles/profile_file.cpp pythonic"
 )
 
-# "FAMILY FILE" for every record name, FILE the record's.
-mapfile -t records < <(grep -oE '^ {4}( {4})?\.name = "[a-z0-9_]*"' src/actions/*.cpp |
-    sed -E 's/^([^:]*):.*"([a-z0-9_]*)"$/\2 \1/' |
-    grep -vE '^(tag|xml|marker|json|generic|bracket|text_kv|declared) ' | sort -u)
+# "FAMILY FILE" for every record name, FILE the record's: a C++ record's, or a shipped
+# profile file's (grammars/declared/NAME.json, a family declared as data, which no file
+# under src/ or include/ may name).
+mapfile -t records < <({
+    grep -oE '^ {4}( {4})?\.name = "[a-z0-9_]*"' src/actions/*.cpp | sed -E 's/^([^:]*):.*"([a-z0-9_]*)"$/\2 \1/'
+    for f in grammars/declared/*.json; do n=${f##*/}; echo "${n%.json} $f"; done
+} | grep -vE '^(tag|xml|marker|json|generic|bracket|text_kv|declared) ' | sort -u)
 [ "${#records[@]}" -ge 40 ] || { echo "family names: found only ${#records[@]} families in src/actions/" >&2; exit 1; }
 
 mapfile -t files < <(find src include -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.h' \) | sort)

@@ -32,7 +32,7 @@ struct TemplateMarker {
 struct TemplateCandidate {
     std::string profile;  // empty: a syntax the engines read and toolgram does not yet
     std::string family;   // the models and the syntax, for people
-    std::vector<std::string> engines;  // the engines' names for it: `vLLM dots`, `llama.cpp "Generic"`
+    std::vector<std::string> engines;  // the engines' names for it: `SGLang qwen25`, `llama.cpp "Generic"`
     std::vector<TemplateMarker> found;    // the signature's markers, where written
     std::vector<std::string> absent;      // markers it must not show, shown by none (the tell from look-alikes)
     std::string note;                     // what else to know (a marker is a special token, …)

@@ -1,6 +1,11 @@
 // Reader for the jamba family (grammars/jamba.hpp): a call list, or one call object a line
 // (MiniMax-M1), between <tool_calls> tags; each value is read and judged on its own
 // (json_block_reader.hpp).
+//
+// Why C++ still: a profile file declares the syntax (`one_a_line`), but the record also
+// heads Apriel's profile, which reads with this grammar under reasoning that has no
+// opener; a profile file cannot yet head a profile reading another file's grammar, nor
+// declare a reasoning block with no opener.
 #include "readers/grammar_def.hpp"
 #include "jamba.hpp"
 #include "readers/json_block_reader.hpp"

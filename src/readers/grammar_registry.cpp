@@ -26,8 +26,6 @@ extern const GrammarDef text_kv_grammar;
 extern const GrammarDef declared_grammar;
 // Model families (docs/formats.md), in the order of their profiles; a family's variant
 // grammars follow it.
-extern const GrammarDef hermes_grammar;
-extern const GrammarDef longcat_grammar;
 extern const GrammarDef qwen3_coder_grammar;
 extern const GrammarDef seed_oss_grammar;
 extern const GrammarDef glm45_grammar;
@@ -44,16 +42,12 @@ extern const GrammarDef llama3_json_tagged_grammar;
 extern const GrammarDef pythonic_grammar;
 extern const GrammarDef pythonic_tagged_grammar;
 extern const GrammarDef granite_grammar;
-extern const GrammarDef granite_20b_fc_grammar;
 extern const GrammarDef functionary_v31_grammar;
 extern const GrammarDef functionary_v32_grammar;
 extern const GrammarDef functionary_v32_marked_grammar;
-extern const GrammarDef functools_grammar;
 extern const GrammarDef command_r_grammar;
 extern const GrammarDef harmony_grammar;
 extern const GrammarDef jamba_grammar;
-extern const GrammarDef nemotron_grammar;
-extern const GrammarDef internlm_grammar;
 extern const GrammarDef xlam_grammar;
 extern const GrammarDef apertus_grammar;
 extern const GrammarDef gemma4_grammar;
@@ -62,7 +56,6 @@ extern const GrammarDef functiongemma_grammar;
 extern const GrammarDef gigachat_grammar;
 extern const GrammarDef solar_open_grammar;
 extern const GrammarDef gigachat35_grammar;
-extern const GrammarDef lfm2_json_grammar;
 extern const GrammarDef hy_v3_grammar;
 extern const GrammarDef hyperclovax_seed_think_grammar;
 extern const GrammarDef kimi_k3_grammar;
@@ -93,8 +86,6 @@ const std::vector<const GrammarDef*>& compiled_grammars() {
         out.insert(out.end(), {
         // run-time syntax
         &declared_grammar,
-        &hermes_grammar,
-        &longcat_grammar,
         &qwen3_coder_grammar,
         &seed_oss_grammar,
         &glm45_grammar,
@@ -111,16 +102,12 @@ const std::vector<const GrammarDef*>& compiled_grammars() {
         &pythonic_grammar,
         &pythonic_tagged_grammar,
         &granite_grammar,
-        &granite_20b_fc_grammar,
         &functionary_v31_grammar,
         &functionary_v32_grammar,
         &functionary_v32_marked_grammar,
-        &functools_grammar,
         &command_r_grammar,
         &harmony_grammar,
         &jamba_grammar,
-        &nemotron_grammar,
-        &internlm_grammar,
         &xlam_grammar,
         &apertus_grammar,
         &gemma4_grammar,
@@ -129,7 +116,6 @@ const std::vector<const GrammarDef*>& compiled_grammars() {
         &gigachat_grammar,
         &solar_open_grammar,
         &gigachat35_grammar,
-        &lfm2_json_grammar,
         &hy_v3_grammar,
         &hyperclovax_seed_think_grammar,
         &kimi_k3_grammar,

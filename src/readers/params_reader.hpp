@@ -28,7 +28,7 @@ struct ValueLayout {
     // each side is layout. The other templates write values verbatim, so a value's own
     // trailing line break (a file's last line) is the value's.
     bool newline_each_side = false;
-    // The engines reading dots strip every blank and line break around a value, which a
+    // The engines reading dots-3 strip every blank and line break around a value, which a
     // profile file declares (`newlines: "stripped"`): all of it is layout.
     bool strip_blanks = false;
     // CDATA is the syntax's own escape (MiniCPM 5's template wraps values holding `<`, `&`

@@ -20,7 +20,7 @@
 #include <catch2/catch.hpp>
 
 #include "coverage/coverage.hpp"
-#include "hermes.hpp"
+#include "declared.hpp"
 #include "common/lenient_value.hpp"
 #include "readers/rule_coverage.hpp"
 #include "cli_run.hpp"
@@ -97,10 +97,10 @@ std::size_t blocks_with(const toolgram::detail::GrammarRuleTally& t, const std::
 
 TEST_CASE("only the named rules of our grammars are listened to, byte-level ones excepted", "[coverage]") {
     using toolgram::grammar::listened_rule;
-    STATIC_REQUIRE(listened_rule<toolgram::grammar::hermes::block>);
+    STATIC_REQUIRE(listened_rule<toolgram::grammar::declared::json_call>);
     STATIC_REQUIRE(listened_rule<toolgram::grammar::lenient::dq_string>);
     STATIC_REQUIRE_FALSE(listened_rule<tao::pegtl::one<'a'>>);
-    STATIC_REQUIRE_FALSE(listened_rule<tao::pegtl::seq<toolgram::grammar::hermes::block>>);
+    STATIC_REQUIRE_FALSE(listened_rule<tao::pegtl::seq<toolgram::grammar::declared::json_call>>);
     STATIC_REQUIRE_FALSE(listened_rule<toolgram::grammar::lenient::dq_char>);
 }
 
@@ -112,11 +112,12 @@ TEST_CASE("rule coverage counts a dropped closer under its rule, per grammar and
     const auto& hermes = t.at("hermes");
     CHECK(hermes.blocks == 2);
     CHECK(blocks_with(hermes, "json_block::missing_end_tag") == 1);
-    CHECK(blocks_with(hermes, "hermes::block") == 2);
+    CHECK(blocks_with(hermes, "declared::json_call") == 2);
     CHECK(blocks_with(hermes, "json_block::end_cut_off") == 0);
-    // Rule and branch counts in PEGTL's coverage_info: both blocks started hermes::block.
-    CHECK(hermes.rules.at("hermes::block").start == 2);
-    CHECK(hermes.rules.at("hermes::block").success == 2);
+    // Rule and branch counts in PEGTL's coverage_info: both blocks started the call rule of
+    // the grammar `declared`, which reads the hermes file's syntax.
+    CHECK(hermes.rules.at("declared::json_call").start == 2);
+    CHECK(hermes.rules.at("declared::json_call").success == 2);
 }
 
 TEST_CASE("rule coverage: nothing is counted without a collector, or outside a block read", "[coverage]") {
@@ -239,9 +240,9 @@ TEST_CASE("coverage report: golden counts and accuracy on a fixed input", "[cove
     std::map<std::string, std::size_t> fk;
     for (const auto& v : filtered) fk[v.key] = v.blocks;
     CHECK(fk.at("json_block::missing_end_tag") == 1);
-    CHECK(fk.at("json_block::end") == 4);
-    CHECK(fk.at("hermes::block>json_block::end") == 4);  // json_block::block is a base, not a rule of its own
-    CHECK(fk.at("json_block::end>runtime_literal") == 3);
+    CHECK(fk.at("declared::json_call_end") == 4);
+    CHECK(fk.at("declared::json_call_closed>declared::json_call_end") == 4);
+    CHECK(fk.at("declared::json_call_end>declared::call_close") == 3);
     for (const auto& [key, n] : fk) CHECK(key.find("end") != std::string::npos);
 
     const cov::ModelRow& beta = r.models[1];
@@ -443,7 +444,7 @@ TEST_CASE("coverage formats: json, csv, markdown and html each have their shape"
         CHECK(j["models"][0]["accuracy"] == 0.8);
         CHECK(j["models"][0]["grammars"][0]["grammar"] == "hermes");
         CHECK(j["models"][0]["grammars"][0]["variants"][0]["rule"] == "json_block::missing_end_tag");
-        CHECK(j["models"][0]["grammars"][0]["rules"]["hermes::block"]["blocks"] == 4);
+        CHECK(j["models"][0]["grammars"][0]["rules"]["declared::json_call"]["blocks"] == 4);
         CHECK(j["outputs"].size() == 10);
         CHECK(j["changes"].size() == 10);  // against an empty run: all added
         CHECK(j["problems"].empty());

@@ -1,12 +1,10 @@
-// Rule-level tests of the lfm2_json grammar (grammars/lfm2_json.hpp). Its behaviour on whole
-// model outputs is pinned by the golden corpus (corpus/lfm2_json/, and LFM2's cases in
-// corpus/pythonic/) and the tests that run over every profile; this file holds what only the
-// rules can show: which payload each of LFM2's two modes takes, under each profile.
+// The lfm2_json grammar (grammars/declared/lfm2_json.json). Its behaviour on whole model
+// outputs is pinned by the golden corpus (corpus/lfm2_json/, and LFM2's cases in
+// corpus/pythonic/) and the tests that run over every profile; this file holds which payload
+// each of LFM2's two modes takes, under each profile.
 #include <catch2/catch.hpp>
-#include <tao/pegtl/contrib/analyze.hpp>
 
 #include "call_lists.hpp"
-#include "lfm2_json.hpp"
 #include "toolgram/toolgram.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
@@ -16,10 +14,6 @@ using toolgram_test::calls_of;
 
 using toolgram::json;
 
-
-TEST_CASE("PEGTL analyze finds no cycle without progress in the lfm2_json grammar", "[grammar][analyze][lfm2_json]") {
-    CHECK(tao::pegtl::analyze<toolgram::grammar::lfm2_json::block>() == 0);
-}
 
 TEST_CASE("lfm2_json: the payload decides between LFM2's JSON and Python modes", "[grammar][lfm2_json]") {
     const std::string json_mode = R"(<|tool_call_start|>[{"name": "f", "arguments": {"a": 1}}]<|tool_call_end|>)";
