@@ -316,12 +316,19 @@ constexpr std::size_t max_shipped_grammars = 32;
 struct Bound {
     std::string name, summary;
     Profile profile;  // the file's, its grammar renamed to `name`
-    std::unique_ptr<CompiledSyntax> compiled;
+    std::unique_ptr<CompiledSyntax> compiled;  // null for a file with no syntax
     FileRecord record;  // the file's engines and signatures, which the two below view
     std::vector<AliasSpec> aliases;
     std::vector<TemplateSignature> signatures;
     GrammarDef def;
 };
+
+// Whether a shipped file declares a syntax (a grammar of its own) or only reads with
+// built-in grammars. A text that is no JSON counts as one, so loading it reports why.
+bool declares_syntax(std::string_view text) {
+    const json j = json::parse(text.begin(), text.end(), nullptr, false);
+    return !j.is_object() || j.contains("syntax");
+}
 
 // The record's parts as a compiled-in record holds them, viewing `b.record`.
 void view_record(Bound& b) {
@@ -392,6 +399,7 @@ const std::vector<std::unique_ptr<Bound>>& bound_table() {
         std::vector<std::unique_ptr<Bound>> out;
         try {
             for (std::size_t i = 0; i < files.size(); ++i) {
+                if (!declares_syntax(files[i].text)) continue;
                 auto b = std::make_unique<Bound>();
                 b->name = std::string(files[i].name);
                 b->profile = profile_from_file_text(files[i].text, std::string(files[i].path), b->record);
@@ -400,7 +408,7 @@ const std::vector<std::unique_ptr<Bound>>& bound_table() {
                 b->compiled = compile_syntax(*b->profile.settings.declared_syntax);
                 b->compiled->grammar = b->name;
                 b->summary = std::string(files[i].path) + ": " + b->profile.description;
-                b->def = functions[i];
+                b->def = functions[out.size()];
                 b->def.name = b->name;
                 b->def.summary = b->summary;
                 view_record(*b);
@@ -418,6 +426,43 @@ const std::vector<std::unique_ptr<Bound>>& bound_table() {
 
 }  // namespace
 }  // namespace declared_reader
+
+namespace declared_reader {
+namespace {
+
+// The files with no syntax, loaded once the shipped grammars exist (their `grammars` may
+// name one).
+const std::vector<std::unique_ptr<Bound>>& profile_only_table() {
+    static const std::vector<std::unique_ptr<Bound>> table = [] {
+        static_cast<void>(shipped_grammars());
+        std::vector<std::unique_ptr<Bound>> out;
+        for (const auto& f : shipped_profile_file_texts()) {
+            if (declares_syntax(f.text)) continue;
+            auto b = std::make_unique<Bound>();
+            b->name = std::string(f.name);
+            b->profile = profile_from_file_text(f.text, std::string(f.path), b->record);
+            b->summary = std::string(f.path) + ": " + b->profile.description;
+            b->def.name = b->name;
+            b->def.summary = b->summary;
+            view_record(*b);
+            out.push_back(std::move(b));
+        }
+        return out;
+    }();
+    return table;
+}
+
+}  // namespace
+}  // namespace declared_reader
+
+const std::vector<ShippedProfile>& shipped_profiles_only() {
+    static const std::vector<ShippedProfile> table = [] {
+        std::vector<ShippedProfile> out;
+        for (const auto& b : declared_reader::profile_only_table()) out.push_back({&b->def, &b->profile});
+        return out;
+    }();
+    return table;
+}
 
 bool building_shipped_grammars() { return declared_reader::building_bound_table; }
 

@@ -2,7 +2,7 @@
 // (3.0) or <tool_call> (3.1), ending with the list.
 //
 // Why C++ and not a profile file (grammars/declared/): its two openers take different
-// payloads — after <tool_call>, which hermes, Qwen3-Coder and GLM share, only a list is
+// payloads — after <tool_call>, which Hermes, Qwen3-Coder and GLM share, only a list is
 // Granite's, after <|tool_call|> an object too — each with closers of its own it may add;
 // a file gives one payload rule for all the spellings of its opener.
 #include "readers/grammar_def.hpp"

@@ -154,6 +154,15 @@ struct ShippedGrammar {
     const Profile* profile = nullptr;
 };
 const std::vector<ShippedGrammar>& shipped_grammars();
+// The shipped profile files with no syntax of their own: a profile reading built-in
+// grammars under its own settings (Apriel reads Jamba's). Profiles, not grammars: each has
+// a record (its name, engines' names and signatures) with no reader. Built after the
+// shipped grammars, so a file may read with one of them.
+struct ShippedProfile {
+    const GrammarDef* record = nullptr;
+    const Profile* profile = nullptr;
+};
+const std::vector<ShippedProfile>& shipped_profiles_only();
 // True on the thread building them (grammar_registry.cpp then lists the compiled-in
 // grammars only, as shipped_grammars() is empty until it is done).
 bool building_shipped_grammars();

@@ -70,7 +70,7 @@ Signature from_spec(const detail::TemplateSignature& t, std::string_view profile
 const std::vector<Signature>& signatures() {
     static const std::vector<Signature> table = [] {
         std::vector<Signature> out;
-        for (const detail::GrammarDef* g : detail::all_grammars())
+        for (const detail::GrammarDef* g : detail::all_records())
             for (const auto& t : g->signatures) out.push_back(from_spec(t, t.profile.empty() ? g->name : t.profile));
         return out;
     }();

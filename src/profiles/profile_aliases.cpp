@@ -35,7 +35,7 @@ std::size_t engine_rank(std::string_view engine) {
 
 std::vector<ProfileAlias> all_aliases() {
     std::vector<ProfileAlias> table;
-    for (const detail::GrammarDef* g : detail::all_grammars())
+    for (const detail::GrammarDef* g : detail::all_records())
         for (const detail::AliasSpec& a : g->aliases)
             table.push_back({std::string(a.engine), std::string(a.name),
                              std::string(a.profile.empty() ? g->name : a.profile), std::string(a.models)});

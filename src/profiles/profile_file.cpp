@@ -296,9 +296,13 @@ void read_settings(const json& j, Settings& s) {
             Delimiters delimiters;
             delimiters.open = marker_of(d.need("open"), d.path("open"));
             delimiters.close = marker_of(d.need("close"), d.path("close"));
-            if (delimiters.open.empty()) fail(d.path("open"), "empty string");
             if (delimiters.close.empty()) fail(d.path("close"), "empty string");
             if (const json* o = d.get("implicit_open")) delimiters.implicit_open = bool_of(*o, d.path("implicit_open"));
+            // No opener: the output starts inside the block and the closer ends it (Apriel,
+            // whose prompt opens reasoning in words no token marks).
+            if (delimiters.open.empty() && !delimiters.implicit_open)
+                fail(d.path("open"), "empty string: a block with no opener is one the output starts inside "
+                                     "(implicit_open true)");
             s.reasoning.push_back(std::move(delimiters));
         }
     }
@@ -726,14 +730,24 @@ Profile read_profile(const json& file, detail::FileRecord* record) {
     if (const json* v = f.get("description")) p.description = string_of(*v, "description");
     if (const json* v = f.get("models")) p.models = string_of(*v, "models");
     if (const json* v = f.get("notes"); v && !v->is_string()) strings_of(*v, "notes");  // for people; only checked
-    auto syntax = std::make_shared<DeclaredSyntax>(read_syntax(f.need("syntax")));
-    check_declared_syntax(*syntax);
+    // No syntax: a profile reading built-in grammars under its own settings (`grammars`).
+    const bool has_syntax = f.get("syntax") || !f.get("grammars");
+    std::shared_ptr<DeclaredSyntax> syntax;
+    if (has_syntax) {
+        syntax = std::make_shared<DeclaredSyntax>(read_syntax(f.need("syntax")));
+        check_declared_syntax(*syntax);
+    }
     const json* settings = f.get("settings");
     if (settings) read_settings(*settings, p.settings);
     const bool reasoning_given = settings && settings->is_object() && settings->contains("reasoning");
-    std::vector<std::pair<std::string, std::string>> openers = detail::scanned_openers(*syntax);
-    p.settings.declared_syntax = std::move(syntax);
-    p.grammars.push_back({"declared", Role::primary});
+    std::vector<std::pair<std::string, std::string>> openers;
+    if (syntax) {
+        openers = detail::scanned_openers(*syntax);
+        p.settings.declared_syntax = std::move(syntax);
+        p.grammars.push_back({"declared", Role::primary});
+    } else if (strings_of(*f.get("grammars"), "grammars").empty()) {
+        fail("grammars", "empty list: with no syntax, the profile reads with these grammars");
+    }
     // Built-in grammars the profile reads with too: primaries after the file's syntax
     // (`grammars`), then gated fallbacks. A grammar's markers meet reasoning as the
     // syntax's openers do.
@@ -753,8 +767,9 @@ Profile read_profile(const json& file, detail::FileRecord* record) {
     detail::FileRecord read = read_record(f, p.name);
     if (record) *record = std::move(read);
     detail::check_openers_against_reasoning(openers, p.settings, reasoning_given);
-    detail::check_closers_against_reasoning(detail::scanned_closers(*p.settings.declared_syntax), p.settings,
-                                            reasoning_given);
+    if (p.settings.declared_syntax)
+        detail::check_closers_against_reasoning(detail::scanned_closers(*p.settings.declared_syntax), p.settings,
+                                                reasoning_given);
     return p;
 }
 

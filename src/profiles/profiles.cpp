@@ -108,6 +108,11 @@ Profile make_auto() {
             if (g.role == Role::primary) add(g);
         merge_into_auto(p.settings, shipped.profile->settings);
     }
+    for (const auto& shipped : detail::shipped_profiles_only()) {
+        for (const auto& g : shipped.profile->grammars)
+            if (g.role == Role::primary) add(g);
+        merge_into_auto(p.settings, shipped.profile->settings);
+    }
     for (const auto& row : profile_rows()) {
         if (detail::is_generic(*row.grammar)) continue;
         for (const auto& g : grammars_of(row))
@@ -132,6 +137,8 @@ Profile builtin_profile(std::string_view name) {
     // on disk gets (errors name grammars/declared/NAME.json); its syntax is its own grammar.
     for (const auto& shipped : detail::shipped_grammars())
         if (name == shipped.grammar->name) return *shipped.profile;
+    for (const auto& shipped : detail::shipped_profiles_only())
+        if (name == shipped.record->name) return *shipped.profile;
     // An engine's name for a syntax: the profile that reads it (profile_aliases.cpp).
     std::string engines, models;
     for (const auto& alias : profile_aliases()) {

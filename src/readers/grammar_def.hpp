@@ -209,5 +209,9 @@ CallObjectKeys call_object_keys();
 // is (grammars/declared/NAME.json). Empty for a name no grammar has.
 std::vector<std::string> grammar_source_files(std::string_view name);
 const std::vector<const GrammarDef*>& all_grammars();
+// Every family record: the grammars', then those of the shipped profile files with no
+// syntax of their own (profiles reading built-in grammars, such as Apriel's), which hold
+// a name, engines' names and signatures but no reader. For the tables built from records.
+const std::vector<const GrammarDef*>& all_records();
 
 }  // namespace toolgram::detail

@@ -47,7 +47,6 @@ extern const GrammarDef functionary_v32_grammar;
 extern const GrammarDef functionary_v32_marked_grammar;
 extern const GrammarDef command_r_grammar;
 extern const GrammarDef harmony_grammar;
-extern const GrammarDef jamba_grammar;
 extern const GrammarDef xlam_grammar;
 extern const GrammarDef apertus_grammar;
 extern const GrammarDef gemma4_grammar;
@@ -107,7 +106,6 @@ const std::vector<const GrammarDef*>& compiled_grammars() {
         &functionary_v32_marked_grammar,
         &command_r_grammar,
         &harmony_grammar,
-        &jamba_grammar,
         &xlam_grammar,
         &apertus_grammar,
         &gemma4_grammar,
@@ -140,6 +138,15 @@ const std::vector<const GrammarDef*>& all_grammars() {
     static const std::vector<const GrammarDef*> table = [] {
         std::vector<const GrammarDef*> out = compiled_grammars();
         for (const auto& g : shipped_grammars()) out.push_back(g.grammar);
+        return out;
+    }();
+    return table;
+}
+
+const std::vector<const GrammarDef*>& all_records() {
+    static const std::vector<const GrammarDef*> table = [] {
+        std::vector<const GrammarDef*> out = all_grammars();
+        for (const auto& p : shipped_profiles_only()) out.push_back(p.record);
         return out;
     }();
     return table;

@@ -417,7 +417,7 @@ TEST_CASE("cli profiles --model names the profile for a model and the files its 
     for (const char* name : {"MiniMax-M1", "minimax-m1"}) {
         const Run m1 = run_cli(s, std::string("profiles --model ") + name);
         CHECK(m1.exit_code == 0);
-        CHECK(m1.out == "jamba\tgrammars/jamba.hpp, src/actions/jamba.cpp\n"
+        CHECK(m1.out == "jamba\tgrammars/declared/jamba.json\n"
                         "\tmodels: Jamba 1.5, Hunyuan-A13B, MiniMax-M1\n"
                         "\tengines: vLLM minimax\n");
     }

@@ -1,5 +1,5 @@
 // PEGTL's analyze over the JSON-block family grammars still written in C++ (granite's
-// lists without a closer, jamba's one value a line, command_r's fenced Action:): no rule
+// lists without a closer, command_r's fenced Action:): no rule
 // may loop without consuming input. The families declared as data read with the grammar
 // `declared`, analysed in profile_file_test.cpp. One file for these families, so adding
 // them touched no shared test.
@@ -8,7 +8,6 @@
 
 #include "command_r.hpp"
 #include "granite.hpp"
-#include "jamba.hpp"
 
 // One namespace per test file: the suite compiles its files in groups (a unity build).
 namespace json_families_analyze_test {
@@ -18,7 +17,6 @@ TEST_CASE("PEGTL analyze finds no cycle without progress in the JSON-block famil
     namespace pg = tao::pegtl;
     CHECK(pg::analyze<g::granite::block>() == 0);
     CHECK(pg::analyze<g::command_r::block>() == 0);
-    CHECK(pg::analyze<g::jamba::block>() == 0);
 }
 
 }  // namespace json_families_analyze_test

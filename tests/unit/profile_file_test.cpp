@@ -164,14 +164,27 @@ TEST_CASE("the profile files compiled in are built-in profiles, each as its file
         CHECK(!p.description.empty());
         CHECK(!p.models.empty());
         REQUIRE(!p.grammars.empty());
-        // Its syntax is its own grammar, named as the file, which auto runs too.
-        CHECK(p.grammars[0].grammar == f.name);
-        REQUIRE(toolgram::detail::find_grammar(f.name));
         const toolgram::Profile autop = toolgram::builtin_profile("auto");
-        CHECK(std::count_if(autop.grammars.begin(), autop.grammars.end(), [&](const toolgram::GrammarUse& g) {
-                  return g.grammar == f.name && g.role == toolgram::Role::primary;
-              }) == 1);
-        REQUIRE(p.settings.declared_syntax);
+        const auto primary_in_auto = [&](const std::string& grammar) {
+            return std::count_if(autop.grammars.begin(), autop.grammars.end(), [&](const toolgram::GrammarUse& g) {
+                return g.grammar == grammar && g.role == toolgram::Role::primary;
+            });
+        };
+        if (!from_disk.settings.declared_syntax) {
+            // No syntax of its own (Apriel's): a profile reading built-in grammars, each of
+            // which auto runs, and no grammar of that name.
+            CHECK(toolgram::detail::find_grammar(f.name) == nullptr);
+            for (const auto& g : p.grammars) {
+                CHECK(toolgram::detail::find_grammar(g.grammar) != nullptr);
+                if (g.role == toolgram::Role::primary) CHECK(primary_in_auto(g.grammar) == 1);
+            }
+        } else {
+            // Its syntax is its own grammar, named as the file, which auto runs too.
+            CHECK(p.grammars[0].grammar == f.name);
+            REQUIRE(toolgram::detail::find_grammar(f.name));
+            CHECK(primary_in_auto(f.name) == 1);
+            REQUIRE(p.settings.declared_syntax);
+        }
         CHECK(std::count(names.begin(), names.end(), f.name) == 1);
         // Its corpus: golden and negative cases, at least twelve.
         std::size_t cases = 0, negative = 0;
@@ -275,6 +288,8 @@ TEST_CASE("an invalid or ambiguous profile file gets an error naming the field a
                                                       "arguments": {"style": "json", "one_a_line": true}})");
     json json_object_first_with_header = json_one_a_line_with_header;
     json_object_first_with_header["arguments"] = {{"style", "json"}, {"object_first", true}};
+    json profile_without_grammars = edited("/grammars", json::array());
+    profile_without_grammars.erase("syntax");
     json params_render = parameters_syntax();
     params_render["render"] = {{"each", "<c>{call}</c>"}};
     json with_grammar_twice = edited("/grammars", json::array({"bracket"}));
@@ -377,6 +392,12 @@ TEST_CASE("an invalid or ambiguous profile file gets an error naming the field a
          "syntax.arguments.one_a_line: not with a syntax.header: after a header the one object is the arguments"},
         {"one a line with parameters", edited("/syntax/arguments", {{"style", "parameters"}, {"one_a_line", true}}),
          "syntax.arguments.one_a_line: only with style \"json\""},
+        {"no syntax and no grammars to read with", profile_without_grammars,
+         "grammars: empty list: with no syntax, the profile reads with these grammars"},
+        {"a reasoning block with no opener the output does not start inside",
+         edited("/settings", {{"reasoning", json::array({{{"open", ""}, {"close", "[END]"}, {"implicit_open", false}}})}}),
+         "settings.reasoning[0].open: empty string: a block with no opener is one the output starts inside "
+         "(implicit_open true)"},
         {"object first after a header", edited("/syntax", json_object_first_with_header),
          "syntax.arguments.object_first: not with a syntax.header: after a header the payload is the arguments"},
         {"a block with no closer", edited("/syntax/blocks", json::array({{{"open", "<c>"}, {"close", ""}}})),
@@ -496,6 +517,25 @@ TEST_CASE("a profile file reads a sequence of JSON call objects as several calls
     CHECK(second.calls[0].arguments == json{{"q", "rain"}});
     REQUIRE(second.telemetry.rejected.size() == 1);
     CHECK(second.telemetry.rejected[0].reason.find("outside any call this syntax reads") != std::string::npos);
+}
+
+// A file may declare no syntax and read with built-in grammars under its own settings, as
+// Apriel's reads Jamba's grammar after reasoning that has no opener.
+TEST_CASE("a profile file with no syntax reads with the built-in grammars it names", "[profile-file]") {
+    const toolgram::Profile p = toolgram::profile_from_json(json::parse(R"({"name": "mine",
+        "grammars": ["hermes"],
+        "settings": {"reasoning": [{"open": "", "close": "<END_OF_THOUGHT>"}], "reasoning_start": "inside"}})"));
+    CHECK(!p.settings.declared_syntax);
+    REQUIRE(p.grammars.size() == 1);
+    CHECK(p.grammars[0].grammar == "hermes");
+    const toolgram::Result r = toolgram::Parser(p).parse(
+        "First the city.<END_OF_THOUGHT>Checking.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": "
+        "{\"city\": \"Oslo\"}}\n</tool_call>");
+    REQUIRE(r.calls.size() == 1);
+    CHECK(r.calls[0].name == "get_weather");
+    CHECK(r.reasoning == "First the city.");
+    CHECK(r.content == "Checking.");
+    CHECK(r.telemetry.grammar == "hermes");
 }
 
 // MiniMax-M1 writes one call object a line: with `one_a_line` a broken line spoils only
