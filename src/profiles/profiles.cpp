@@ -93,6 +93,15 @@ Profile make_auto() {
         p.grammars.push_back(use);
     };
     for (const char* g : {"tag", "xml", "marker"}) add(primary(g));
+    // The shipped profile files' syntaxes, each its own grammar, with their settings,
+    // before the compiled-in families: where several read at one marker, the families
+    // declared as data (Hermes' <tool_call>{…}) are tried first, as Hermes' reader was when
+    // it was the first compiled-in family.
+    for (const auto& shipped : detail::shipped_grammars()) {
+        for (const auto& g : shipped.profile->grammars)
+            if (g.role == Role::primary) add(g);
+        merge_into_auto(p.settings, shipped.profile->settings);
+    }
     for (const auto& row : profile_rows()) {
         if (detail::is_generic(*row.grammar)) continue;
         Profile family = from_row(row, false);
@@ -101,12 +110,6 @@ Profile make_auto() {
         for (const auto& g : in_auto_of(row))
             if (g.role == Role::primary) add(g);
         merge_into_auto(p.settings, family.settings);
-    }
-    // The shipped profile files' syntaxes, each its own grammar, with their settings.
-    for (const auto& shipped : detail::shipped_grammars()) {
-        for (const auto& g : shipped.profile->grammars)
-            if (g.role == Role::primary) add(g);
-        merge_into_auto(p.settings, shipped.profile->settings);
     }
     for (const auto& shipped : detail::shipped_profiles_only()) {
         for (const auto& g : shipped.profile->grammars)

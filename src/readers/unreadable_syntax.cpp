@@ -37,11 +37,11 @@ std::vector<SyntaxBlock> syntax_blocks(const GrammarDef& grammar, const Settings
         for (const BlockSpec& b : grammar.settings_blocks(settings)) add(b.open, b.close);
     if (const DeclaredSyntax* declared = declared_syntax_of(grammar, settings)) {
         const DeclaredSyntax& d = *declared;
+        for (const auto& b : d.blocks) add(b.open, b.close);  // the file's own first
         if (d.section && !d.section->close.empty())
             for (const auto& o : d.section->open) add(o, d.section->close.front());
         if (!d.call.close.empty() && !d.call.close_optional)  // an optional closer is not looked for
             for (const auto& o : d.call.open) add(o, d.call.close.front());
-        for (const auto& b : d.blocks) add(b.open, b.close);
     }
     for (const BlockSpec& b : grammar.blocks) add(b.open, b.close);
     return out;
