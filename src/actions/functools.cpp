@@ -1,4 +1,9 @@
 // Reader for the functools family (grammars/functools.hpp): a call list after `functools`.
+//
+// Why C++ and not a profile file (grammars/declared/): the opener is a word that counts
+// only with `[` right after it; a file's opener is a token, after which whitespace and any
+// JSON value may follow, so prose such as "functools [1, 2]" would be read as a broken
+// call and its text taken out of the content.
 #include "functools.hpp"
 #include "readers/grammar_def.hpp"
 #include "readers/json_block_reader.hpp"

@@ -45,6 +45,7 @@ extern const GrammarDef granite_grammar;
 extern const GrammarDef functionary_v31_grammar;
 extern const GrammarDef functionary_v32_grammar;
 extern const GrammarDef functionary_v32_marked_grammar;
+extern const GrammarDef functools_grammar;
 extern const GrammarDef command_r_grammar;
 extern const GrammarDef harmony_grammar;
 extern const GrammarDef xlam_grammar;
@@ -104,6 +105,7 @@ const std::vector<const GrammarDef*>& compiled_grammars() {
         &functionary_v31_grammar,
         &functionary_v32_grammar,
         &functionary_v32_marked_grammar,
+        &functools_grammar,
         &command_r_grammar,
         &harmony_grammar,
         &xlam_grammar,
