@@ -662,7 +662,6 @@ std::vector<std::string> signature_markers(const json& v, const std::string& pat
     return out;
 }
 
-
 // `engines` and `template_signatures`: what a shipped file says of its family.
 detail::FileRecord read_record(const Fields& f, const std::string& profile) {
     detail::FileRecord r;
