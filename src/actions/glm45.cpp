@@ -2,6 +2,11 @@
 // pairs inside <tool_call>. glm45 reads values as the text GLM's template writes;
 // hyperclovax_seed_think reads the same syntax with each value JSON, as HyperCLOVA X SEED
 // Think's template writes it.
+//
+// Why C++ and not a profile file (docs/profiles/glm45.json reads the rest of the corpus
+// the same): an object or array value JSON-escaped once more (GLM 4.6 and 4.7, below) is
+// decoded once where the tool's schema wants one, which a file has no setting for; and
+// the second grammar reads each value as JSON.
 #include "glm45.hpp"
 #include "readers/grammar_def.hpp"
 #include "readers/params_reader.hpp"

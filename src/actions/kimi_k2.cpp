@@ -2,6 +2,9 @@
 // A call whose reference is a bare counter names no tool: the tool is inferred from its
 // arguments where exactly one declared tool's schema takes them, and reported so. A
 // reference a client sanitised (`functions_Bash_2`) is taken apart against the tool list.
+//
+// Why C++ and not a profile file (docs/profiles/kimi_k2.json reads the rest of the corpus
+// the same): both of those decide with the tool list, which a file's syntax cannot consult.
 #include <algorithm>
 
 #include "readers/grammar_def.hpp"

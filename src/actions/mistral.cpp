@@ -1,6 +1,10 @@
 // Reader for the mistral family (grammars/mistral.hpp): a named or listed json payload
 // after [TOOL_CALLS]. Where the engine stripped [ARGS] and [CALL_ID], the name the model
 // wrote may carry the call id fused to it; the tool list decides where it ends.
+//
+// Why C++ and not a profile file (docs/profiles/mistral.json reads the rest of the corpus
+// the same): that header with [ARGS] stripped has no end token, which a file's JSON header
+// needs, and the tool list decides where its name ends.
 #include "readers/grammar_def.hpp"
 #include "mistral.hpp"
 #include "readers/named_call_reader.hpp"
