@@ -15,7 +15,7 @@
 // here may be a shipped profile file (grammars/declared/NAME.json), resolved like any
 // built-in profile.
 #include <algorithm>
-#include <array>
+#include <iterator>
 #include <string_view>
 
 #include <toolgram/toolgram.hpp>
@@ -26,11 +26,10 @@ namespace toolgram {
 
 namespace {
 
-// The engines in the order the table lists them; each engine's names in byte order.
-constexpr std::array<std::string_view, 4> engines = {"vLLM", "SGLang", "llama.cpp", "smg"};
-
+// The engines in the order detail::engine_names lists them; each engine's names in byte order.
 std::size_t engine_rank(std::string_view engine) {
-    return static_cast<std::size_t>(std::find(engines.begin(), engines.end(), engine) - engines.begin());
+    const auto& engines = detail::engine_names;
+    return static_cast<std::size_t>(std::find(std::begin(engines), std::end(engines), engine) - std::begin(engines));
 }
 
 std::vector<ProfileAlias> all_aliases() {

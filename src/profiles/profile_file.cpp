@@ -640,13 +640,11 @@ std::vector<std::pair<std::string, std::string>> scanned_openers(const DeclaredS
 
 namespace {
 
-// The engines whose parser names a file may give, as profile_aliases lists them.
-constexpr const char* known_engines[] = {"vLLM", "SGLang", "llama.cpp", "smg"};
-
+// One of detail::engine_names, the engines whose parser names a record may give.
 std::string engine_of(const json& v, const std::string& path) {
     const std::string e = string_of(v, path);
     std::string known;
-    for (const char* k : known_engines) {
+    for (std::string_view k : detail::engine_names) {
         if (e == k) return e;
         known += (known.empty() ? "" : ", ") + std::string(k);
     }

@@ -97,11 +97,12 @@ Profile make_auto() {
     // before the compiled-in families: where several read at one marker, the families
     // declared as data (Hermes' <tool_call>{…}) are tried first, as Hermes' reader was when
     // it was the first compiled-in family.
-    for (const auto& shipped : detail::shipped_grammars()) {
-        for (const auto& g : shipped.profile->grammars)
+    const auto add_shipped = [&](const Profile& shipped) {
+        for (const auto& g : shipped.grammars)
             if (g.role == Role::primary) add(g);
-        merge_into_auto(p.settings, shipped.profile->settings);
-    }
+        merge_into_auto(p.settings, shipped.settings);
+    };
+    for (const auto& shipped : detail::shipped_grammars()) add_shipped(*shipped.profile);
     for (const auto& row : profile_rows()) {
         if (detail::is_generic(*row.grammar)) continue;
         Profile family = from_row(row, false);
@@ -111,11 +112,7 @@ Profile make_auto() {
             if (g.role == Role::primary) add(g);
         merge_into_auto(p.settings, family.settings);
     }
-    for (const auto& shipped : detail::shipped_profiles_only()) {
-        for (const auto& g : shipped.profile->grammars)
-            if (g.role == Role::primary) add(g);
-        merge_into_auto(p.settings, shipped.profile->settings);
-    }
+    for (const auto& shipped : detail::shipped_profiles_only()) add_shipped(*shipped.profile);
     for (const auto& row : profile_rows()) {
         if (detail::is_generic(*row.grammar)) continue;
         for (const auto& g : grammars_of(row))

@@ -46,6 +46,10 @@ struct BlockSpec {
 // `--tool-call-parser`, the chat format llama.cpp logs, …), and the models it names; the
 // name leads to `profile`, or where that is empty to the profile of the grammar's name
 // (profile_aliases).
+// The serving engines whose parser names a record may give, in the order the alias table
+// lists them (profile_aliases.cpp); a profile file's `engines` are checked against it.
+inline constexpr std::string_view engine_names[] = {"vLLM", "SGLang", "llama.cpp", "smg"};
+
 struct AliasSpec {
     std::string_view engine, name, models;
     std::string_view profile = {};
